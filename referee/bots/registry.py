@@ -1,0 +1,75 @@
+"""Finding bots by spec: `greedy`, `alphabeta:depth=4,time=0.5`."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+
+from referee.games import get_game
+from referee.games.base import GameError
+from referee.games.bot import Bot, RandomBot
+
+
+class BotSpecError(GameError):
+    """A bot spec that names no bot, or gives options the bot does not take."""
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    name: str
+    description: str
+    options: dict[str, str]
+    """Option name -> its default, as text."""
+
+
+def bot_classes(game_name: str) -> dict[str, type[Bot]]:
+    return {"random": RandomBot, **get_game(game_name).bots()}
+
+
+def _options_of(cls: type[Bot]) -> dict[str, str]:
+    parameters = inspect.signature(cls.__init__).parameters.values()
+    return {
+        p.name: repr(p.default)
+        for p in parameters
+        if p.name != "self" and p.default is not inspect.Parameter.empty
+    }
+
+
+def describe_bots(game_name: str) -> list[BotInfo]:
+    return [
+        BotInfo(name, cls.description, _options_of(cls))
+        for name, cls in bot_classes(game_name).items()
+    ]
+
+
+def _value(text: str) -> int | float | str:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, int | float | str]]:
+    name, _, rest = spec.partition(":")
+    options: dict[str, int | float | str] = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise BotSpecError(f"bot spec {spec!r}: option {item!r} is not key=value")
+        options[key.strip()] = _value(value.strip())
+    return name.strip(), options
+
+
+def make_bot(game_name: str, spec: str) -> Bot:
+    name, options = parse_spec(spec)
+    classes = bot_classes(game_name)
+    if name not in classes:
+        known = ", ".join(classes)
+        raise BotSpecError(f"{game_name} has no bot {name!r} (known: {known})")
+    cls = classes[name]
+    unknown = set(options) - set(_options_of(cls))
+    if unknown:
+        raise BotSpecError(f"bot {name!r} takes no option {', '.join(sorted(unknown))}")
+    return cls(**options)

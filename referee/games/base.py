@@ -1,0 +1,248 @@
+"""The engine interface every game implements.
+
+Modelled on OpenSpiel's Game/State: a `Game` object knows its rulesets, notation and
+rendering; a `State` is immutable and hashable, says whether a chance event (a dice roll) or
+a player comes next, lists legal moves and returns the next state from `play`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+Roll = tuple[int, ...]
+"""The dice of one chance event: the opening (one die per seat) or a turn roll (two dice)."""
+
+
+class GameError(ValueError):
+    """Base of the errors an engine raises on bad input."""
+
+
+class IllegalMove(GameError):
+    """A move that the rules forbid; `rule` is a stable code naming the rule broken."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+
+class NotationError(GameError):
+    """Text that is not a move (or position) in the game's notation."""
+
+    def __init__(self, message: str, rule: str = "notation") -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+
+class RulesetError(GameError):
+    """An unknown game, variant, version or option."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended by its rules: the winner's seat (None for a draw) and the points."""
+
+    winner: int | None
+    points: int = 1
+    reason: str = "rules"
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """A game, a variant and its options; `id` is written into every record."""
+
+    game: str
+    variant: str
+    version: int = 1
+    options: tuple[tuple[str, Any], ...] = field(default=())
+
+    @property
+    def id(self) -> str:
+        base = f"{self.game}/{self.variant}@{self.version}"
+        if not self.options:
+            return base
+        return base + "?" + "&".join(f"{k}={v}" for k, v in self.options)
+
+    def option(self, name: str, default: Any = None) -> Any:
+        for key, value in self.options:
+            if key == name:
+                return value
+        return default
+
+
+def parse_ruleset_id(text: str) -> tuple[str, str, int, dict[str, str]]:
+    """Split `game/variant@version?k=v&k=v` into its parts (no semantic check)."""
+    head, _, query = text.partition("?")
+    path, at, version = head.partition("@")
+    game, slash, variant = path.partition("/")
+    if not slash or not at or not game or not variant or not version.isdigit():
+        raise RulesetError(f"ruleset id {text!r} is not of the form game/variant@version")
+    options: dict[str, str] = {}
+    if query:
+        for pair in query.split("&"):
+            key, eq, value = pair.partition("=")
+            if not eq or not key:
+                raise RulesetError(f"ruleset id {text!r}: option {pair!r} is not key=value")
+            options[key] = value
+    return game, variant, int(version), options
+
+
+class State(ABC):
+    """An immutable position, with whose turn it is or the chance event that comes next."""
+
+    __slots__ = ()
+
+    ruleset: Ruleset
+
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat to decide, or whose dice are rolled next; None for the opening roll."""
+
+    def is_chance(self) -> bool:
+        """True when a dice roll comes next instead of a decision."""
+        return False
+
+    def chance_outcomes(self) -> Sequence[tuple[Roll, float]]:
+        """The distinct outcomes of the next chance event and their probabilities."""
+        return ()
+
+    def apply_chance(self, roll: Roll) -> State:
+        """The state after the dice show `roll` (as rolled, in any order)."""
+        raise IllegalMove("no-roll-expected", "no dice roll is expected here")
+
+    @property
+    def roll(self) -> Roll | None:
+        """The dice the player to move is playing, if any."""
+        return None
+
+    @abstractmethod
+    def legal_moves(self) -> list[Any]:
+        """Every legal move, each distinct move once."""
+
+    @abstractmethod
+    def play(self, move: Any) -> State:
+        """The state after `move`; raises IllegalMove naming the rule broken."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """How the game ended by its rules, or None while it goes on."""
+
+    def is_terminal(self) -> bool:
+        return self.outcome() is not None
+
+
+class Game(ABC):
+    """One game: its rulesets, start positions, notation and rendering."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    variants: ClassVar[tuple[str, ...]] = ("standard",)
+    has_dice: ClassVar[bool] = False
+    turn_cap: ClassVar[int]
+    """Turns after which a tournament adjudicates a draw unless configured otherwise."""
+
+    def ruleset(self, variant: str = "standard", **options: Any) -> Ruleset:
+        if variant not in self.variants:
+            known = ", ".join(self.variants)
+            raise RulesetError(f"{self.name} has no variant {variant!r} (known: {known})")
+        return Ruleset(self.name, variant, 1, tuple(sorted(options.items())))
+
+    def parse_ruleset(self, text: str) -> Ruleset:
+        game, variant, version, options = parse_ruleset_id(text)
+        if game != self.name:
+            raise RulesetError(f"ruleset {text!r} is not a {self.name} ruleset")
+        if version != 1:
+            raise RulesetError(f"ruleset {text!r}: version {version} is unknown (known: 1)")
+        return self.ruleset(variant, **self.coerce_options(options))
+
+    def coerce_options(self, options: dict[str, str]) -> dict[str, Any]:
+        if options:
+            raise RulesetError(f"{self.name} takes no ruleset options, got {sorted(options)}")
+        return {}
+
+    @abstractmethod
+    def initial_state(
+        self, ruleset: Ruleset, start: str | None = None, first: int | None = None
+    ) -> State:
+        """The start of a game: the standard start, or the position string `start`.
+
+        `first` is the seat that starts when no opening roll decides it (a later game of a
+        Takhteh match).
+        """
+
+    def parse_position(self, ruleset: Ruleset, text: str) -> State:
+        """A state from the game's own position text (FEN, Position ID, token list)."""
+        raise NotationError(f"{self.title} has no position notation")
+
+    def format_position(self, state: State) -> str:
+        """The game's own position text for `state`."""
+        raise NotationError(f"{self.title} has no position notation")
+
+    @abstractmethod
+    def parse_move(self, state: State, text: str) -> Any:
+        """The move that `text` denotes in `state`; NotationError if it is not notation."""
+
+    @abstractmethod
+    def format_move(self, state: State, move: Any) -> str:
+        """The canonical notation of `move` in `state`."""
+
+    @abstractmethod
+    def render_text(self, state: State) -> str:
+        """A compact board for the terminal."""
+
+    @abstractmethod
+    def render_svg(self, state: State) -> str:
+        """A standalone SVG picture of the position."""
+
+    def bots(self) -> dict[str, type]:
+        """Game-specific bot classes by name; `random` is added for every game."""
+        return {}
+
+    def play_text(self, state: State, text: str) -> State:
+        return state.play(self.parse_move(state, text))
+
+
+def perft_counts(state: State, depth: int) -> list[int]:
+    """The move-sequence counts of depths 1..`depth` from one walk of the tree."""
+    counts = [0] * (depth + 1)
+
+    def walk(node: State, level: int) -> None:
+        if node.is_terminal():
+            return
+        if node.is_chance():
+            for roll, _ in node.chance_outcomes():
+                walk(node.apply_chance(roll), level)
+            return
+        moves = node.legal_moves()
+        counts[level + 1] += len(moves)
+        if level + 1 < depth:
+            for move in moves:
+                walk(node.play(move), level + 1)
+
+    if depth > 0:
+        walk(state, 0)
+    return counts[1:]
+
+
+def perft(state: State, depth: int) -> int:
+    """Count the move sequences of `depth` decisions from `state`.
+
+    As in chess perft, a finished position has no moves: it ends sequences, it does not
+    count as a leaf of a deeper one. A chance node is expanded over its distinct outcomes
+    without using depth, so in dice games each roll is a branch.
+    """
+    if depth == 0:
+        return 1
+    if state.is_terminal():
+        return 0
+    if state.is_chance():
+        return sum(perft(state.apply_chance(roll), depth) for roll, _ in state.chance_outcomes())
+    if depth == 1:
+        return len(state.legal_moves())
+    return sum(perft(state.play(move), depth - 1) for move in state.legal_moves())

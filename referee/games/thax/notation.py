@@ -1,0 +1,54 @@
+"""THAX move notation [project rule]: `P3 P5`, `P5`, `T5>3`, `R4`, `-`."""
+
+from __future__ import annotations
+
+import re
+
+from referee.games.base import NotationError
+from referee.games.thax.rules import PASS, ThaxMove
+
+_TOKEN = re.compile(r"([PRT])([1-9])(?:>([1-9]))?$")
+
+
+def parse_move(text: str) -> ThaxMove:
+    """Read one turn's move; the tokens may come in any order and in either case."""
+    tokens = text.split()
+    if tokens == ["-"]:
+        return PASS
+    if not tokens:
+        raise NotationError("an empty move (write '-' for no move)")
+    place: list[int] = []
+    take = remove = 0
+    for token in tokens:
+        match = _TOKEN.match(token.upper())
+        if match is None:
+            raise NotationError(f"{token!r} is not a THAX move token (P3, T5>3, R4 or -)")
+        kind, first, second = match.group(1), int(match.group(2)), match.group(3)
+        if (kind == "T") != (second is not None):
+            raise NotationError(f"{token!r}: only a take is written with '>' (T5>3)")
+        if kind == "P":
+            place.append(first)
+        elif kind == "T":
+            if take:
+                raise NotationError(f"{text!r}: a turn has at most one take")
+            take = first
+            place.append(int(second))  # type: ignore[arg-type]
+        else:
+            if remove:
+                raise NotationError(f"{text!r}: a turn removes at most one piece")
+            remove = first
+    if (take or remove) and len(tokens) > 1:
+        raise NotationError(f"{text!r}: a take or a removal is the whole turn")
+    if len(place) > 2:
+        raise NotationError(f"{text!r}: a turn places at most two pieces")
+    return ThaxMove(tuple(sorted(place)), take, remove)
+
+
+def format_move(move: ThaxMove) -> str:
+    if move.remove:
+        return f"R{move.remove}"
+    if move.take:
+        return f"T{move.take}>{move.place[0]}"
+    if not move.place:
+        return "-"
+    return " ".join(f"P{n}" for n in sorted(move.place))

@@ -1,0 +1,62 @@
+"""THAX boards as text and as SVG."""
+
+from __future__ import annotations
+
+from referee.games.thax.rules import NUMBERS, ThaxState
+
+
+def _side_text(covered: tuple[int, ...]) -> str:
+    groups = ("x" * c + "." * (n - c) for n, c in zip(NUMBERS, covered, strict=True))
+    return " ".join(f"{n}:{g}" for n, g in zip(NUMBERS, groups, strict=True))
+
+
+def render_text(state: ThaxState) -> str:
+    lines = [
+        f"seat {seat}: {_side_text(side)}  ({sum(side)}/15)"
+        for seat, side in enumerate(state.sides)
+    ]
+    if state.winner is not None:
+        lines.append(f"seat {state.winner} has won")
+    elif state.seat is None:
+        lines.append("opening roll")
+    elif state.roll is None:
+        lines.append(f"seat {state.seat} to roll")
+    else:
+        lines.append(f"seat {state.seat} to move, roll {state.roll[0]}-{state.roll[1]}")
+    return "\n".join(lines)
+
+
+_CELL = 28
+
+
+def render_svg(state: ThaxState) -> str:
+    width, height = 15 * _CELL + 90, 2 * _CELL + 40
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
+        f'<rect width="{width}" height="{height}" fill="#f4ecd8"/>',
+    ]
+    for seat, side in enumerate(state.sides):
+        y = 10 + seat * (_CELL + 10)
+        marker = "\u25b6 " if state.seat == seat and state.winner is None else ""
+        parts.append(f'<text x="4" y="{y + _CELL / 2 + 4}">{marker}seat {seat}</text>')
+        x = 70
+        for n, covered in zip(NUMBERS, side, strict=True):
+            for i in range(n):
+                parts.append(
+                    f'<rect x="{x}" y="{y}" width="{_CELL - 2}" height="{_CELL - 2}" '
+                    f'fill="#fffaf0" stroke="#6b4f2a"/>'
+                )
+                parts.append(f'<text x="{x + 9}" y="{y + 18}" fill="#6b4f2a">{n}</text>')
+                if i < covered:
+                    fill = "#1d3557" if seat == 0 else "#c1121f"
+                    parts.append(
+                        f'<circle cx="{x + _CELL / 2 - 1}" cy="{y + _CELL / 2 - 1}" '
+                        f'r="{_CELL / 2 - 4}" fill="{fill}" opacity="0.85"/>'
+                    )
+                x += _CELL
+            x += 6
+    if state.roll is not None:
+        parts.append(f'<text x="4" y="{height - 6}">roll {state.roll[0]}-{state.roll[1]}</text>')
+    parts.append("</svg>")
+    return "".join(parts)

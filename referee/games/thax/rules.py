@@ -1,0 +1,277 @@
+"""THAX rules (RULES.md section 1): the position, the options of a roll and their effects."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from referee.games.base import IllegalMove, Outcome, Roll, Ruleset, State
+
+NUMBERS = (1, 2, 3, 4, 5)
+SPACES = 15
+"""Each side has n spaces numbered n, for n = 1..5."""
+
+Side = tuple[int, int, int, int, int]
+"""How many spaces of each number 1..5 are covered on one side."""
+
+EMPTY_SIDE: Side = (0, 0, 0, 0, 0)
+
+OPENING_OUTCOMES: tuple[tuple[Roll, float], ...] = tuple(
+    ((a, b), 1 / 30) for a in range(1, 7) for b in range(1, 7) if a != b
+)
+"""The opening roll (seat 0's die, seat 1's die); a tie is re-rolled, so it is not listed."""
+
+TURN_OUTCOMES: tuple[tuple[Roll, float], ...] = tuple(
+    ((a, b), (1 if a == b else 2) / 36) for a in range(6, 0, -1) for b in range(a, 0, -1)
+)
+
+
+class ThaxMove(NamedTuple):
+    """One turn's effect: own spaces covered, the opponent's space taken, own space cleared.
+
+    Moves are compared by effect, so `P3 P5` and `P5 P3` are one move, and `P5` from a sum is
+    the same move as `P5` from one die.
+    """
+
+    place: tuple[int, ...] = ()
+    take: int = 0
+    remove: int = 0
+
+
+PASS = ThaxMove()
+
+
+def _uncovered(side: Side, n: int) -> int:
+    return n - side[n - 1]
+
+
+def _dice(roll: Roll) -> tuple[int, int]:
+    high, low = max(roll), min(roll)
+    return high, low
+
+
+def options(own: Side, opponent: Side, roll: Roll) -> list[ThaxMove]:
+    """Every distinct legal move with `roll`; [PASS] when no option is possible."""
+    a, b = _dice(roll)
+    moves: list[ThaxMove] = []
+    if a == 6 and b == 6:
+        moves = [ThaxMove(remove=n) for n in NUMBERS if own[n - 1] > 0]
+    elif a == 6:
+        if _uncovered(own, b) > 0:
+            moves = [ThaxMove(place=(b,))]
+    else:
+        place = _placements(own, a, b)
+        if place:
+            moves.append(ThaxMove(place=place))
+        for x, y in ((a, b), (b, a)) if a != b else ((a, a),):
+            if opponent[x - 1] > 0 and _uncovered(own, y) > 0:
+                moves.append(ThaxMove(place=(y,), take=x))
+        total = a + b
+        if total <= 5 and _uncovered(own, total) > 0:
+            sum_move = ThaxMove(place=(total,))
+            if sum_move not in moves:
+                moves.append(sum_move)
+    return moves or [PASS]
+
+
+def _placements(own: Side, a: int, b: int) -> tuple[int, ...]:
+    """The Place option: as many of the two dice as can be placed (b <= a)."""
+    if a == b:
+        return (a,) * min(2, _uncovered(own, a))
+    return tuple(n for n in (b, a) if _uncovered(own, n) > 0)
+
+
+def check(own: Side, opponent: Side, roll: Roll, move: ThaxMove) -> IllegalMove | None:
+    """Why `move` is illegal with `roll`, or None when it is legal; no move list needed."""
+    a, b = _dice(roll)
+    dice = f"{a}-{b}"
+    shape = _shape_error(move)
+    if shape is not None:
+        return shape
+    if move.remove:
+        if (a, b) != (6, 6):
+            return IllegalMove(
+                "thax.remove-needs-thax", f"only a 6-6 (thax) removes a piece, not {dice}"
+            )
+        if own[move.remove - 1] == 0:
+            return IllegalMove("thax.remove-uncovered", f"no own {move.remove}-space is covered")
+        return None
+    if (a, b) == (6, 6):
+        if move == PASS and own == EMPTY_SIDE:
+            return None
+        return IllegalMove("thax.thax-must-remove", "a 6-6 (thax) must remove one own piece")
+    if move.take:
+        x, (y,) = move.take, move.place
+        if a == 6 or {x, y} != {a, b}:
+            return IllegalMove(
+                "thax.take-dice",
+                f"a take from {x} to {y} needs the dice {x} and {y}, the roll is {dice}",
+            )
+        if opponent[x - 1] == 0:
+            return IllegalMove("thax.take-uncovered", f"the opponent has no covered {x}-space")
+        if _uncovered(own, y) == 0:
+            return IllegalMove("thax.space-covered", f"every own {y}-space is covered")
+        return None
+    if move == PASS:
+        legal = options(own, opponent, roll)
+        if legal != [PASS]:
+            return IllegalMove(
+                "thax.must-move", f"a pass with {dice}, but a move exists (must play one option)"
+            )
+        return None
+    return _check_place(own, move.place, a, b, dice)
+
+
+def _shape_error(move: ThaxMove) -> IllegalMove | None:
+    numbers = (*move.place, move.take or 1, move.remove or 1)
+    if any(n not in NUMBERS for n in numbers):
+        return IllegalMove("thax.no-such-space", "spaces are numbered 1 to 5")
+    if move.remove and (move.place or move.take):
+        return IllegalMove("thax.one-option", "a removal is the whole turn")
+    if move.take and len(move.place) != 1:
+        return IllegalMove("thax.one-option", "a take places exactly the one piece taken")
+    if len(move.place) > 2:
+        return IllegalMove("thax.one-option", "a turn places at most two pieces")
+    return None
+
+
+def _check_place(
+    own: Side, place: tuple[int, ...], a: int, b: int, dice: str
+) -> IllegalMove | None:
+    place = tuple(sorted(place))
+    for n in set(place):
+        if place.count(n) > _uncovered(own, n):
+            return IllegalMove("thax.space-covered", f"not enough uncovered own {n}-spaces")
+    if a == 6:
+        if place != (b,):
+            return IllegalMove(
+                "thax.half-thax", f"with {dice} the 6 is dead: only one piece on a {b}-space"
+            )
+        return None
+    if len(place) == 1 and place[0] == a + b:
+        return None
+    wanted = _placements(own, a, b)
+    expected = tuple(sorted((a, b)))
+    if len(place) == 2 and place != expected:
+        return IllegalMove("thax.place-dice", f"placing {place} does not match the roll {dice}")
+    if len(place) == 1 and place[0] not in (a, b):
+        reason = f"{place[0]} is neither a die of {dice} nor their sum"
+        if a + b > 5:
+            reason += f" (the sum {a + b} is above 5)"
+        return IllegalMove("thax.place-dice", reason)
+    if len(place) < len(wanted):
+        return IllegalMove(
+            "thax.place-both",
+            f"both dice of {dice} can be placed, so both must be (as many as possible)",
+        )
+    return None
+
+
+class ThaxState(State):
+    """A THAX position: both sides, whose turn, and the dice once rolled."""
+
+    __slots__ = ("_hash", "roll", "ruleset", "seat", "sides", "winner")
+
+    ruleset: Ruleset
+    sides: tuple[Side, Side]
+    seat: int | None
+    roll: Roll | None
+    winner: int | None
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        sides: tuple[Side, Side] = (EMPTY_SIDE, EMPTY_SIDE),
+        seat: int | None = None,
+        roll: Roll | None = None,
+        winner: int | None = None,
+    ) -> None:
+        object.__setattr__(self, "ruleset", ruleset)
+        object.__setattr__(self, "sides", sides)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "roll", roll)
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "_hash", hash((sides, seat, roll, winner)))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("ThaxState is immutable")
+
+    def _key(self) -> tuple:
+        return (self.sides, self.seat, self.roll, self.winner)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ThaxState) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"ThaxState(sides={self.sides}, seat={self.seat}, roll={self.roll})"
+
+    @property
+    def to_move(self) -> int | None:
+        return self.seat
+
+    def is_chance(self) -> bool:
+        return self.winner is None and self.roll is None
+
+    def chance_outcomes(self) -> tuple[tuple[Roll, float], ...]:
+        if not self.is_chance():
+            return ()
+        return OPENING_OUTCOMES if self.seat is None else TURN_OUTCOMES
+
+    def apply_chance(self, roll: Roll) -> ThaxState:
+        if not self.is_chance():
+            raise IllegalMove("thax.no-roll-expected", "no dice roll is expected here")
+        if len(roll) != 2 or any(not isinstance(d, int) or not 1 <= d <= 6 for d in roll):
+            raise IllegalMove("roll.values", f"a roll is two dice of 1..6, not {list(roll)}")
+        if self.seat is None:
+            if roll[0] == roll[1]:
+                return self
+            return ThaxState(self.ruleset, self.sides, 0 if roll[0] > roll[1] else 1)
+        return ThaxState(self.ruleset, self.sides, self.seat, _dice(roll))
+
+    def legal_moves(self) -> list[ThaxMove]:
+        if self.roll is None or self.winner is not None:
+            return []
+        seat = self.seat
+        assert seat is not None
+        return options(self.sides[seat], self.sides[1 - seat], self.roll)
+
+    def play(self, move: ThaxMove) -> ThaxState:
+        if self.winner is not None:
+            raise IllegalMove("game-over", "the game is over")
+        if self.roll is None:
+            raise IllegalMove("roll-expected", "the dice must be rolled first")
+        seat = self.seat
+        assert seat is not None
+        own, opponent = self.sides[seat], self.sides[1 - seat]
+        error = check(own, opponent, self.roll, move)
+        if error is not None:
+            raise error
+        return self._after(seat, own, opponent, move)
+
+    def _after(self, seat: int, own: Side, opponent: Side, move: ThaxMove) -> ThaxState:
+        counts = list(own)
+        for n in move.place:
+            counts[n - 1] += 1
+        if move.remove:
+            counts[move.remove - 1] -= 1
+        new_own: Side = tuple(counts)  # type: ignore[assignment]
+        if move.take:
+            taken = list(opponent)
+            taken[move.take - 1] -= 1
+            opponent = tuple(taken)  # type: ignore[assignment]
+        sides = (new_own, opponent) if seat == 0 else (opponent, new_own)
+        if sum(new_own) == SPACES:
+            return ThaxState(self.ruleset, sides, seat, None, seat)
+        a, b = self.roll  # type: ignore[misc]
+        extra_turn = a == b and a != 6
+        return ThaxState(self.ruleset, sides, seat if extra_turn else 1 - seat)
+
+    def outcome(self) -> Outcome | None:
+        if self.winner is None:
+            return None
+        return Outcome(self.winner, 1, "rules", "all fifteen spaces covered")
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None

@@ -1,0 +1,30 @@
+"""A file format that holds game records: referee's own JSON, or a game's established text."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator
+from typing import IO, ClassVar
+
+from referee.records.io import Loaded
+from referee.records.model import Record
+
+
+class FileFormat(ABC):
+    name: ClassVar[str]
+    description: ClassVar[str]
+    extensions: ClassVar[tuple[str, ...]]
+    game: ClassVar[str | None] = None
+    """The only game the format holds, or None for referee's own formats."""
+
+    @abstractmethod
+    def sniff(self, head: bytes) -> bool:
+        """Whether the first bytes of a file look like this format."""
+
+    @abstractmethod
+    def read(self, stream: IO[bytes]) -> Iterator[Loaded]:
+        """Every game of the stream, read one at a time so memory stays flat."""
+
+    @abstractmethod
+    def write(self, records: Iterable[Record], stream: IO[str]) -> None:
+        """The records in this format's canonical form."""

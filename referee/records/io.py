@@ -1,0 +1,138 @@
+"""Reading and writing records as JSON (one game) and JSONL (one game a line)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from pydantic import ValidationError
+
+from referee.records.model import FORMAT, RECORD_ADAPTER, RECORD_TYPES, VERSION, Record
+
+
+class RecordError(ValueError):
+    """A record that cannot be read; `pointer` is a JSON pointer into the record."""
+
+    def __init__(self, code: str, message: str, pointer: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.pointer = pointer
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """One record of a file, or why it could not be read."""
+
+    number: int
+    """1-based position of the record in its file."""
+    line: int
+    """1-based line where the record starts."""
+    record: Record | None = None
+    error: RecordError | None = None
+    turn_places: tuple[tuple[int, int], ...] = ()
+    """(line, column) of each turn's move, for records read from a game's text notation."""
+
+
+def _pointer(loc: tuple[Any, ...]) -> str:
+    return "".join(f"/{part}" for part in loc)
+
+
+def parse_record(data: Any) -> Record:
+    """Check the envelope first, then the record itself."""
+    if not isinstance(data, dict):
+        raise RecordError("format", f"a record is a JSON object, not {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise RecordError(
+            "format", f"not a referee record ('format' is {data.get('format')!r})", "/format"
+        )
+    version = data.get("version")
+    if version != VERSION:
+        if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
+            message = f"record version {version} is newer than this referee reads ({VERSION})"
+        else:
+            message = f"unknown record version {version!r} (this referee reads {VERSION})"
+        raise RecordError("version", message, "/version")
+    game = data.get("game")
+    if game not in RECORD_TYPES:
+        known = ", ".join(RECORD_TYPES)
+        raise RecordError("game", f"unknown game {game!r} (known: {known})", "/game")
+    try:
+        return RECORD_ADAPTER.validate_python(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        loc = first["loc"][1:]  # the first element is the union tag (the game)
+        where = _pointer(loc) or "/"
+        raise RecordError("schema", f"{where}: {first['msg']}", where) from None
+
+
+def parse_record_json(text: str | bytes) -> Record:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError("json", f"not JSON: {error.msg} (column {error.colno})") from None
+    except (UnicodeDecodeError, RecursionError, ValueError) as error:
+        raise RecordError("json", f"not JSON: {error}") from None
+    return parse_record(data)
+
+
+def record_to_dict(record: Record) -> dict[str, Any]:
+    """The record as JSON data: the envelope and `game` first, fields at their default left out."""
+    body = record.model_dump(mode="json", exclude_defaults=True)
+    return {"format": FORMAT, "version": VERSION, "game": record.game, **body}
+
+
+def record_to_json(record: Record, indent: int | None = None) -> str:
+    return json.dumps(record_to_dict(record), indent=indent, ensure_ascii=False)
+
+
+def iter_jsonl(stream: Iterable[str | bytes]) -> Iterator[Loaded]:
+    """The records of a JSONL stream, read one line at a time; blank lines are skipped."""
+    number = 0
+    for line_number, line in enumerate(stream, 1):
+        if not line.strip():
+            continue
+        number += 1
+        try:
+            yield Loaded(number, line_number, parse_record_json(line))
+        except RecordError as error:
+            yield Loaded(number, line_number, error=error)
+
+
+def iter_json_document(text: str | bytes) -> Iterator[Loaded]:
+    """The records of a JSON document: one record, or an array of records."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        yield Loaded(1, error.lineno, error=RecordError("json", f"not JSON: {error.msg}"))
+        return
+    except (UnicodeDecodeError, RecursionError, ValueError) as error:
+        yield Loaded(1, 1, error=RecordError("json", f"not JSON: {error}"))
+        return
+    items = data if isinstance(data, list) else [data]
+    for number, item in enumerate(items, 1):
+        try:
+            yield Loaded(number, 1, parse_record(item))
+        except RecordError as error:
+            yield Loaded(number, 1, error=error)
+
+
+def write_record(path: str | Path, record: Record) -> None:
+    Path(path).write_text(record_to_json(record, indent=2) + "\n", encoding="utf-8")
+
+
+def write_jsonl(path: str | Path, records: Iterable[Record]) -> None:
+    with Path(path).open("w", encoding="utf-8") as stream:
+        for record in records:
+            stream.write(record_to_json(record) + "\n")
+
+
+def append_durably(stream: IO[str], record: Record) -> None:
+    """Append one record and make it survive a crash of this process or the machine."""
+    stream.write(record_to_json(record) + "\n")
+    stream.flush()
+    os.fsync(stream.fileno())

@@ -1,0 +1,150 @@
+"""Replaying a record through its game's engine, turn by turn."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from referee.games import get_game
+from referee.games.base import Game, GameError, IllegalMove, NotationError, Outcome, State
+from referee.records.model import Record, Result
+
+
+class ReplayError(Exception):
+    """Where and why a record stops replaying."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        pointer: str = "",
+        turn: int | None = None,
+        state: State | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.pointer = pointer
+        self.turn = turn
+        """0-based index of the turn in the record, None for the header."""
+        self.state = state
+        """The position before the bad turn."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    index: int
+    before: State
+    """The position after the roll, when there is one, and before the move."""
+    move: Any
+    after: State
+
+
+def game_of(record: Record) -> Game:
+    try:
+        return get_game(record.game)
+    except GameError as error:
+        raise ReplayError("ruleset", str(error), "/game") from None
+
+
+def start_state(record: Record, game: Game | None = None) -> State:
+    """The position before the first turn, after the opening rolls."""
+    game = game or game_of(record)
+    try:
+        ruleset = game.parse_ruleset(record.ruleset)
+    except GameError as error:
+        raise ReplayError("ruleset", str(error), "/ruleset") from None
+    try:
+        state = game.initial_state(ruleset, record.start, record.first_seat())
+    except GameError as error:
+        raise ReplayError("start", f"start position: {error}", "/start") from None
+    for index, roll in enumerate(getattr(record, "opening_rolls", ())):
+        pointer = f"/opening_rolls/{index}"
+        if not (state.is_chance() and state.to_move is None):
+            raise ReplayError(
+                "opening", "an opening roll after the first player was decided", pointer
+            )
+        state = state.apply_chance(tuple(roll))
+    return state
+
+
+def replay(record: Record, game: Game | None = None) -> Iterator[Step]:
+    """Each turn of the record played on the engine; raises ReplayError at a bad turn."""
+    game = game or game_of(record)
+    state = start_state(record, game)
+    parse, dice = game.parse_move, game.has_dice
+    for index, turn in enumerate(record.turns):
+        pointer = f"/turns/{index}"
+        if state.is_terminal():
+            raise ReplayError(
+                "after-end", "a turn after the game ended by its rules", pointer, index, state
+            )
+        if state.is_chance():
+            if state.to_move is None:
+                raise ReplayError(
+                    "opening",
+                    "the opening rolls do not decide who starts",
+                    pointer,
+                    index,
+                    state,
+                )
+            if turn.seat != state.to_move:
+                raise _seat_error(turn.seat, state, pointer, index)
+            if turn.roll is None:
+                raise ReplayError(
+                    "roll-missing", "a turn of a dice game needs its roll", pointer, index, state
+                )
+            try:
+                state = state.apply_chance(tuple(turn.roll))
+            except IllegalMove as error:
+                raise ReplayError(
+                    error.rule, error.message, pointer + "/roll", index, state
+                ) from None
+        elif turn.roll is not None:
+            why = "the player moves on without rolling" if dice else f"{game.title} has no dice"
+            raise ReplayError(
+                "roll-unexpected",
+                f"a roll where none belongs: {why}",
+                pointer + "/roll",
+                index,
+                state,
+            )
+        if turn.seat != state.to_move:
+            raise _seat_error(turn.seat, state, pointer, index)
+        try:
+            move = parse(state, turn.move)
+            after = state.play(move)
+        except NotationError as error:
+            raise ReplayError("notation", error.message, pointer + "/move", index, state) from None
+        except IllegalMove as error:
+            raise ReplayError(error.rule, error.message, pointer + "/move", index, state) from None
+        yield Step(index, state, move, after)
+        state = after
+
+
+def _seat_error(seat: int, state: State, pointer: str, index: int) -> ReplayError:
+    return ReplayError(
+        "seat",
+        f"seat {seat} moves, but it is seat {state.to_move}'s turn",
+        pointer + "/seat",
+        index,
+        state,
+    )
+
+
+def final_state(record: Record, game: Game | None = None) -> State:
+    game = game or game_of(record)
+    state = start_state(record, game)
+    for step in replay(record, game):
+        state = step.after
+    return state
+
+
+def result_of(outcome: Outcome) -> Result:
+    return Result(
+        winner=outcome.winner,  # type: ignore[arg-type]
+        points=outcome.points,
+        reason=outcome.reason,  # type: ignore[arg-type]
+        detail=outcome.detail or None,
+    )

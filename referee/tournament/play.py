@@ -1,0 +1,117 @@
+"""The game loop: two bots, a seeded dice source, a finished record."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from referee.games.base import Game, GameError, Roll, Ruleset, State
+from referee.games.bot import Bot
+from referee.records.model import (
+    RECORD_TYPES,
+    EventInfo,
+    Player,
+    Reason,
+    Record,
+    Result,
+    Turn,
+)
+from referee.records.replay import result_of
+
+
+class Forfeit(Exception):
+    """A bot lost the game by what it did: time, crash, illegal move, protocol error."""
+
+    def __init__(self, reason: Reason, detail: str) -> None:
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+
+
+class DiceSource:
+    """Seeded dice with one stream per seat and one for the opening.
+
+    Each seat's k-th roll is the same whatever happened before, so two games with the same
+    seed give each seat the same dice (duplicate dice) even when the games go apart.
+    """
+
+    def __init__(self, seed: str) -> None:
+        self._opening = random.Random(f"{seed}/opening")
+        self._seats = (random.Random(f"{seed}/seat0"), random.Random(f"{seed}/seat1"))
+
+    def roll(self, seat: int | None) -> Roll:
+        rng = self._opening if seat is None else self._seats[seat]
+        return (rng.randint(1, 6), rng.randint(1, 6))
+
+
+def play_game(
+    game: Game,
+    ruleset: Ruleset,
+    bots: Sequence[Bot],
+    players: Sequence[Player],
+    seed: str,
+    turn_cap: int | None = None,
+    event: EventInfo | None = None,
+    dice: DiceSource | None = None,
+) -> Record:
+    """Play one game to its end, a forfeit or the turn cap, and return its record."""
+    dice = dice or DiceSource(seed)
+    cap = game.turn_cap if turn_cap is None else turn_cap
+    state: State = game.initial_state(ruleset)
+    opening: list[list[int]] = []
+    while state.is_chance() and state.to_move is None:
+        roll = dice.roll(None)
+        opening.append(list(roll))
+        state = state.apply_chance(roll)
+    for seat, bot in enumerate(bots):
+        bot.start_game(ruleset, seat, f"{seed}/bot{seat}")
+    turns: list[Turn] = []
+    result: Result | None = None
+    while result is None:
+        outcome = state.outcome()
+        if outcome is not None:
+            result = result_of(outcome)
+            break
+        if len(turns) >= cap:
+            result = Result(
+                winner=None, points=0, reason=Reason.ADJUDICATED, detail=f"turn cap {cap}"
+            )
+            break
+        roll = None
+        if state.is_chance():
+            roll = dice.roll(state.to_move)
+            state = state.apply_chance(roll)
+        seat = state.to_move
+        assert seat is not None
+        started = time.perf_counter()
+        try:
+            move = bots[seat].choose(state, turns)
+            text = game.format_move(state, move)
+            after = state.play(move)
+        except Forfeit as forfeit:
+            result = _forfeit(seat, forfeit.reason, forfeit.detail)
+            break
+        except GameError as error:
+            result = _forfeit(seat, Reason.ILLEGAL_MOVE, str(error))
+            break
+        elapsed = round((time.perf_counter() - started) * 1000)
+        turns.append(Turn(seat=seat, roll=list(roll) if roll else None, move=text, time_ms=elapsed))
+        state = after
+    for bot in bots:
+        bot.end_game(result.winner, result.reason.value)
+    fields = {
+        "game": game.name,
+        "ruleset": ruleset.id,
+        "players": list(players),
+        "event": event or EventInfo(),
+        "turns": turns,
+        "result": result,
+    }
+    if game.has_dice:
+        fields["opening_rolls"] = opening
+    return RECORD_TYPES[game.name](**fields)
+
+
+def _forfeit(seat: int, reason: Reason, detail: str) -> Result:
+    return Result(winner=1 - seat, points=1, reason=reason, detail=f"seat {seat}: {detail}")

@@ -1,0 +1,177 @@
+"""Checking records: replay every turn, then hold the declared result against the position."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from referee.games.base import Game, Outcome, State
+from referee.records.formats import detect_format
+from referee.records.io import Loaded, RecordError
+from referee.records.model import Reason, Record, Result
+from referee.records.replay import ReplayError, game_of, replay, start_state
+from referee.validator.diagnostics import Diagnostic, GameReport
+
+LEGAL_SHOWN = 20
+
+
+def _legal_moves(game: Game, state: State) -> list[str]:
+    if state.is_terminal() or state.is_chance():
+        return []
+    moves = [game.format_move(state, move) for move in state.legal_moves()]
+    if len(moves) > LEGAL_SHOWN:
+        return [*moves[:LEGAL_SHOWN], f"... ({len(moves) - LEGAL_SHOWN} more)"]
+    return moves
+
+
+def describe_outcome(winner: int | None, points: int) -> str:
+    if winner is None:
+        return "a draw"
+    return f"seat {winner} wins" + (f" {points} points" if points != 1 else "")
+
+
+def result_problems(result: Result | None, outcome: Outcome | None) -> list[tuple[str, str]]:
+    """How a declared result disagrees with the replayed end, as (code, message) pairs."""
+    if result is None:
+        if outcome is None:
+            return []
+        what = describe_outcome(outcome.winner, outcome.points)
+        detail = f" by {outcome.detail}" if outcome.detail else ""
+        return [
+            (
+                "result-missing",
+                f"the game ended by the rules ({what}{detail}) but no result is declared",
+            )
+        ]
+    declared = describe_outcome(result.winner, result.points)
+    if outcome is None:
+        if result.reason == Reason.RULES:
+            return [
+                (
+                    "result-not-over",
+                    f"the result says {declared} by the rules, but the game is not over",
+                )
+            ]
+        return []
+    actual = describe_outcome(outcome.winner, outcome.points)
+    if result.reason != Reason.RULES:
+        return [
+            (
+                "result-reason",
+                f"the game ended by the rules ({actual}), not by {result.reason.value}",
+            )
+        ]
+    if result.winner != outcome.winner or result.points != outcome.points:
+        return [("result-mismatch", f"the result says {declared}, the replay gives {actual}")]
+    return []
+
+
+def validate_record(
+    record: Record,
+    file: str,
+    number: int,
+    line: int | None = None,
+    turn_places: tuple[tuple[int, int], ...] = (),
+) -> GameReport:
+    """Replay one record and report every problem found, with its place."""
+    report = GameReport(
+        file=file,
+        game=number,
+        line=line,
+        game_name=record.game,
+        variant=record.ruleset.partition("/")[2].partition("@")[0] or None,
+        turns=len(record.turns),
+        valid=True,
+    )
+    diagnostics: list[Diagnostic] = []
+    try:
+        game = game_of(record)
+        state = start_state(record, game)
+        for step in replay(record, game):
+            state = step.after
+    except ReplayError as error:
+        diagnostics.append(_replay_diagnostic(error, record, file, number, line, turn_places))
+    else:
+        for code, message in result_problems(record.result, state.outcome()):
+            diagnostics.append(
+                Diagnostic(
+                    code=code,
+                    message=message,
+                    file=file,
+                    game=number,
+                    line=line,
+                    pointer="/result",
+                    position=game.render_text(state),
+                )
+            )
+    report.diagnostics = diagnostics
+    report.valid = not diagnostics
+    return report
+
+
+def _replay_diagnostic(
+    error: ReplayError,
+    record: Record,
+    file: str,
+    number: int,
+    line: int | None,
+    turn_places: tuple[tuple[int, int], ...],
+) -> Diagnostic:
+    column = None
+    turn = record.turns[error.turn] if error.turn is not None else None
+    if error.turn is not None and error.turn < len(turn_places):
+        line, column = turn_places[error.turn]
+    game = game_of(record) if error.state is not None else None
+    return Diagnostic(
+        code=error.code,
+        message=error.message,
+        file=file,
+        game=number,
+        line=line,
+        column=column,
+        pointer=error.pointer or None,
+        turn=None if error.turn is None else error.turn + 1,
+        seat=None if turn is None else turn.seat,
+        move=None if turn is None else turn.move,
+        position=None if game is None else game.render_text(error.state),
+        legal=None if game is None else _legal_moves(game, error.state),
+    )
+
+
+def _error_report(file: str, loaded: Loaded, error: RecordError) -> GameReport:
+    diagnostic = Diagnostic(
+        code=error.code,
+        message=error.message,
+        file=file,
+        game=loaded.number,
+        line=loaded.line,
+        pointer=error.pointer or None,
+    )
+    return GameReport(
+        file=file, game=loaded.number, line=loaded.line, valid=False, diagnostics=[diagnostic]
+    )
+
+
+def validate_loaded(file: str, loaded: Loaded) -> GameReport:
+    if loaded.error is not None or loaded.record is None:
+        assert loaded.error is not None
+        return _error_report(file, loaded, loaded.error)
+    return validate_record(loaded.record, file, loaded.number, loaded.line, loaded.turn_places)
+
+
+def validate_file(path: Path) -> Iterator[GameReport]:
+    """A report for every game of a record file."""
+    file = str(path)
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(4096)
+            stream.seek(0)
+            file_format = detect_format(path, head)
+            if file_format is None:
+                error = RecordError("format", "not a game record file in any format referee reads")
+                yield _error_report(file, Loaded(0, 0), error)
+                return
+            for loaded in file_format.read(stream):
+                yield validate_loaded(file, loaded)
+    except OSError as error:
+        yield _error_report(file, Loaded(0, 0), RecordError("io", f"cannot read: {error.strerror}"))

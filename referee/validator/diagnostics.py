@@ -1,0 +1,51 @@
+"""Structured findings of the validator, one per problem, with where it is and why."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+
+class Diagnostic(BaseModel):
+    code: str
+    """A stable name of the rule or check that failed, e.g. `thax.space-covered`."""
+    message: str
+    file: str
+    game: int | None = None
+    """1-based number of the game in its file."""
+    line: int | None = None
+    column: int | None = None
+    pointer: str | None = None
+    """JSON pointer into the record, for JSON input."""
+    turn: int | None = None
+    """1-based number of the turn in the record."""
+    seat: int | None = None
+    move: str | None = None
+    position: str | None = None
+    legal: list[str] | None = None
+
+    def one_line(self) -> str:
+        place = [self.file]
+        if self.line is not None:
+            place.append(str(self.line) + (f":{self.column}" if self.column else ""))
+        where = ":".join(place)
+        parts = [where]
+        if self.game is not None:
+            parts.append(f"game {self.game}")
+        if self.turn is not None:
+            parts.append(f"turn {self.turn}")
+        if self.move is not None:
+            parts.append(repr(self.move))
+        return f"{', '.join(parts)}: [{self.code}] {self.message}"
+
+
+class GameReport(BaseModel):
+    """The verdict on one game of a file."""
+
+    file: str
+    game: int
+    line: int | None = None
+    game_name: str | None = None
+    variant: str | None = None
+    turns: int = 0
+    valid: bool
+    diagnostics: list[Diagnostic] = []
