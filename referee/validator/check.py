@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 from referee.games.base import Game, Outcome, State
 from referee.records.formats import detect_format
@@ -159,19 +160,23 @@ def validate_loaded(file: str, loaded: Loaded) -> GameReport:
     return validate_record(loaded.record, file, loaded.number, loaded.line, loaded.turn_places)
 
 
+def validate_stream(stream: IO[bytes], file: str, path: Path | None) -> Iterator[GameReport]:
+    """A report for every game of a stream; the format comes from the name or the content."""
+    head = stream.peek(4096)[:4096] if hasattr(stream, "peek") else b""
+    file_format = detect_format(path, head)
+    if file_format is None:
+        error = RecordError("format", "not a game record file in any format referee reads")
+        yield _error_report(file, Loaded(0, 0), error)
+        return
+    for loaded in file_format.read(stream):
+        yield validate_loaded(file, loaded)
+
+
 def validate_file(path: Path) -> Iterator[GameReport]:
     """A report for every game of a record file."""
     file = str(path)
     try:
         with path.open("rb") as stream:
-            head = stream.read(4096)
-            stream.seek(0)
-            file_format = detect_format(path, head)
-            if file_format is None:
-                error = RecordError("format", "not a game record file in any format referee reads")
-                yield _error_report(file, Loaded(0, 0), error)
-                return
-            for loaded in file_format.read(stream):
-                yield validate_loaded(file, loaded)
+            yield from validate_stream(stream, file, path)
     except OSError as error:
         yield _error_report(file, Loaded(0, 0), RecordError("io", f"cannot read: {error.strerror}"))

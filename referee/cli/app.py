@@ -1,0 +1,31 @@
+"""The `referee` command: a thin layer that parses arguments and calls the library."""
+
+from __future__ import annotations
+
+import sys
+from typing import NoReturn
+
+import typer
+
+from referee.cli import engine, records, tournament
+from referee.cli.output import fail
+
+app = typer.Typer(
+    name="referee",
+    help="Game records, a validator, bot tournaments and rating tables for "
+    "THAX, Takhteh, Trax and Thai checkers.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+records.register(app)
+engine.register(app)
+tournament.register(app)
+
+
+def main() -> NoReturn:
+    try:
+        app()
+    except KeyboardInterrupt:
+        fail("interrupted", code=130)
+    sys.exit(0)

@@ -1,0 +1,69 @@
+"""A live progress bar for tournaments: games done, games per second, time left, the leader."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from types import TracebackType
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from referee.records.model import Record
+
+
+class TournamentProgress:
+    def __init__(self, enabled: bool = True) -> None:
+        self.scores: dict[str, float] = defaultdict(float)
+        self.games: dict[str, int] = defaultdict(int)
+        self.progress = Progress(
+            TextColumn("[bold]games"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[leader]}"),
+            console=Console(stderr=True),
+            disable=not enabled,
+            transient=False,
+        )
+        self.task = self.progress.add_task("games", total=None, rate="", leader="")
+
+    def __enter__(self) -> TournamentProgress:
+        self.progress.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.progress.stop()
+
+    def start(self, total: int, already: int) -> None:
+        self.progress.update(self.task, total=total, completed=already)
+
+    def advance(self, record: Record) -> None:
+        result = record.result
+        for seat, player in enumerate(record.players):
+            self.games[player.name] += 1
+            if result is not None:
+                if result.winner is None:
+                    self.scores[player.name] += 0.5
+                elif result.winner == seat:
+                    self.scores[player.name] += 1
+        leader = max(self.games, key=lambda name: self.scores[name] / self.games[name])
+        share = 100 * self.scores[leader] / self.games[leader]
+        self.progress.advance(self.task)
+        task = self.progress.tasks[0]
+        rate = f"{task.speed:.1f} games/s" if task.speed else ""
+        self.progress.update(self.task, rate=rate, leader=f"leader {leader} {share:.0f}%")

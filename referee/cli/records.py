@@ -1,0 +1,59 @@
+"""Commands on record files: validate, schema."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from referee.cli.output import user_errors
+from referee.schemas import write_schemas
+from referee.validator.diagnostics import GameReport
+from referee.validator.run import validate_paths
+
+
+def validate(
+    paths: Annotated[list[str], typer.Argument(help="record files or folders; - for stdin")],
+    json_output: Annotated[
+        bool, typer.Option("--json", help="one JSON object per game, for other tools")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only the summary")] = False,
+) -> None:
+    """Replay every game and report what is wrong, where. Exit 0 valid, 1 invalid, 2 usage."""
+    games = invalid = 0
+    with user_errors():
+        for report in validate_paths(paths):
+            games += 1
+            invalid += not report.valid
+            if json_output:
+                typer.echo(report.model_dump_json(exclude_none=True))
+            elif not report.valid and not quiet:
+                _print_report(report)
+    if not json_output:
+        typer.echo(f"{games} games: {games - invalid} valid, {invalid} invalid")
+    raise typer.Exit(1 if invalid else 0)
+
+
+def _print_report(report: GameReport) -> None:
+    for diagnostic in report.diagnostics:
+        typer.echo(diagnostic.one_line())
+        if diagnostic.position:
+            typer.echo("  " + diagnostic.position.replace("\n", "\n  "))
+        if diagnostic.legal is not None:
+            legal = ", ".join(diagnostic.legal) if diagnostic.legal else "(none)"
+            typer.echo(f"  legal moves: {legal}")
+
+
+def schema(
+    out: Annotated[Path, typer.Option(help="folder for the JSON Schema files")] = Path("schemas"),
+) -> None:
+    """Write the JSON Schema of records (and of the other JSON referee writes)."""
+    with user_errors():
+        for path in write_schemas(out):
+            typer.echo(str(path))
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(validate)
+    app.command()(schema)

@@ -1,0 +1,115 @@
+"""Tournament commands: run, resume, status."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from referee.cli.output import fail, user_errors
+from referee.cli.progress import TournamentProgress
+from referee.tournament.config import (
+    TournamentConfig,
+    bot_entries,
+    build_config,
+    load_config_file,
+    split_bot_specs,
+)
+from referee.tournament.runner import RunSummary, run_tournament
+from referee.tournament.schedule import schedule
+from referee.tournament.store import TournamentStore
+
+tournament_app = typer.Typer(help="Round-robin bot tournaments.", no_args_is_help=True)
+
+
+def _run(directory: Path, config: TournamentConfig | None, concurrency: int, quiet: bool) -> None:
+    with user_errors(), TournamentProgress(enabled=not quiet) as progress:
+        summary = run_tournament(directory, config, concurrency, progress=progress)
+    _report(summary)
+
+
+def _report(summary: RunSummary) -> None:
+    typer.echo(
+        f"{summary.played} games played, {summary.already + summary.played} of "
+        f"{summary.total} stored in {summary.directory / 'games.jsonl'}"
+    )
+    for message in summary.invalid:
+        typer.echo(f"warning: a stored game did not validate: {message}", err=True)
+
+
+@tournament_app.command("run")
+def run(
+    out: Annotated[Path, typer.Option(help="folder for tournament.json and games.jsonl")],
+    config_file: Annotated[
+        Path | None, typer.Option("--config", help="a TOML file with the options below")
+    ] = None,
+    game: Annotated[str | None, typer.Option("--game", "-g")] = None,
+    variant: Annotated[str | None, typer.Option()] = None,
+    bots: Annotated[
+        str | None, typer.Option(help="built-in bots, e.g. 'random,greedy,alphabeta:depth=4'")
+    ] = None,
+    external: Annotated[
+        list[str] | None,
+        typer.Option(help="an external bot as NAME=COMMAND (NAME@trax=... for the Trax protocol)"),
+    ] = None,
+    games_per_pair: Annotated[int | None, typer.Option(help="games per pairing (even)")] = None,
+    seed: Annotated[str | None, typer.Option()] = None,
+    turn_cap: Annotated[int | None, typer.Option(help="adjudicate a draw after N turns")] = None,
+    time_limit: Annotated[float | None, typer.Option(help="seconds per move")] = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="games played at once")] = 1,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False,
+) -> None:
+    """Play a round robin; every finished game is validated and stored at once."""
+    with user_errors():
+        fields: dict[str, object] = {
+            "game": game,
+            "variant": variant,
+            "games_per_pair": games_per_pair,
+            "seed": seed,
+            "turn_cap": turn_cap,
+            "time_limit": time_limit,
+        }
+        if bots is not None or external:
+            fields["bots"] = bot_entries(split_bot_specs(bots or ""), external or [])
+        if config_file is not None:
+            config = load_config_file(config_file, fields)
+        else:
+            if game is None or "bots" not in fields:
+                fail("give --game and --bots (or --config FILE)")
+            config = build_config(**{k: v for k, v in fields.items() if v is not None})
+    _run(out, config, concurrency, quiet)
+
+
+@tournament_app.command("resume")
+def resume(
+    directory: Annotated[Path, typer.Argument(help="the tournament's folder")],
+    concurrency: Annotated[int, typer.Option(min=1)] = 1,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False,
+) -> None:
+    """Play the games a stopped tournament is missing."""
+    _run(directory, None, concurrency, quiet)
+
+
+@tournament_app.command("status")
+def status(directory: Annotated[Path, typer.Argument(help="the tournament's folder")]) -> None:
+    """How far a tournament is, and how its games ended."""
+    with user_errors():
+        store = TournamentStore(directory)
+        info = store.load()
+        finished = store.finished()
+    total = len(schedule(info.config))
+    config = info.config
+    typer.echo(f"tournament {info.id}: {config.game}/{config.variant}, seed {config.seed}")
+    typer.echo(f"bots: {', '.join(bot.name for bot in config.bots)}")
+    typer.echo(f"games: {len(finished)} of {total} finished")
+    reasons = Counter(
+        record.result.reason.value for record in finished.values() if record.result is not None
+    )
+    for reason, count in sorted(reasons.items()):
+        typer.echo(f"  {reason}: {count}")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(tournament_app, name="tournament")

@@ -1,0 +1,72 @@
+"""Positions for the engine tools: from a game's own position text, or from a record's turn."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from referee.games import get_game
+from referee.games.base import Game, NotationError, State
+from referee.records.formats import detect_format
+from referee.records.io import RecordError
+from referee.records.replay import ReplayError, game_of, replay, start_state
+
+
+def parse_roll(text: str) -> tuple[int, ...]:
+    """`31`, `3-1` or `3,1`."""
+    digits = re.sub(r"[\s,\-]", "", text)
+    if not re.fullmatch(r"[1-6]{2}", digits):
+        raise NotationError(f"a roll is two dice of 1..6 such as 31, not {text!r}")
+    return tuple(int(d) for d in digits)
+
+
+def _rolled(state: State, roll: str | None) -> State:
+    if roll is None:
+        return state
+    if not state.is_chance():
+        raise NotationError("--roll given, but the position does not wait for dice")
+    return state.apply_chance(parse_roll(roll))
+
+
+def position_from_text(
+    game_name: str, variant: str, text: str | None, roll: str | None
+) -> tuple[Game, State]:
+    """The start of the game, or the position `text` in the game's notation; then the roll."""
+    game = get_game(game_name)
+    ruleset = game.ruleset(variant)
+    state = game.initial_state(ruleset) if text is None else game.parse_position(ruleset, text)
+    if roll is not None and state.is_chance() and state.to_move is None:
+        raise NotationError("the opening roll comes first: give a position after it")
+    return game, _rolled(state, roll)
+
+
+def position_from_record(
+    path: Path, game_number: int, turn: int, roll: str | None
+) -> tuple[Game, State]:
+    """The position after `turn` turns of game `game_number` (1-based) of a record file."""
+    with path.open("rb") as stream:
+        file_format = detect_format(path, stream.peek(4096)[:4096])
+        if file_format is None:
+            raise RecordError("format", f"{path}: not a record file referee reads")
+        for loaded in file_format.read(stream):
+            if loaded.number != game_number:
+                continue
+            if loaded.record is None:
+                assert loaded.error is not None
+                raise RecordError(loaded.error.code, f"{path}: game {game_number}: {loaded.error}")
+            record = loaded.record
+            if not 0 <= turn <= len(record.turns):
+                raise RecordError(
+                    "turn", f"{path}: game {game_number} has {len(record.turns)} turns, not {turn}"
+                )
+            game = game_of(record)
+            try:
+                state = start_state(record, game)
+                for step in replay(record, game):
+                    if step.index == turn:
+                        break
+                    state = step.after
+            except ReplayError as error:
+                raise RecordError(error.code, f"{path}: game {game_number}: {error}") from None
+            return game, _rolled(state, roll)
+    raise RecordError("game", f"{path}: has no game {game_number}")

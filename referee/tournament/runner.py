@@ -1,0 +1,109 @@
+"""Running a tournament: schedule, execute in batches, validate and store every game at once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Protocol
+
+from referee.records.model import Record
+from referee.tournament.config import TournamentConfig
+from referee.tournament.schedule import GameJob, schedule
+from referee.tournament.store import TournamentFile, TournamentStore
+from referee.tournament.worker import play_batch
+from referee.validator.check import validate_record
+
+PAIRS_PER_BATCH = 4
+RESTARTS = 3
+
+
+@dataclass
+class RunSummary:
+    directory: Path
+    total: int
+    already: int
+    played: int = 0
+    invalid: list[str] = field(default_factory=list)
+    """Messages about games that failed validation (they are kept, never dropped)."""
+
+
+class Progress(Protocol):
+    """Told how many games there are, then of each game stored."""
+
+    def start(self, total: int, already: int) -> None: ...
+
+    def advance(self, record: Record) -> None: ...
+
+
+def batches(jobs: list[GameJob], pairs_per_batch: int = PAIRS_PER_BATCH) -> Iterator[list[GameJob]]:
+    """Whole seat-swapped pairs, a few at a time: a killed run loses only the batches in flight."""
+    by_pair: dict[int, list[GameJob]] = {}
+    for job in jobs:
+        by_pair.setdefault(job.pair, []).append(job)
+    pairs = list(by_pair.values())
+    for start in range(0, len(pairs), pairs_per_batch):
+        yield [job for pair in pairs[start : start + pairs_per_batch] for job in pair]
+
+
+def run_tournament(
+    directory: Path,
+    config: TournamentConfig | None = None,
+    concurrency: int = 1,
+    executor_factory: Callable[[], Executor] | None = None,
+    progress: Progress | None = None,
+) -> RunSummary:
+    """Play every missing game of the tournament in `directory` (created from `config`)."""
+    store = TournamentStore(directory)
+    info: TournamentFile = store.create(config) if config is not None else store.load()
+    done = store.finished()
+    jobs = [job for job in schedule(info.config) if job.number not in done]
+    summary = RunSummary(directory, len(jobs) + len(done), len(done))
+    if progress is not None:
+        progress.start(summary.total, summary.already)
+    if not jobs:
+        return summary
+
+    def make_executor() -> Executor:
+        if executor_factory is not None:
+            return executor_factory()
+        return ProcessPoolExecutor(max_workers=concurrency)
+
+    pending = list(batches(jobs))
+    with store.open_for_append() as out:
+        for _attempt in range(RESTARTS + 1):
+            executor = make_executor()
+            broken = False
+            try:
+                futures: dict[Future[list[Record]], list[GameJob]] = {
+                    executor.submit(play_batch, info.config, batch, info.id): batch
+                    for batch in pending
+                }
+                for future in as_completed(futures):
+                    try:
+                        records = future.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        continue
+                    for record in records:
+                        _store(store, out, record, summary)
+                        if progress is not None:
+                            progress.advance(record)
+                    pending.remove(futures[future])
+            finally:
+                executor.shutdown(wait=True, cancel_futures=True)
+            if not broken:
+                return summary
+            # A worker died (killed, out of memory): every game that came back is stored;
+            # a new pool plays the batches that did not.
+    raise RuntimeError(f"worker processes kept dying; {len(pending)} batches were not played")
+
+
+def _store(store: TournamentStore, out: IO[str], record: Record, summary: RunSummary) -> None:
+    report = validate_record(record, str(store.games_path), summary.already + summary.played + 1)
+    if not report.valid:
+        summary.invalid.extend(d.one_line() for d in report.diagnostics)
+    store.append(out, record)
+    summary.played += 1

@@ -1,0 +1,103 @@
+"""A tournament folder: tournament.json (config and seed) and games.jsonl (finished games)."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO
+
+from pydantic import BaseModel, ValidationError
+
+from referee.records.io import append_durably, iter_jsonl
+from referee.records.model import Record
+from referee.tournament.config import ConfigError, TournamentConfig
+
+CONFIG_FILE = "tournament.json"
+GAMES_FILE = "games.jsonl"
+
+
+class TournamentFile(BaseModel):
+    """The contents of tournament.json."""
+
+    format: str = "referee-tournament"
+    version: int = 1
+    id: str
+    created: str
+    config: TournamentConfig
+
+
+class TournamentStore:
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.config_path = directory / CONFIG_FILE
+        self.games_path = directory / GAMES_FILE
+
+    def exists(self) -> bool:
+        return self.config_path.exists()
+
+    def create(self, config: TournamentConfig) -> TournamentFile:
+        """Start a new tournament folder, or reopen one that has the same configuration."""
+        if self.exists():
+            existing = self.load()
+            if existing.config != config:
+                raise ConfigError(
+                    f"{self.directory} holds a tournament with another configuration; "
+                    "resume it with 'referee tournament resume' or choose another folder"
+                )
+            return existing
+        self.directory.mkdir(parents=True, exist_ok=True)
+        created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        stamp = created.replace(":", "").replace("-", "")
+        info = TournamentFile(id=f"{config.game}-{stamp}", created=created, config=config)
+        temporary = self.config_path.with_suffix(".tmp")
+        temporary.write_text(info.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        os.replace(temporary, self.config_path)
+        return info
+
+    def load(self) -> TournamentFile:
+        try:
+            return TournamentFile.model_validate_json(self.config_path.read_bytes())
+        except OSError as error:
+            raise ConfigError(f"{self.config_path}: cannot read: {error.strerror}") from None
+        except ValidationError as error:
+            raise ConfigError(f"{self.config_path}: not a tournament file: {error}") from None
+
+    def finished(self) -> dict[int, Record]:
+        """The finished games by game number; an unreadable line (a write cut short) is skipped."""
+        games: dict[int, Record] = {}
+        if not self.games_path.exists():
+            return games
+        with self.games_path.open("rb") as stream:
+            for loaded in iter_jsonl(stream):
+                record = loaded.record
+                if record is None or record.event.game_number is None:
+                    continue
+                games.setdefault(record.event.game_number, record)
+        return games
+
+    def open_for_append(self) -> IO[str]:
+        """Open games.jsonl for appending, first cutting off a last line left half-written."""
+        if self.games_path.exists():
+            with self.games_path.open("rb+") as stream:
+                stream.truncate(_complete_length(stream))
+        return self.games_path.open("a", encoding="utf-8")
+
+    @staticmethod
+    def append(stream: IO[str], record: Record) -> None:
+        append_durably(stream, record)
+
+
+def _complete_length(stream: IO[bytes], chunk: int = 1 << 16) -> int:
+    """The length of the file up to and including its last newline."""
+    end = stream.seek(0, os.SEEK_END)
+    position = end
+    while position > 0:
+        start = max(0, position - chunk)
+        stream.seek(start)
+        block = stream.read(position - start)
+        newline = block.rfind(b"\n")
+        if newline >= 0:
+            return start + newline + 1
+        position = start
+    return 0
