@@ -9,11 +9,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
 
+from referee.bots.registry import make_bot
 from referee.records.model import Record
 from referee.tournament.config import TournamentConfig
 from referee.tournament.schedule import GameJob, schedule
 from referee.tournament.store import TournamentFile, TournamentStore
-from referee.tournament.worker import play_batch
+from referee.tournament.worker import play_batch, tournament_ruleset
 from referee.validator.check import validate_record
 
 PAIRS_PER_BATCH = 4
@@ -48,6 +49,14 @@ def batches(jobs: list[GameJob], pairs_per_batch: int = PAIRS_PER_BATCH) -> Iter
         yield [job for pair in pairs[start : start + pairs_per_batch] for job in pair]
 
 
+def check_participants(config: TournamentConfig) -> None:
+    """Fail before anything is written when the game, variant or a built-in bot is unknown."""
+    tournament_ruleset(config)
+    for entry in config.bots:
+        if entry.spec is not None:
+            make_bot(config.game, entry.spec).close()
+
+
 def run_tournament(
     directory: Path,
     config: TournamentConfig | None = None,
@@ -57,6 +66,8 @@ def run_tournament(
 ) -> RunSummary:
     """Play every missing game of the tournament in `directory` (created from `config`)."""
     store = TournamentStore(directory)
+    if config is not None:
+        check_participants(config)
     info: TournamentFile = store.create(config) if config is not None else store.load()
     done = store.finished()
     jobs = [job for job in schedule(info.config) if job.number not in done]

@@ -1,0 +1,137 @@
+"""Round robins: seat-swapped pairs, duplicate dice, every game stored, resume, determinism."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli.app import app
+from referee.records.io import iter_jsonl
+from referee.tournament.config import BotEntry, ConfigError, build_config, split_bot_specs
+from referee.tournament.runner import run_tournament
+from referee.tournament.schedule import schedule
+from referee.tournament.store import TournamentStore
+
+runner = CliRunner()
+
+
+def config(games_per_pair: int = 6, seed: str = "9"):
+    bots = [BotEntry(name=name, spec=name) for name in ("random", "greedy")]
+    return build_config(game="thax", bots=bots, games_per_pair=games_per_pair, seed=seed)
+
+
+def games(directory: Path) -> list[dict]:
+    """The stored games without the times, which differ from run to run."""
+    with (directory / "games.jsonl").open("rb") as stream:
+        records = [loaded.record for loaded in iter_jsonl(stream)]
+    out = []
+    for record in records:
+        data = record.model_dump(mode="json")
+        data["event"].pop("tournament")
+        for turn in data["turns"]:
+            turn.pop("time_ms")
+        out.append(data)
+    return sorted(out, key=lambda d: d["event"]["game_number"])
+
+
+def test_every_pairing_plays_pairs_with_seats_swapped() -> None:
+    jobs = schedule(
+        build_config(
+            game="thax",
+            bots=[BotEntry(name=n, spec="random") for n in "abc"],
+            games_per_pair=4,
+        )
+    )
+    assert len(jobs) == 3 * 4
+    for first, second in zip(jobs[::2], jobs[1::2], strict=True):
+        assert first.pair == second.pair and first.seats == second.seats[::-1]
+
+
+def test_duplicate_dice_give_each_seat_the_same_rolls_in_both_games(tmp_path: Path) -> None:
+    run_tournament(
+        tmp_path, config(games_per_pair=8), executor_factory=lambda: ThreadPoolExecutor(1)
+    )
+    stored = games(tmp_path)
+    for first, second in zip(stored[::2], stored[1::2], strict=True):
+        assert first["opening_rolls"] == second["opening_rolls"]
+        for seat in (0, 1):
+            rolls_a = [t["roll"] for t in first["turns"] if t["seat"] == seat]
+            rolls_b = [t["roll"] for t in second["turns"] if t["seat"] == seat]
+            shorter = min(len(rolls_a), len(rolls_b))
+            assert rolls_a[:shorter] == rolls_b[:shorter]
+
+
+def test_concurrency_does_not_change_the_games(tmp_path: Path) -> None:
+    run_tournament(tmp_path / "one", config(), concurrency=1)
+    run_tournament(tmp_path / "two", config(), concurrency=2)
+    assert games(tmp_path / "one") == games(tmp_path / "two")
+
+
+def test_resume_plays_only_what_is_missing_and_drops_a_half_written_line(tmp_path: Path) -> None:
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    run_tournament(whole, config(games_per_pair=10), concurrency=1)
+    run_tournament(cut, config(games_per_pair=10), concurrency=1)
+    lines = (cut / "games.jsonl").read_text().splitlines(keepends=True)
+    (cut / "games.jsonl").write_text("".join(lines[:3]) + lines[3][:50])
+    summary = run_tournament(cut, None, concurrency=1)
+    assert summary.already == 3 and summary.played == 7
+    assert games(cut) == games(whole)
+    assert len(TournamentStore(cut).finished()) == 10
+
+
+def test_a_folder_with_another_configuration_is_refused(tmp_path: Path) -> None:
+    run_tournament(tmp_path, config(), concurrency=1)
+    with pytest.raises(ConfigError, match="another configuration"):
+        run_tournament(tmp_path, config(seed="other"), concurrency=1)
+
+
+def test_bot_lists_keep_options_with_their_bot() -> None:
+    assert split_bot_specs("random,alphabeta:depth=4,time=1,greedy") == [
+        "random",
+        "alphabeta:depth=4,time=1",
+        "greedy",
+    ]
+
+
+def test_odd_games_per_pair_is_refused() -> None:
+    with pytest.raises(ConfigError, match="even"):
+        config(games_per_pair=3)
+
+
+def test_cli_round_robin_of_400_games_greedy_against_random(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    args = ["tournament", "run", "--game", "thax", "--bots", "random,greedy"]
+    args += [
+        "--games-per-pair",
+        "400",
+        "--seed",
+        "1",
+        "--out",
+        str(out),
+        "-q",
+        "--concurrency",
+        "2",
+    ]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    stored = games(out)
+    assert len(stored) == 400
+    assert all(g["result"] is not None for g in stored)
+    status = runner.invoke(app, ["tournament", "status", str(out)])
+    assert "400 of 400" in status.output
+    info = json.loads((out / "tournament.json").read_text())
+    assert info["config"]["seed"] == "1"
+
+
+def test_cli_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app,
+        ["tournament", "run", "--game", "thax", "--bots", "random,nosuch", "--out", str(tmp_path)],
+    )
+    assert result.exit_code == 2
+    assert "nosuch" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "tournament.json").exists()
