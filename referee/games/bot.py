@@ -12,6 +12,15 @@ from referee.games.base import Ruleset, State
 WIN_SCORE = 1e9
 
 
+class Forfeit(Exception):
+    """A bot lost the game by what it did; `reason` is a record reason such as `time`."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+
+
 class Bot(ABC):
     """Given a state, return a move; seeded per game, so a game can be played again exactly."""
 
@@ -23,12 +32,16 @@ class Bot(ABC):
         self.seat = 0
 
     def start_game(self, ruleset: Ruleset, seat: int, seed: str) -> None:
+        """Called before each game; may raise Forfeit (a bot that cannot start loses)."""
         self.seat = seat
         self.rng = random.Random(seed)
 
     @abstractmethod
     def choose(self, state: State, history: Sequence[Any] = ()) -> Any:
-        """The move to play in `state`; `history` holds the record's turns so far."""
+        """The move to play in `state`; `history` holds the record's turns so far.
+
+        May raise Forfeit (time, crash, protocol error, a move that is not notation).
+        """
 
     def end_game(self, winner: int | None, reason: str) -> None:
         """Called after each game."""

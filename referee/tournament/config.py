@@ -22,6 +22,9 @@ class BotEntry(BaseModel):
     spec: str | None = Field(default=None, description="built-in bot, e.g. 'alphabeta:depth=4'")
     command: list[str] | None = Field(default=None, description="an external bot's command line")
     protocol: Literal["json", "trax"] = "json"
+    startup_time: float = Field(default=10.0, gt=0, description="seconds to answer the hello")
+    memory_mb: int | None = Field(default=None, ge=16, description="address-space cap")
+    max_line: int = Field(default=1 << 20, ge=64, description="longest line accepted, bytes")
 
     @model_validator(mode="after")
     def _one_kind(self) -> BotEntry:

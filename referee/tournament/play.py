@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 
 from referee.games.base import Game, GameError, Roll, Ruleset, State
-from referee.games.bot import Bot
+from referee.games.bot import Bot, Forfeit
 from referee.records.model import (
     RECORD_TYPES,
     EventInfo,
@@ -18,15 +18,6 @@ from referee.records.model import (
     Turn,
 )
 from referee.records.replay import result_of
-
-
-class Forfeit(Exception):
-    """A bot lost the game by what it did: time, crash, illegal move, protocol error."""
-
-    def __init__(self, reason: Reason, detail: str) -> None:
-        super().__init__(detail)
-        self.reason = reason
-        self.detail = detail
 
 
 class DiceSource:
@@ -64,10 +55,14 @@ def play_game(
         roll = dice.roll(None)
         opening.append(list(roll))
         state = state.apply_chance(roll)
-    for seat, bot in enumerate(bots):
-        bot.start_game(ruleset, seat, f"{seed}/bot{seat}")
     turns: list[Turn] = []
     result: Result | None = None
+    for seat, bot in enumerate(bots):
+        try:
+            bot.start_game(ruleset, seat, f"{seed}/bot{seat}")
+        except Forfeit as forfeit:
+            result = _forfeit(seat, Reason(forfeit.reason), forfeit.detail)
+            break
     while result is None:
         outcome = state.outcome()
         if outcome is not None:
@@ -90,7 +85,7 @@ def play_game(
             text = game.format_move(state, move)
             after = state.play(move)
         except Forfeit as forfeit:
-            result = _forfeit(seat, forfeit.reason, forfeit.detail)
+            result = _forfeit(seat, Reason(forfeit.reason), forfeit.detail)
             break
         except GameError as error:
             result = _forfeit(seat, Reason.ILLEGAL_MOVE, str(error))

@@ -83,13 +83,14 @@ def run_tournament(
         return ProcessPoolExecutor(max_workers=concurrency)
 
     pending = list(batches(jobs))
+    log_dir = str(directory.resolve() / "logs")
     with store.open_for_append() as out:
         for _attempt in range(RESTARTS + 1):
             executor = make_executor()
             broken = False
             try:
                 futures: dict[Future[list[Record]], list[GameJob]] = {
-                    executor.submit(play_batch, info.config, batch, info.id): batch
+                    executor.submit(play_batch, info.config, batch, info.id, log_dir): batch
                     for batch in pending
                 }
                 for future in as_completed(futures):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from referee.bots.external import JsonLineBot, Limits, TraxContestBot
 from referee.bots.registry import make_bot
 from referee.games import get_game
 from referee.games.base import Game, Ruleset
@@ -25,36 +28,69 @@ def player_of(entry: BotEntry) -> Player:
     return Player(name=entry.name, kind="bot", spec=entry.spec)
 
 
-def _bot(config: TournamentConfig, entry: BotEntry) -> Bot:
-    assert entry.spec is not None
-    return make_bot(config.game, entry.spec)
+DEFAULT_MOVE_SECONDS = 60.0
+"""An external bot's time per move when the tournament sets none: a hang still ends."""
 
 
-def play_batch(config: TournamentConfig, jobs: list[GameJob], tournament_id: str) -> list[Record]:
-    """Play `jobs` in order with fresh bots for each game, so batching never changes a game."""
+def external_bot(config: TournamentConfig, entry: BotEntry, log_dir: Path | None) -> Bot:
+    assert entry.command is not None
+    limits = Limits(
+        move_seconds=config.time_limit or DEFAULT_MOVE_SECONDS,
+        startup_seconds=entry.startup_time,
+        max_line=entry.max_line,
+        memory_mb=entry.memory_mb,
+    )
+    log = None
+    if log_dir is not None:
+        log_dir.mkdir(parents=True, exist_ok=True)
+        log = log_dir / f"{_file_name(entry.name)}.stderr.log"
+    kind = TraxContestBot if entry.protocol == "trax" else JsonLineBot
+    return kind(entry.command, limits, log)
+
+
+def _file_name(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+
+
+def play_batch(
+    config: TournamentConfig, jobs: list[GameJob], tournament_id: str, log_dir: str | None = None
+) -> list[Record]:
+    """Play `jobs` in order. Built-in bots are made afresh for each game, so batching never
+    changes a game; external programs keep running from game to game (restarted after a
+    forfeit) and their standard error goes to a log per bot."""
     game, ruleset = tournament_ruleset(config)
+    logs = Path(log_dir) if log_dir is not None else None
+    externals: dict[int, Bot] = {}
     records = []
-    for job in jobs:
-        entries = [config.bots[index] for index in job.seats]
-        bots = [_bot(config, entry) for entry in entries]
-        event = EventInfo(
-            event=config.event,
-            tournament=tournament_id,
-            pairing=job.pair,
-            game_number=job.number,
-        )
-        try:
-            record = play_game(
-                game,
-                ruleset,
-                bots,
-                [player_of(entry) for entry in entries],
-                job.seed(config.seed),
-                config.turn_cap,
-                event,
+    try:
+        for job in jobs:
+            bots: list[Bot] = []
+            for index in job.seats:
+                entry = config.bots[index]
+                if entry.command is None:
+                    assert entry.spec is not None
+                    bots.append(make_bot(config.game, entry.spec))
+                else:
+                    if index not in externals:
+                        externals[index] = external_bot(config, entry, logs)
+                    bots.append(externals[index])
+            event = EventInfo(
+                event=config.event,
+                tournament=tournament_id,
+                pairing=job.pair,
+                game_number=job.number,
             )
-        finally:
-            for bot in bots:
-                bot.close()
-        records.append(record)
+            players = [player_of(config.bots[index]) for index in job.seats]
+            try:
+                record = play_game(
+                    game, ruleset, bots, players, job.seed(config.seed), config.turn_cap, event
+                )
+            finally:
+                for index, bot in zip(job.seats, bots, strict=True):
+                    if index not in externals:
+                        bot.close()
+            records.append(record)
+    finally:
+        for bot in externals.values():
+            bot.close()
     return records
