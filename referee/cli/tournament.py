@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated
 
@@ -17,16 +18,32 @@ from referee.tournament.config import (
     load_config_file,
     split_bot_specs,
 )
+from referee.tournament.executors import dask_executors
 from referee.tournament.runner import RunSummary, run_tournament
 from referee.tournament.schedule import schedule
 from referee.tournament.store import TournamentStore
 
+DaskOption = Annotated[
+    str | None,
+    typer.Option(help="run on a Dask cluster: tcp://host:port, or 'local' to start one here"),
+]
+
 tournament_app = typer.Typer(help="Round-robin bot tournaments.", no_args_is_help=True)
 
 
-def _run(directory: Path, config: TournamentConfig | None, concurrency: int, quiet: bool) -> None:
-    with user_errors(), TournamentProgress(enabled=not quiet) as progress:
-        summary = run_tournament(directory, config, concurrency, progress=progress)
+def _run(
+    directory: Path,
+    config: TournamentConfig | None,
+    concurrency: int,
+    dask: str | None,
+    quiet: bool,
+) -> None:
+    with user_errors(), ExitStack() as stack:
+        factory = None
+        if dask is not None:
+            factory = stack.enter_context(dask_executors(dask, concurrency))
+        progress = stack.enter_context(TournamentProgress(enabled=not quiet))
+        summary = run_tournament(directory, config, concurrency, factory, progress)
     _report(summary)
 
 
@@ -59,6 +76,7 @@ def run(
     turn_cap: Annotated[int | None, typer.Option(help="adjudicate a draw after N turns")] = None,
     time_limit: Annotated[float | None, typer.Option(help="seconds per move")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="games played at once")] = 1,
+    dask: DaskOption = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False,
 ) -> None:
     """Play a round robin; every finished game is validated and stored at once."""
@@ -79,17 +97,18 @@ def run(
             if game is None or "bots" not in fields:
                 fail("give --game and --bots (or --config FILE)")
             config = build_config(**{k: v for k, v in fields.items() if v is not None})
-    _run(out, config, concurrency, quiet)
+    _run(out, config, concurrency, dask, quiet)
 
 
 @tournament_app.command("resume")
 def resume(
     directory: Annotated[Path, typer.Argument(help="the tournament's folder")],
     concurrency: Annotated[int, typer.Option(min=1)] = 1,
+    dask: DaskOption = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False,
 ) -> None:
     """Play the games a stopped tournament is missing."""
-    _run(directory, None, concurrency, quiet)
+    _run(directory, None, concurrency, dask, quiet)
 
 
 @tournament_app.command("status")

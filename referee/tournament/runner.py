@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from collections.abc import Iterator
+from concurrent.futures import Future, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +12,7 @@ from typing import IO, Protocol
 from referee.bots.registry import make_bot
 from referee.records.model import Record
 from referee.tournament.config import TournamentConfig
+from referee.tournament.executors import ExecutorFactory, process_pool, shutdown
 from referee.tournament.schedule import GameJob, schedule
 from referee.tournament.store import TournamentFile, TournamentStore
 from referee.tournament.worker import play_batch, tournament_ruleset
@@ -61,7 +62,7 @@ def run_tournament(
     directory: Path,
     config: TournamentConfig | None = None,
     concurrency: int = 1,
-    executor_factory: Callable[[], Executor] | None = None,
+    executor_factory: ExecutorFactory | None = None,
     progress: Progress | None = None,
 ) -> RunSummary:
     """Play every missing game of the tournament in `directory` (created from `config`)."""
@@ -77,16 +78,11 @@ def run_tournament(
     if not jobs:
         return summary
 
-    def make_executor() -> Executor:
-        if executor_factory is not None:
-            return executor_factory()
-        return ProcessPoolExecutor(max_workers=concurrency)
-
     pending = list(batches(jobs))
     log_dir = str(directory.resolve() / "logs")
     with store.open_for_append() as out:
         for _attempt in range(RESTARTS + 1):
-            executor = make_executor()
+            executor = (executor_factory or process_pool(concurrency))()
             broken = False
             try:
                 futures: dict[Future[list[Record]], list[GameJob]] = {
@@ -105,7 +101,7 @@ def run_tournament(
                             progress.advance(record)
                     pending.remove(futures[future])
             finally:
-                executor.shutdown(wait=True, cancel_futures=True)
+                shutdown(executor)
             if not broken:
                 return summary
             # A worker died (killed, out of memory): every game that came back is stored;

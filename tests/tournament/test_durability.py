@@ -1,0 +1,103 @@
+"""Durability and scale-out: a killed runner loses no finished game and resumes to the same
+games; a Dask cluster plays the same games as the process pool (issue 7)."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from referee.tournament.config import BotEntry, build_config
+from referee.tournament.executors import dask_executors
+from referee.tournament.runner import run_tournament
+
+GAMES = 200
+
+
+def comparable(directory: Path) -> list[dict]:
+    """The stored games in file order, without the times and the tournament id."""
+    games = []
+    for line in (directory / "games.jsonl").read_text().splitlines():
+        data = json.loads(line)
+        data["event"].pop("tournament")
+        for turn in data["turns"]:
+            turn.pop("time_ms", None)
+        games.append(data)
+    return games
+
+
+def command(out: Path, resume: bool) -> list[str]:
+    base = [sys.executable, "-m", "referee", "tournament"]
+    if resume:
+        return [*base, "resume", str(out), "-q", "--concurrency", "2"]
+    return [
+        *base,
+        "run",
+        "--game",
+        "thax",
+        "--bots",
+        "random,greedy",
+        "--games-per-pair",
+        str(GAMES),
+        "--seed",
+        "42",
+        "--out",
+        str(out),
+        "-q",
+        "--concurrency",
+        "2",
+    ]
+
+
+def test_sigkill_at_random_moments_then_resume_gives_the_uninterrupted_games(
+    tmp_path: Path,
+) -> None:
+    whole, killed = tmp_path / "whole", tmp_path / "killed"
+    subprocess.run(command(whole, resume=False), check=True, capture_output=True)
+    rng = random.Random(5)
+    partial_counts = []
+    for attempt in range(40):
+        process = subprocess.Popen(
+            command(killed, resume=attempt > 0 and (killed / "tournament.json").exists()),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(rng.uniform(0.3, 1.0))
+        if process.poll() is None:
+            process.send_signal(signal.SIGKILL)
+        process.wait()
+        games_file = killed / "games.jsonl"
+        done = games_file.read_bytes().count(b"\n") if games_file.exists() else 0
+        partial_counts.append(done)
+        if done == GAMES and process.returncode == 0:
+            break
+    subprocess.run(command(killed, resume=True), check=True, capture_output=True)
+    assert any(0 < count < GAMES for count in partial_counts), partial_counts
+    stored = comparable(killed)
+    numbers = [game["event"]["game_number"] for game in stored]
+    assert len(numbers) == len(set(numbers)) == GAMES
+    by_number = sorted(stored, key=lambda game: game["event"]["game_number"])
+    assert by_number == sorted(comparable(whole), key=lambda game: game["event"]["game_number"])
+
+
+def test_a_dask_local_cluster_plays_the_same_games_as_the_process_pool(tmp_path: Path) -> None:
+    config = build_config(
+        game="thax",
+        bots=[BotEntry(name=name, spec=name) for name in ("random", "greedy")],
+        games_per_pair=20,
+        seed="dask",
+    )
+    run_tournament(tmp_path / "pool", config, concurrency=2)
+    with dask_executors("local", 2) as factory:
+        run_tournament(tmp_path / "dask", config, concurrency=2, executor_factory=factory)
+
+    def key(game: dict) -> int:
+        return game["event"]["game_number"]
+
+    assert sorted(comparable(tmp_path / "dask"), key=key) == sorted(
+        comparable(tmp_path / "pool"), key=key
+    )
