@@ -208,6 +208,11 @@ class Game(ABC):
         return state.play(self.parse_move(state, text))
 
 
+def chance_children(state: State) -> list[State]:
+    """The distinct states a chance event leads to (an opening roll has two: who starts)."""
+    return list(dict.fromkeys(state.apply_chance(roll) for roll, _ in state.chance_outcomes()))
+
+
 def perft_counts(state: State, depth: int) -> list[int]:
     """The move-sequence counts of depths 1..`depth` from one walk of the tree."""
     counts = [0] * (depth + 1)
@@ -216,8 +221,8 @@ def perft_counts(state: State, depth: int) -> list[int]:
         if node.is_terminal():
             return
         if node.is_chance():
-            for roll, _ in node.chance_outcomes():
-                walk(node.apply_chance(roll), level)
+            for child in chance_children(node):
+                walk(child, level)
             return
         moves = node.legal_moves()
         counts[level + 1] += len(moves)
@@ -234,7 +239,7 @@ def perft(state: State, depth: int) -> int:
     """Count the move sequences of `depth` decisions from `state`.
 
     As in chess perft, a finished position has no moves: it ends sequences, it does not
-    count as a leaf of a deeper one. A chance node is expanded over its distinct outcomes
+    count as a leaf of a deeper one. A chance node is expanded over its distinct results
     without using depth, so in dice games each roll is a branch.
     """
     if depth == 0:
@@ -242,7 +247,7 @@ def perft(state: State, depth: int) -> int:
     if state.is_terminal():
         return 0
     if state.is_chance():
-        return sum(perft(state.apply_chance(roll), depth) for roll, _ in state.chance_outcomes())
+        return sum(perft(child, depth) for child in chance_children(state))
     if depth == 1:
         return len(state.legal_moves())
     return sum(perft(state.play(move), depth - 1) for move in state.legal_moves())

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.games.base import IllegalMove
+from referee.games.base import IllegalMove, perft, perft_counts
 from referee.games.thax import GAME, PASS, ThaxMove, ThaxState
 from referee.games.thax.rules import check, options
 
@@ -96,3 +96,12 @@ def test_checking_one_move_agrees_with_the_list_of_options(
     legal = set(options(own, opponent, (a, b)))  # type: ignore[arg-type]
     for move in _all_moves():
         assert (check(own, opponent, (a, b), move) is None) == (move in legal), move  # type: ignore[arg-type]
+
+
+def test_perft_depth_1_from_the_start_counts_each_starter_and_roll() -> None:
+    """By hand: per starter, 10 mixed rolls without a 6 give P a b, plus the sum for 1-2, 1-3,
+    1-4 and 2-3 (14); doubles 1-1 and 2-2 place or sum, 3-3 to 5-5 only place (7); five half
+    thaxes place (5); 6-6 on an empty side passes (1): 27 moves, twice."""
+    start = GAME.initial_state(RULESET)
+    assert perft(start, 1) == 54
+    assert perft_counts(start, 2) == [54, perft(start, 2)]
