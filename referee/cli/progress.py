@@ -67,3 +67,39 @@ class TournamentProgress:
         task = self.progress.tasks[0]
         rate = f"{task.speed:.1f} games/s" if task.speed else ""
         self.progress.update(self.task, rate=rate, leader=f"leader {leader} {share:.0f}%")
+
+
+class FileProgress:
+    """Files checked so far, shown on a terminal only and gone when done."""
+
+    def __init__(self, files: int, enabled: bool = True) -> None:
+        console = Console(stderr=True)
+        self.progress = Progress(
+            TextColumn("[bold]files"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            disable=not (enabled and console.is_terminal),
+            transient=True,
+        )
+        self.task = self.progress.add_task("files", total=files)
+        self.current: str | None = None
+
+    def __enter__(self) -> FileProgress:
+        self.progress.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.progress.stop()
+
+    def seen(self, file: str) -> None:
+        if file != self.current:
+            if self.current is not None:
+                self.progress.advance(self.task)
+            self.current = file

@@ -8,9 +8,12 @@ from typing import Annotated
 import typer
 
 from referee.cli.output import user_errors
+from referee.cli.progress import FileProgress
+from referee.cli.tables import print_summary
 from referee.schemas import write_schemas
 from referee.validator.diagnostics import GameReport
-from referee.validator.run import validate_paths
+from referee.validator.run import expand_paths, validate_files
+from referee.validator.summary import Summary
 
 
 def validate(
@@ -19,20 +22,23 @@ def validate(
         bool, typer.Option("--json", help="one JSON object per game, for other tools")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only the summary")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="files checked at once")] = 1,
 ) -> None:
     """Replay every game and report what is wrong, where. Exit 0 valid, 1 invalid, 2 usage."""
-    games = invalid = 0
+    summary = Summary()
     with user_errors():
-        for report in validate_paths(paths):
-            games += 1
-            invalid += not report.valid
-            if json_output:
-                typer.echo(report.model_dump_json(exclude_none=True))
-            elif not report.valid and not quiet:
-                _print_report(report)
+        files = expand_paths(paths)
+        with FileProgress(len(files), enabled=not (json_output or quiet)) as progress:
+            for report in validate_files(files, jobs):
+                summary.add(report)
+                progress.seen(report.file)
+                if json_output:
+                    typer.echo(report.model_dump_json(exclude_none=True))
+                elif not report.valid and not quiet:
+                    _print_report(report)
     if not json_output:
-        typer.echo(f"{games} games: {games - invalid} valid, {invalid} invalid")
-    raise typer.Exit(1 if invalid else 0)
+        print_summary(summary)
+    raise typer.Exit(1 if summary.invalid else 0)
 
 
 def _print_report(report: GameReport) -> None:

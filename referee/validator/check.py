@@ -140,17 +140,17 @@ def _replay_diagnostic(
 
 
 def _error_report(file: str, loaded: Loaded, error: RecordError) -> GameReport:
+    """A game that could not be read; number and line 0 mean the file as a whole."""
+    game, line = loaded.number or None, loaded.line or None
     diagnostic = Diagnostic(
         code=error.code,
         message=error.message,
         file=file,
-        game=loaded.number,
-        line=loaded.line,
+        game=game,
+        line=line,
         pointer=error.pointer or None,
     )
-    return GameReport(
-        file=file, game=loaded.number, line=loaded.line, valid=False, diagnostics=[diagnostic]
-    )
+    return GameReport(file=file, game=game, line=line, valid=False, diagnostics=[diagnostic])
 
 
 def validate_loaded(file: str, loaded: Loaded) -> GameReport:
@@ -168,8 +168,12 @@ def validate_stream(stream: IO[bytes], file: str, path: Path | None) -> Iterator
         error = RecordError("format", "not a game record file in any format referee reads")
         yield _error_report(file, Loaded(0, 0), error)
         return
+    empty = True
     for loaded in file_format.read(stream):
+        empty = False
         yield validate_loaded(file, loaded)
+    if empty:
+        yield _error_report(file, Loaded(0, 0), RecordError("empty", "the file holds no game"))
 
 
 def validate_file(path: Path) -> Iterator[GameReport]:

@@ -42,7 +42,8 @@ class GameReport(BaseModel):
     """The verdict on one game of a file."""
 
     file: str
-    game: int
+    game: int | None
+    """1-based number of the game in its file; None for a file that could not be read."""
     line: int | None = None
     game_name: str | None = None
     variant: str | None = None

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from referee.records.formats import FORMATS
 from referee.validator.check import validate_file, validate_stream
 from referee.validator.diagnostics import GameReport
 
 STDIN = "-"
+TOURNAMENT_FILE = "tournament.json"
+EXTENSIONS = frozenset(extension for file_format in FORMATS for extension in file_format.extensions)
 
 
 class UsageError(ValueError):
@@ -25,9 +29,7 @@ def expand_paths(paths: list[str]) -> list[str]:
             continue
         path = Path(text)
         if path.is_dir():
-            files.extend(
-                str(p) for p in sorted(path.rglob("*")) if p.is_file() and not _hidden(p, path)
-            )
+            files.extend(str(p) for p in sorted(path.rglob("*")) if _record_file(p, path))
         elif path.exists():
             files.append(text)
         else:
@@ -35,13 +37,41 @@ def expand_paths(paths: list[str]) -> list[str]:
     return files
 
 
-def _hidden(path: Path, root: Path) -> bool:
-    return any(part.startswith(".") for part in path.relative_to(root).parts)
+def _record_file(path: Path, root: Path) -> bool:
+    """In a folder walk: files with the extension of a record format, not hidden, and not a
+    tournament's configuration (tournament.json)."""
+    if any(part.startswith(".") for part in path.relative_to(root).parts):
+        return False
+    return path.is_file() and path.name != TOURNAMENT_FILE and path.suffix.lower() in EXTENSIONS
 
 
-def validate_paths(paths: list[str]) -> Iterator[GameReport]:
-    for file in expand_paths(paths):
-        if file == STDIN:
-            yield from validate_stream(sys.stdin.buffer, "<stdin>", None)
-        else:
-            yield from validate_file(Path(file))
+def _file_reports(file: str) -> list[GameReport]:
+    return list(validate_file(Path(file)))
+
+
+def _reports(file: str) -> Iterator[GameReport]:
+    if file == STDIN:
+        return validate_stream(sys.stdin.buffer, "<stdin>", None)
+    return validate_file(Path(file))
+
+
+def validate_files(files: list[str], jobs: int = 1) -> Iterator[GameReport]:
+    """The reports of every game, file by file in the order given.
+
+    With one job the games are streamed, so memory stays flat on a large file; with more,
+    whole files are checked in parallel worker processes.
+    """
+    if jobs <= 1:
+        for file in files:
+            yield from _reports(file)
+        return
+    on_disk = [file for file in files if file != STDIN]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        chunk = max(1, len(on_disk) // (8 * jobs))
+        parallel = pool.map(_file_reports, on_disk, chunksize=chunk)
+        for file in files:
+            yield from _reports(file) if file == STDIN else next(parallel)
+
+
+def validate_paths(paths: list[str], jobs: int = 1) -> Iterator[GameReport]:
+    return validate_files(expand_paths(paths), jobs)

@@ -1,0 +1,25 @@
+"""Tables printed on the terminal."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from referee.validator.summary import Summary
+
+
+def print_summary(summary: Summary) -> None:
+    table = Table(title="validation", title_justify="left")
+    for column in ("game", "variant", "games", "valid", "invalid"):
+        table.add_column(
+            column, justify="right" if column in ("games", "valid", "invalid") else "left"
+        )
+    table.add_column("problems by code")
+    for (game, variant), tally in sorted(summary.groups.items()):
+        codes = ", ".join(f"{code} x{count}" for code, count in tally.codes.most_common())
+        table.add_row(game, variant, str(tally.games), str(tally.valid), str(tally.invalid), codes)
+    console = Console(width=max(100, Console().width))
+    console.print(table)
+    console.print(
+        f"{summary.games} games: {summary.games - summary.invalid} valid, {summary.invalid} invalid"
+    )

@@ -1,0 +1,42 @@
+"""Counting verdicts per game and variant, and per diagnostic code."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from referee.validator.diagnostics import GameReport
+
+UNREADABLE = ("(unreadable)", "")
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    valid: int = 0
+    codes: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def invalid(self) -> int:
+        return self.games - self.valid
+
+
+@dataclass
+class Summary:
+    groups: dict[tuple[str, str], Tally] = field(default_factory=dict)
+    files: int = 0
+
+    def add(self, report: GameReport) -> None:
+        key = (report.game_name, report.variant or "") if report.game_name else UNREADABLE
+        tally = self.groups.setdefault(key, Tally())
+        tally.games += 1
+        tally.valid += report.valid
+        tally.codes.update(diagnostic.code for diagnostic in report.diagnostics)
+
+    @property
+    def games(self) -> int:
+        return sum(t.games for t in self.groups.values())
+
+    @property
+    def invalid(self) -> int:
+        return sum(t.invalid for t in self.groups.values())
