@@ -10,6 +10,7 @@ import typer
 from referee.cli.output import user_errors
 from referee.cli.progress import FileProgress
 from referee.cli.tables import print_summary
+from referee.records.convert import convert as convert_file
 from referee.schemas import write_schemas
 from referee.validator.diagnostics import GameReport
 from referee.validator.run import expand_paths, validate_files
@@ -60,6 +61,26 @@ def schema(
             typer.echo(str(path))
 
 
+def convert(
+    source: Annotated[Path, typer.Argument(help="a record file in any format referee reads")],
+    target: Annotated[Path, typer.Argument(help="the file to write")],
+    to: Annotated[
+        str | None, typer.Option(help="the format to write; by default from TARGET's extension")
+    ] = None,
+) -> None:
+    """Convert records between formats, moves rewritten in canonical notation.
+
+    Games that do not replay are left out and named; the exit code is then 1.
+    """
+    with user_errors():
+        result = convert_file(source, target, to)
+    for message in result.skipped:
+        typer.echo(f"left out: {message}", err=True)
+    typer.echo(f"{result.written} games written to {target}")
+    raise typer.Exit(1 if result.skipped else 0)
+
+
 def register(app: typer.Typer) -> None:
     app.command()(validate)
     app.command()(schema)
+    app.command()(convert)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from referee.records.formats.base import FileFormat
 from referee.records.formats.referee_json import JsonFormat, JsonlFormat
+from referee.records.io import RecordError
 
 FORMATS: tuple[FileFormat, ...] = (JsonlFormat(), JsonFormat())
 
@@ -15,7 +16,18 @@ def format_named(name: str) -> FileFormat:
         if file_format.name == name:
             return file_format
     known = ", ".join(f.name for f in FORMATS)
-    raise ValueError(f"unknown format {name!r} (known: {known})")
+    raise RecordError("format", f"unknown format {name!r} (known: {known})")
+
+
+def format_for_path(path: Path, name: str | None = None) -> FileFormat:
+    """The format to write `path` in: `name` when given, else the one its extension names."""
+    if name is not None:
+        return format_named(name)
+    for file_format in FORMATS:
+        if path.suffix.lower() in file_format.extensions:
+            return file_format
+    known = ", ".join(f.name for f in FORMATS)
+    raise RecordError("format", f"{path}: no format has this extension; use --to ({known})")
 
 
 def detect_format(path: Path | None, head: bytes) -> FileFormat | None:
