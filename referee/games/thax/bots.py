@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from referee.games.base import State
-from referee.games.bot import GreedyBot
-from referee.games.thax.rules import ThaxState
+from referee.games.bot import Bot, GreedyBot
+from referee.games.thax import solver
+from referee.games.thax.rules import ThaxMove, ThaxState
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -24,4 +28,33 @@ class ThaxGreedyBot(GreedyBot):
         super().__init__(evaluate)
 
 
-BOTS = {"greedy": ThaxGreedyBot}
+class PerfectBot(Bot):
+    """Plays the option with the highest probability of winning under perfect play."""
+
+    name = "thax-perfect"
+    description = "perfect play from the solved game (table computed once, then cached)"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.values = solver.values()
+
+    def win_chance(self, state: ThaxState, move: ThaxMove) -> float:
+        """The mover's chance of winning after `move`."""
+        seat = state.seat
+        assert seat is not None
+        after = state.play(move)
+        if after.winner is not None:
+            return 1.0
+        own, other = after.sides[seat], after.sides[1 - seat]
+        if after.seat == seat:
+            return float(self.values[solver.position_index(own, other)])
+        return 1.0 - float(self.values[solver.position_index(other, own)])
+
+    def choose(self, state: State, history: Sequence[Any] = ()) -> ThaxMove:
+        assert isinstance(state, ThaxState)
+        scored = [(self.win_chance(state, move), move) for move in state.legal_moves()]
+        best = max(score for score, _ in scored)
+        return self.rng.choice([move for score, move in scored if score >= best - 1e-12])
+
+
+BOTS: dict[str, type[Bot]] = {"greedy": ThaxGreedyBot, "thax-perfect": PerfectBot}
