@@ -71,6 +71,12 @@ def parse_record(data: Any) -> Record:
 
 
 def parse_record_json(text: str | bytes) -> Record:
+    """A record from JSON text: the fast path validates in one pass; only a record that fails
+    is parsed again to say which envelope check or field is wrong."""
+    try:
+        return RECORD_ADAPTER.validate_json(text)
+    except ValidationError:
+        pass
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

@@ -75,62 +75,46 @@ def replay(record: Record, game: Game | None = None) -> Iterator[Step]:
     state = start_state(record, game)
     parse, dice = game.parse_move, game.has_dice
     for index, turn in enumerate(record.turns):
-        pointer = f"/turns/{index}"
         if state.is_terminal():
-            raise ReplayError(
-                "after-end", "a turn after the game ended by its rules", pointer, index, state
-            )
+            raise _turn_error("after-end", "a turn after the game ended by its rules", index, state)
+        roll = turn.roll
         if state.is_chance():
             if state.to_move is None:
-                raise ReplayError(
-                    "opening",
-                    "the opening rolls do not decide who starts",
-                    pointer,
-                    index,
-                    state,
-                )
+                message = "the opening rolls do not decide who starts"
+                raise _turn_error("opening", message, index, state)
             if turn.seat != state.to_move:
-                raise _seat_error(turn.seat, state, pointer, index)
-            if turn.roll is None:
-                raise ReplayError(
-                    "roll-missing", "a turn of a dice game needs its roll", pointer, index, state
-                )
+                raise _seat_error(turn.seat, state, index)
+            if roll is None:
+                message = "a turn of a dice game needs its roll"
+                raise _turn_error("roll-missing", message, index, state)
             try:
-                state = state.apply_chance(tuple(turn.roll))
+                state = state.apply_chance(tuple(roll))
             except IllegalMove as error:
-                raise ReplayError(
-                    error.rule, error.message, pointer + "/roll", index, state
-                ) from None
-        elif turn.roll is not None:
+                raise _turn_error(error.rule, error.message, index, state, "/roll") from None
+        elif roll is not None:
             why = "the player moves on without rolling" if dice else f"{game.title} has no dice"
-            raise ReplayError(
-                "roll-unexpected",
-                f"a roll where none belongs: {why}",
-                pointer + "/roll",
-                index,
-                state,
-            )
+            message = f"a roll where none belongs: {why}"
+            raise _turn_error("roll-unexpected", message, index, state, "/roll")
         if turn.seat != state.to_move:
-            raise _seat_error(turn.seat, state, pointer, index)
+            raise _seat_error(turn.seat, state, index)
         try:
             move = parse(state, turn.move)
             after = state.play(move)
         except NotationError as error:
-            raise ReplayError("notation", error.message, pointer + "/move", index, state) from None
+            raise _turn_error("notation", error.message, index, state, "/move") from None
         except IllegalMove as error:
-            raise ReplayError(error.rule, error.message, pointer + "/move", index, state) from None
+            raise _turn_error(error.rule, error.message, index, state, "/move") from None
         yield Step(index, state, move, after)
         state = after
 
 
-def _seat_error(seat: int, state: State, pointer: str, index: int) -> ReplayError:
-    return ReplayError(
-        "seat",
-        f"seat {seat} moves, but it is seat {state.to_move}'s turn",
-        pointer + "/seat",
-        index,
-        state,
-    )
+def _turn_error(code: str, message: str, index: int, state: State, field: str = "") -> ReplayError:
+    return ReplayError(code, message, f"/turns/{index}{field}", index, state)
+
+
+def _seat_error(seat: int, state: State, index: int) -> ReplayError:
+    message = f"seat {seat} moves, but it is seat {state.to_move}'s turn"
+    return _turn_error("seat", message, index, state, "/seat")
 
 
 def final_state(record: Record, game: Game | None = None) -> State:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from referee.games.base import NotationError
 from referee.games.thax.rules import PASS, ThaxMove
 
-_TOKEN = re.compile(r"([PRT])([1-9])(?:>([1-9]))?$")
+_TOKEN = re.compile(r"([PRT])([1-5])(?:>([1-5]))?$")
 
 
+@lru_cache(maxsize=4096)
 def parse_move(text: str) -> ThaxMove:
     """Read one turn's move; the tokens may come in any order and in either case."""
     tokens = text.split()
@@ -22,7 +24,9 @@ def parse_move(text: str) -> ThaxMove:
     for token in tokens:
         match = _TOKEN.match(token.upper())
         if match is None:
-            raise NotationError(f"{token!r} is not a THAX move token (P3, T5>3, R4 or -)")
+            raise NotationError(
+                f"{token!r} is not a THAX move token (P3, T5>3, R4 or -; spaces 1 to 5)"
+            )
         kind, first, second = match.group(1), int(match.group(2)), match.group(3)
         if (kind == "T") != (second is not None):
             raise NotationError(f"{token!r}: only a take is written with '>' (T5>3)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import NamedTuple
 
 from referee.games.base import IllegalMove, Outcome, Roll, Ruleset, State
@@ -38,20 +39,29 @@ class ThaxMove(NamedTuple):
 
 
 PASS = ThaxMove()
+WELL_FORMED = frozenset(
+    [PASS]
+    + [ThaxMove(place=(n,)) for n in NUMBERS]
+    + [ThaxMove(place=(m, n)) for m in NUMBERS for n in NUMBERS if m <= n]
+    + [ThaxMove(place=(y,), take=x) for x in NUMBERS for y in NUMBERS]
+    + [ThaxMove(remove=n) for n in NUMBERS]
+)
+"""Every move of the shape of a THAX option (the rules decide which are legal)."""
+
+
+SORTED_ROLLS: dict[tuple[int, ...], Roll] = {
+    (a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)
+}
+"""Every roll as rolled -> the same roll with the higher die first."""
 
 
 def _uncovered(side: Side, n: int) -> int:
     return n - side[n - 1]
 
 
-def _dice(roll: Roll) -> tuple[int, int]:
-    high, low = max(roll), min(roll)
-    return high, low
-
-
 def options(own: Side, opponent: Side, roll: Roll) -> list[ThaxMove]:
     """Every distinct legal move with `roll`; [PASS] when no option is possible."""
-    a, b = _dice(roll)
+    a, b = SORTED_ROLLS[roll]
     moves: list[ThaxMove] = []
     if a == 6 and b == 6:
         moves = [ThaxMove(remove=n) for n in NUMBERS if own[n - 1] > 0]
@@ -82,11 +92,10 @@ def _placements(own: Side, a: int, b: int) -> tuple[int, ...]:
 
 def check(own: Side, opponent: Side, roll: Roll, move: ThaxMove) -> IllegalMove | None:
     """Why `move` is illegal with `roll`, or None when it is legal; no move list needed."""
-    a, b = _dice(roll)
+    if move not in WELL_FORMED:
+        return _shape_error(move)
+    a, b = SORTED_ROLLS[roll]
     dice = f"{a}-{b}"
-    shape = _shape_error(move)
-    if shape is not None:
-        return shape
     if move.remove:
         if (a, b) != (6, 6):
             return IllegalMove(
@@ -121,7 +130,7 @@ def check(own: Side, opponent: Side, roll: Roll, move: ThaxMove) -> IllegalMove 
     return _check_place(own, move.place, a, b, dice)
 
 
-def _shape_error(move: ThaxMove) -> IllegalMove | None:
+def _shape_error(move: ThaxMove) -> IllegalMove:
     numbers = (*move.place, move.take or 1, move.remove or 1)
     if any(n not in NUMBERS for n in numbers):
         return IllegalMove("thax.no-such-space", "spaces are numbered 1 to 5")
@@ -131,13 +140,12 @@ def _shape_error(move: ThaxMove) -> IllegalMove | None:
         return IllegalMove("thax.one-option", "a take places exactly the one piece taken")
     if len(move.place) > 2:
         return IllegalMove("thax.one-option", "a turn places at most two pieces")
-    return None
+    return IllegalMove("thax.one-option", "placements are listed in increasing order")
 
 
 def _check_place(
     own: Side, place: tuple[int, ...], a: int, b: int, dice: str
 ) -> IllegalMove | None:
-    place = tuple(sorted(place))
     for n in set(place):
         if place.count(n) > _uncovered(own, n):
             return IllegalMove("thax.space-covered", f"not enough uncovered own {n}-spaces")
@@ -166,43 +174,30 @@ def _check_place(
     return None
 
 
-class ThaxState(State):
-    """A THAX position: both sides, whose turn, and the dice once rolled."""
+class ThaxState(tuple, State):
+    """A THAX position: both sides, whose turn, and the dice once rolled.
 
-    __slots__ = ("_hash", "roll", "ruleset", "seat", "sides", "winner")
+    A tuple underneath: immutable, hashable and cheap to make, which the validator and the
+    search bots need.
+    """
 
-    ruleset: Ruleset
-    sides: tuple[Side, Side]
-    seat: int | None
-    roll: Roll | None
-    winner: int | None
+    __slots__ = ()
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         ruleset: Ruleset,
         sides: tuple[Side, Side] = (EMPTY_SIDE, EMPTY_SIDE),
         seat: int | None = None,
         roll: Roll | None = None,
         winner: int | None = None,
-    ) -> None:
-        object.__setattr__(self, "ruleset", ruleset)
-        object.__setattr__(self, "sides", sides)
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "roll", roll)
-        object.__setattr__(self, "winner", winner)
-        object.__setattr__(self, "_hash", hash((sides, seat, roll, winner)))
+    ) -> ThaxState:
+        return tuple.__new__(cls, (ruleset, sides, seat, roll, winner))
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("ThaxState is immutable")
-
-    def _key(self) -> tuple:
-        return (self.sides, self.seat, self.roll, self.winner)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ThaxState) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return self._hash
+    ruleset: Ruleset = property(itemgetter(0))  # type: ignore[assignment]
+    sides: tuple[Side, Side] = property(itemgetter(1))  # type: ignore[assignment]
+    seat: int | None = property(itemgetter(2))  # type: ignore[assignment]
+    roll: Roll | None = property(itemgetter(3))  # type: ignore[assignment]
+    winner: int | None = property(itemgetter(4))  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"ThaxState(sides={self.sides}, seat={self.seat}, roll={self.roll})"
@@ -222,13 +217,14 @@ class ThaxState(State):
     def apply_chance(self, roll: Roll) -> ThaxState:
         if not self.is_chance():
             raise IllegalMove("thax.no-roll-expected", "no dice roll is expected here")
-        if len(roll) != 2 or any(not isinstance(d, int) or not 1 <= d <= 6 for d in roll):
+        dice = SORTED_ROLLS.get(tuple(roll))
+        if dice is None:
             raise IllegalMove("roll.values", f"a roll is two dice of 1..6, not {list(roll)}")
         if self.seat is None:
             if roll[0] == roll[1]:
                 return self
             return ThaxState(self.ruleset, self.sides, 0 if roll[0] > roll[1] else 1)
-        return ThaxState(self.ruleset, self.sides, self.seat, _dice(roll))
+        return ThaxState(self.ruleset, self.sides, self.seat, dice)
 
     def legal_moves(self) -> list[ThaxMove]:
         if self.roll is None or self.winner is not None:
