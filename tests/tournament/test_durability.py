@@ -53,28 +53,32 @@ def command(out: Path, resume: bool) -> list[str]:
     ]
 
 
+def stored_lines(directory: Path) -> int:
+    games_file = directory / "games.jsonl"
+    return games_file.read_bytes().count(b"\n") if games_file.exists() else 0
+
+
 def test_sigkill_at_random_moments_then_resume_gives_the_uninterrupted_games(
     tmp_path: Path,
 ) -> None:
+    """Kill moments are drawn as random numbers of stored games, so that every kill lands in
+    the middle of the run however fast or loaded the machine is."""
     whole, killed = tmp_path / "whole", tmp_path / "killed"
     subprocess.run(command(whole, resume=False), check=True, capture_output=True)
     rng = random.Random(5)
+    targets = sorted(rng.sample(range(1, GAMES), 6))
     partial_counts = []
-    for attempt in range(40):
+    for target in targets:
+        resume = (killed / "tournament.json").exists()
         process = subprocess.Popen(
-            command(killed, resume=attempt > 0 and (killed / "tournament.json").exists()),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            command(killed, resume), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
-        time.sleep(rng.uniform(0.3, 1.0))
-        if process.poll() is None:
-            process.send_signal(signal.SIGKILL)
+        while process.poll() is None and stored_lines(killed) < target:
+            time.sleep(0.002)
+        time.sleep(rng.uniform(0, 0.01))
+        process.send_signal(signal.SIGKILL)
         process.wait()
-        games_file = killed / "games.jsonl"
-        done = games_file.read_bytes().count(b"\n") if games_file.exists() else 0
-        partial_counts.append(done)
-        if done == GAMES and process.returncode == 0:
-            break
+        partial_counts.append(stored_lines(killed))
     subprocess.run(command(killed, resume=True), check=True, capture_output=True)
     assert any(0 < count < GAMES for count in partial_counts), partial_counts
     stored = comparable(killed)
