@@ -42,7 +42,9 @@ class Fit:
 
     ratings: np.ndarray
     low: np.ndarray
+    """Lower ends of the intervals; -inf where the games set no lower limit (`bounds`)."""
     high: np.ndarray
+    """Upper ends of the intervals; +inf where the games set no upper limit."""
     covariance: np.ndarray
     """(n, n) covariance of the ratings, from the replicates or the information."""
     pools: np.ndarray
@@ -274,7 +276,14 @@ def fit_ratings(
         covariance = ELO_PER_UNIT**2 * gauge @ inverse @ gauge.T
         error = Z95 * np.sqrt(np.clip(np.diag(covariance), 0.0, None))
         low, high = ratings - error, ratings + error
-    return Fit(ratings, low, high, covariance, pools, bounds(counts, pools))
+    # Where the games set no limit, neither does the interval: the replicates of a bot that
+    # won every game won every game too, and would show a spread that is only the prior's.
+    found = bounds(counts, pools)
+    unbounded_above = np.array([bound in ("lower", "both") for bound in found], dtype=bool)
+    unbounded_below = np.array([bound in ("upper", "both") for bound in found], dtype=bool)
+    high = np.where(unbounded_above, np.inf, high)
+    low = np.where(unbounded_below, -np.inf, low)
+    return Fit(ratings, low, high, covariance, pools, found)
 
 
 def los_matrix(fit: Fit) -> np.ndarray:

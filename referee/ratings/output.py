@@ -52,7 +52,19 @@ PAIR_HEADERS = ("bot", "opponent", "0", "½", "1", "1½", "2")
 
 
 def _number(value: float) -> str:
-    return "" if math.isnan(value) else f"{value:.1f}"
+    if math.isnan(value):
+        return ""
+    if math.isinf(value):
+        return "+∞" if value > 0 else "-∞"
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text
+
+
+def _interval(low: float, high: float) -> str:
+    # an infinite end is open: the games set no limit there
+    left = "(" if math.isinf(low) else "["
+    right = ")" if math.isinf(high) else "]"
+    return f"{left}{_number(low)}, {_number(high)}{right}"
 
 
 def _forfeits(row: pd.Series) -> str:
@@ -82,7 +94,7 @@ def _display(table: RatingTable) -> list[list[str]]:
                 str(row["points"]),
                 f"{row['score_pct']:.1f}%",
                 BOUND_MARKS[row["bound"]] + _number(row["elo"]),
-                f"[{_number(row['elo_low'])}, {_number(row['elo_high'])}]",
+                _interval(row["elo_low"], row["elo_high"]),
                 f"{los}%" if los else "",
                 _number(row["incremental_elo"]),
                 _forfeits(row),
@@ -129,7 +141,8 @@ def _summary(table: RatingTable) -> str:
 
 def _rounded(table: RatingTable) -> pd.DataFrame:
     frame = table.standings.copy()
-    frame[list(ROUNDED)] = frame[list(ROUNDED)].round(1)
+    # adding 0.0 turns a -0.0 from rounding into 0.0
+    frame[list(ROUNDED)] = frame[list(ROUNDED)].round(1) + 0.0
     return frame
 
 
@@ -187,10 +200,11 @@ def to_csv(tables: Sequence[RatingTable]) -> str:
 
 
 def _plain(value: Any) -> Any:
-    """A JSON value: numpy scalars to Python ones, NaN to null."""
+    """A JSON value: numpy scalars to Python ones, NaN and the open ends of intervals (which
+    JSON cannot hold; the `bound` field says which) to null."""
     if hasattr(value, "item"):
         value = value.item()
-    if isinstance(value, float) and math.isnan(value):
+    if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
 

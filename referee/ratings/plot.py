@@ -36,8 +36,18 @@ def plot_ratings(tables: Sequence[RatingTable], path: str | Path) -> None:
         position = np.arange(len(frame))
         elo = frame["elo"].to_numpy()
         bounded = (frame["bound"] != "").to_numpy()
-        errors = [elo - frame["elo_low"].to_numpy(), frame["elo_high"].to_numpy() - elo]
-        axes.errorbar(elo, position, xerr=errors, fmt="none", ecolor="tab:blue", capsize=3)
+        low, high = frame["elo_low"].to_numpy(), frame["elo_high"].to_numpy()
+        # An open end (a bound) is drawn as a bar to past the data, ending in an arrowhead.
+        finite = np.concatenate([elo, low[np.isfinite(low)], high[np.isfinite(high)]])
+        reach = max(float(np.ptp(finite)), 100.0) * 0.25
+        open_low, open_high = np.isinf(low), np.isinf(high)
+        low = np.where(open_low, elo - reach, low)
+        high = np.where(open_high, elo + reach, high)
+        axes.errorbar(
+            elo, position, xerr=[elo - low, high - elo], fmt="none", ecolor="tab:blue", capsize=3
+        )
+        axes.plot(low[open_low], position[open_low], "<", color="tab:blue")
+        axes.plot(high[open_high], position[open_high], ">", color="tab:blue")
         axes.plot(elo[~bounded], position[~bounded], "o", color="tab:blue")
         axes.plot(elo[bounded], position[bounded], "o", color="tab:blue", markerfacecolor="white")
         labels = [
