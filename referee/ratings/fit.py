@@ -178,9 +178,11 @@ def bounds(counts: PairCounts, pools: np.ndarray) -> list[Bound]:
     scored[i, j] = counts.score > 0
     scored[j, i] = counts.score < counts.games
     reach = scored | np.eye(n, dtype=bool)
-    # Transitive closure by repeated squaring: log2(n) boolean matrix products.
+    # Transitive closure by repeated squaring: log2(n) matrix products (in floating point,
+    # where numpy multiplies fast; the counts of paths only need to be told from zero).
     for _ in range(max(1, math.ceil(math.log2(max(n, 2))))):
-        reach = (reach.astype(np.int64) @ reach.astype(np.int64)) > 0
+        step = reach.astype(np.float64)
+        reach = (step @ step) > 0
     group = reach & reach.T
     result: list[Bound] = []
     for bot in range(n):

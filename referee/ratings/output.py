@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.ratings.standings import FORFEIT_REASONS
-from referee.ratings.table import RatingTable
+from referee.ratings.table import STANDINGS_COLUMNS, RatingTable
 
 Format = Literal["csv", "markdown", "json", "html"]
 FORMATS: tuple[str, ...] = ("csv", "markdown", "json", "html")
@@ -192,7 +192,7 @@ def to_markdown(tables: Sequence[RatingTable]) -> str:
 def to_csv(tables: Sequence[RatingTable]) -> str:
     """The standings of every table, one row per bot, with the game and variant first."""
     frames = [_rounded(table).assign(game=table.game, variant=table.variant) for table in tables]
-    columns = ["game", "variant", *tables[0].standings.columns] if tables else ["game"]
+    columns = ["game", "variant", *STANDINGS_COLUMNS]
     frame = pd.concat(frames) if frames else pd.DataFrame(columns=columns)
     buffer = io.StringIO()
     frame[columns].to_csv(buffer, index=False, lineterminator="\n")

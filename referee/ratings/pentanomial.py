@@ -48,16 +48,6 @@ class PairCounts:
         """(P,) bot i's score against bot j, draws counting half."""
         return self.outcomes @ np.array([0.0, 0.5, 1.0])
 
-    def matrices(self) -> tuple[np.ndarray, np.ndarray]:
-        """(n, n) games and score matrices: score[i, j] is i's score against j."""
-        games = np.zeros((self.n, self.n))
-        score = np.zeros((self.n, self.n))
-        i, j = self.pairs[:, 0], self.pairs[:, 1]
-        games[i, j] = games[j, i] = self.games
-        score[i, j] = self.score
-        score[j, i] = self.games - self.score
-        return games, score
-
 
 def score_of(trinomial: np.ndarray, pentanomial: np.ndarray) -> np.ndarray:
     """The score of counts (the last axis holds the outcomes), draws counting half."""

@@ -99,7 +99,6 @@ class RatingTable:
     """Likelihood of superiority in percent: row bot stronger than column bot; rank order."""
     games: int
     """Finished games rated."""
-    options: RatingOptions
     anchor: str
     """What the ratings are anchored to, in words."""
     interval: str
@@ -219,7 +218,6 @@ def _table(
         crosstable=crosstable(counts, bots),
         los=los_frame,
         games=len(part),
-        options=options,
         anchor=_anchor_words(options, anchor is not None),
         interval=_interval_words(options, int(counts.pentanomial.sum())),
         notes=notes,

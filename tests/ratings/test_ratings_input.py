@@ -8,6 +8,7 @@ import pytest
 from ratings_helpers import record
 
 from referee.ratings import RatingOptions, RatingsError, RatingsInputError, build_tables, read_games
+from referee.ratings.output import render
 from referee.records.io import record_to_dict, write_jsonl, write_record
 
 
@@ -131,3 +132,13 @@ def test_bad_options_and_unknown_anchor_raise_ratings_error(tmp_path):
         build_tables(games, RatingOptions(prior=0))
     with pytest.raises(RatingsError, match="bootstrap samples"):
         build_tables(games, RatingOptions(samples=5))
+
+
+def test_a_tournament_without_finished_games_gives_no_table(tmp_path):
+    """Protects a fresh or running tournament: no finished game means no table (not an
+    error), the unfinished ones are counted, and CSV still writes its header."""
+    folder = _tournament(tmp_path / "t", [record("A", "B", 0, finished=False)])
+    games = read_games([folder])
+    assert build_tables(games) == []
+    assert games.unfinished == {("thax", "standard"): 1}
+    assert render([], "csv").startswith("game,variant,rank,bot,")
