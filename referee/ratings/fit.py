@@ -32,6 +32,8 @@ Bound = Literal["", "lower", "upper", "both"]
 _MAX_ITERATIONS = 100
 _STEP_TOLERANCE = 1e-10
 _HALVINGS = 50
+_TINY = 1e-9
+"""Elo differences below this are rounding error."""
 _BATCH_CELLS = 4_000_000
 """Replicates are fitted in batches of at most this many n x n cells, to bound memory."""
 
@@ -299,11 +301,14 @@ def los_matrix(fit: Fit) -> np.ndarray:
     variance = np.diag(covariance)
     spread = np.sqrt(np.clip(variance[:, None] + variance[None, :] - 2 * covariance, 0.0, None))
     difference = ratings[:, None] - ratings[None, :]
+    # Differences and spreads at rounding-error size are zero: equal bots (a perfect cycle)
+    # get 50%, not a coin flip of the last bits.
+    difference = np.where(np.abs(difference) < _TINY, 0.0, difference)
+    spread = np.where(spread < _TINY, 0.0, spread)
     with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(spread > 0, difference / spread, np.sign(difference) * np.inf)
-    z = np.where((spread == 0) & (difference == 0), 0.0, z)
-    los = np.vectorize(lambda x: 0.5 * math.erfc(-x / math.sqrt(2)))(z) if z.size else z
-    los = np.asarray(los, dtype=float)
+        certain = np.where(difference == 0, 0.0, np.sign(difference) * np.inf)
+        z = np.where(spread > 0, difference / spread, certain)
+    los = np.vectorize(lambda x: 0.5 * math.erfc(-x / math.sqrt(2)), otypes=[float])(z)
     los[fit.pools[:, None] != fit.pools[None, :]] = np.nan
     np.fill_diagonal(los, np.nan)
     return los
