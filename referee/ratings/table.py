@@ -81,6 +81,8 @@ class RatingOptions:
             )
         if self.interval == "bootstrap" and self.samples < 100:
             raise RatingsError(f"at least 100 bootstrap samples are needed, not {self.samples}")
+        if self.seed < 0:
+            raise RatingsError(f"the seed must be a whole number >= 0, not {self.seed}")
         if not (self.elo_k > 0 and math.isfinite(self.elo_k)):
             raise RatingsError(f"the K-factor must be a positive number, not {self.elo_k}")
 

@@ -12,11 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ratings_helpers import by_bot, record, synthetic_tournament, tables_from, widths
 
-from referee.ratings import RatingOptions, build_tables, games_from_records
+from referee.ratings import RatingOptions, build_tables, games_from_records, read_games
 from referee.ratings.fit import ELO_PER_UNIT, fit_ratings, los_matrix
 from referee.ratings.incremental import incremental_elo
 from referee.ratings.output import render
 from referee.ratings.pentanomial import count_pairs
+from referee.records.io import write_jsonl
 
 TRUE_RATINGS = [-300.0, -150.0, -50.0, 50.0, 150.0, 300.0]
 
@@ -55,6 +56,21 @@ def test_shuffled_input_gives_the_same_table(order):
     shuffled = build_tables(games_from_records([SHUFFLE_RECORDS[i] for i in order]))
     assert render(shuffled, "markdown") == render(reference, "markdown")
     assert render(shuffled, "csv") == render(reference, "csv")
+
+
+def test_files_in_another_order_give_the_same_table(tmp_path):
+    """Protects order independence at the file level: the games split over two JSONL files,
+    each shuffled, read in either order, give the table of the single file in order."""
+    records = list(SHUFFLE_RECORDS)
+    write_jsonl(tmp_path / "all.jsonl", records)
+    random.Random(1).shuffle(records)
+    half = len(records) // 2
+    write_jsonl(tmp_path / "a.jsonl", records[:half])
+    write_jsonl(tmp_path / "b.jsonl", records[half:])
+    reference = render(build_tables(read_games([tmp_path / "all.jsonl"])), "markdown")
+    for paths in (["a.jsonl", "b.jsonl"], ["b.jsonl", "a.jsonl"]):
+        tables = build_tables(read_games([tmp_path / name for name in paths]))
+        assert render(tables, "markdown") == reference
 
 
 def test_perfect_cycle_gives_equal_ratings():

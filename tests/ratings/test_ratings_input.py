@@ -132,6 +132,8 @@ def test_bad_options_and_unknown_anchor_raise_ratings_error(tmp_path):
         build_tables(games, RatingOptions(prior=0))
     with pytest.raises(RatingsError, match="bootstrap samples"):
         build_tables(games, RatingOptions(samples=5))
+    with pytest.raises(RatingsError, match="seed"):
+        build_tables(games, RatingOptions(seed=-1))
 
 
 def test_a_tournament_without_finished_games_gives_no_table(tmp_path):
