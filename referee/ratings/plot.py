@@ -17,6 +17,11 @@ _PANEL_INCHES = 1.2
 _MARKS = {"": "", "lower": " (≥)", "upper": " (≤)", "both": " (~)"}
 
 
+def _literal(text: str) -> str:
+    # matplotlib reads text between two dollar signs as mathematics; a name is just a name
+    return text.replace("$", r"\$")
+
+
 def plot_ratings(tables: Sequence[RatingTable], path: str | Path) -> None:
     """Draw each table's ratings as points with interval bars, best at the top, and save a
     PNG at `path`. Bounds are drawn hollow, with the bound's direction in the label.
@@ -51,10 +56,12 @@ def plot_ratings(tables: Sequence[RatingTable], path: str | Path) -> None:
         axes.plot(elo[~bounded], position[~bounded], "o", color="tab:blue")
         axes.plot(elo[bounded], position[bounded], "o", color="tab:blue", markerfacecolor="white")
         labels = [
-            f"{bot}{_MARKS[bound]}" for bot, bound in zip(frame["bot"], frame["bound"], strict=True)
+            _literal(f"{bot}{_MARKS[bound]}")
+            for bot, bound in zip(frame["bot"], frame["bound"], strict=True)
         ]
         axes.set_yticks(position, labels)
-        axes.set_title(f"{table.title}: {table.games} games, {table.anchor}", loc="left")
+        title = f"{table.title}: {table.games} games, {table.anchor}"
+        axes.set_title(_literal(title), loc="left")
         axes.set_xlabel("Elo (95% interval)")
         axes.grid(axis="x", alpha=0.3)
     try:

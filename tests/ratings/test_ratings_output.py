@@ -126,6 +126,14 @@ def test_plot_writes_a_png(tables, tmp_path):
     assert len(data) > 5000
 
 
+def test_plot_draws_names_with_dollar_signs(tmp_path):
+    """Protects the plot from names matplotlib would read as mathematics (and fail on)."""
+    records = [record("$x^{$", "a$b$c", 0), record("a$b$c", "$x^{$", None)]
+    path = tmp_path / "dollars.png"
+    plot_ratings(tables_from(tmp_path, records), path)
+    assert path.stat().st_size > 0
+
+
 def test_plot_of_nothing_or_to_a_bad_path_raises_ratings_error(tables, tmp_path):
     """Protects the CLI's error path for --plot."""
     with pytest.raises(RatingsError, match="no rating table"):
