@@ -1,0 +1,284 @@
+"""Rating tables: one per game and variant, with standings, ratings, crosstable and LOS."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from referee.ratings.errors import RatingsError
+from referee.ratings.fit import Bound, Interval, fit_ratings, los_matrix
+from referee.ratings.incremental import DEFAULT_K, incremental_elo
+from referee.ratings.pentanomial import count_pairs
+from referee.ratings.results import Games
+from referee.ratings.standings import FORFEIT_REASONS, crosstable, standings
+
+STANDINGS_COLUMNS: tuple[str, ...] = (
+    "rank",
+    "bot",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "points",
+    "score_pct",
+    "elo",
+    "elo_low",
+    "elo_high",
+    "bound",
+    "los_next_pct",
+    "incremental_elo",
+    "forfeits",
+    *(f"forfeit_{reason}" for reason in FORFEIT_REASONS),
+)
+"""The columns of `RatingTable.standings`, in order (docs/ratings.md describes each)."""
+
+BOUND_NOTES: dict[Bound, str] = {
+    "lower": "≥: a lower bound, not an estimate: no bot outside this bot's group ever won or "
+    "drew a game against it, so the games set no upper limit",
+    "upper": "≤: an upper bound, not an estimate: this bot's group never won or drew a game "
+    "against the bots outside it, so the games set no lower limit",
+    "both": "~: neither estimate nor bound: this bot's group beat some bots outright and lost "
+    "outright to others, so the games only place it between them",
+}
+"""The notes under a table with bounds. A bot's group: the bots linked to it by results
+both ways (docs/ratings.md)."""
+
+
+@dataclass(frozen=True)
+class RatingOptions:
+    """How the ratings are fitted; the defaults are those docs/ratings.md explains."""
+
+    rating: float = 0.0
+    """The average rating of the bots, or the anchor bot's rating."""
+    anchor: str | None = None
+    """A bot whose rating is fixed at `rating`, instead of fixing the average."""
+    prior: float = 1.0
+    """Virtual drawn games added to every pair of bots that met; keeps ratings finite."""
+    interval: Interval = "bootstrap"
+    """How the 95% intervals are found: bootstrap over games, or the observed information."""
+    samples: int = 1000
+    """Bootstrap replicates."""
+    seed: int = 0
+    """Seed of the bootstrap, so that a table is the same each time it is made."""
+    pairs: bool = True
+    """Resample colour-swapped game pairs as units (pentanomial) in the bootstrap."""
+    elo_k: float = DEFAULT_K
+    """K-factor of the incremental Elo column."""
+
+    def check(self) -> None:
+        """Raise `RatingsError` for options that cannot make a table."""
+        if not math.isfinite(self.rating):
+            raise RatingsError(f"the rating must be a finite number, not {self.rating}")
+        if not (self.prior > 0 and math.isfinite(self.prior)):
+            raise RatingsError(f"the prior must be a positive number of games, not {self.prior}")
+        if self.interval not in ("bootstrap", "information"):
+            raise RatingsError(
+                f"unknown interval {self.interval!r} (known: bootstrap, information)"
+            )
+        if self.interval == "bootstrap" and self.samples < 100:
+            raise RatingsError(f"at least 100 bootstrap samples are needed, not {self.samples}")
+        if self.seed < 0:
+            raise RatingsError(f"the seed must be a whole number >= 0, not {self.seed}")
+        if not (self.elo_k > 0 and math.isfinite(self.elo_k)):
+            raise RatingsError(f"the K-factor must be a positive number, not {self.elo_k}")
+
+
+@dataclass
+class RatingTable:
+    """The rating table of one game and variant."""
+
+    game: str
+    variant: str
+    standings: pd.DataFrame
+    """One row per bot in rank order, with the columns of `STANDINGS_COLUMNS`."""
+    crosstable: pd.DataFrame
+    """One row per (bot, opponent) that met; see `standings.crosstable`."""
+    los: pd.DataFrame
+    """Likelihood of superiority in percent: row bot stronger than column bot; rank order."""
+    games: int
+    """Finished games rated."""
+    anchor: str
+    """What the ratings are anchored to, in words."""
+    interval: str
+    """How the intervals were found, in words."""
+    notes: list[str] = field(default_factory=list)
+    """What the reader must know: games left out, separate pools, bounds."""
+
+    @property
+    def title(self) -> str:
+        return f"{self.game}/{self.variant}" if self.variant else self.game
+
+
+def build_tables(games: Games, options: RatingOptions | None = None) -> list[RatingTable]:
+    """The rating tables of the games read, one per (game, variant) with finished games,
+    sorted by game and variant. Raises `RatingsError` for bad options or an anchor bot
+    that played none of the games."""
+    options = options or RatingOptions()
+    options.check()
+    frame = games.frame
+    if (
+        options.anchor is not None
+        and not ((frame["white"] == options.anchor) | (frame["black"] == options.anchor)).any()
+    ):
+        raise RatingsError(f"the anchor bot {options.anchor!r} played none of the games")
+    tables = []
+    for (game, variant), part in frame.groupby(["game", "variant"], observed=True, sort=True):
+        unfinished = games.unfinished.get((str(game), str(variant)), 0)
+        table = _table(str(game), str(variant), part, unfinished, options)
+        if table is not None:
+            tables.append(table)
+    return tables
+
+
+def _codes(column: pd.Series) -> np.ndarray:
+    """Integer codes of a column's values in sorted order, -1 for missing values."""
+    return pd.factorize(column.astype(object), sort=True, use_na_sentinel=True)[0]
+
+
+def _table(
+    game: str, variant: str, part: pd.DataFrame, unfinished: int, options: RatingOptions
+) -> RatingTable | None:
+    names = sorted(set(part["white"].unique().tolist()) | set(part["black"].unique().tolist()))
+    white, black = _bot_codes(part["white"], names), _bot_codes(part["black"], names)
+    # A game of a bot against itself says nothing about its strength.
+    rated = white != black
+    self_play = int((~rated).sum())
+    part = part[rated]
+    used = np.unique(np.concatenate([white[rated], black[rated]]))
+    if len(used) == 0:
+        return None
+    bots = [names[code] for code in used]
+    renumber = np.full(len(names), -1)
+    renumber[used] = np.arange(len(used))
+    white, black = renumber[white[rated]], renumber[black[rated]]
+    n = len(bots)
+
+    winner = part["winner"].to_numpy(dtype=np.int64)
+    half_points = np.where(winner == 0, 2, np.where(winner == 1, 0, 1))
+    pair_key = _pair_keys(part) if options.pairs else None
+    counts = count_pairs(n, white, black, half_points, pair_key)
+
+    anchor = bots.index(options.anchor) if options.anchor in bots else None
+    fit = fit_ratings(
+        counts,
+        rating=options.rating,
+        anchor=anchor,
+        prior=options.prior,
+        interval=options.interval,
+        samples=options.samples,
+        seed=options.seed,
+        pairs=options.pairs,
+    )
+    order = _schedule_order(part)
+    incremental = incremental_elo(
+        n,
+        white[order],
+        black[order],
+        half_points[order] / 2,
+        initial=float(fit.ratings.mean()),
+        k_factor=options.elo_k,
+    )
+    table = standings(
+        n,
+        white,
+        black,
+        winner,
+        part["points"].to_numpy(dtype=np.int64),
+        part["reason"].astype(str).to_numpy(dtype=object),
+    )
+    table["bot"] = bots
+    table["elo"] = fit.ratings
+    table["elo_low"] = fit.low
+    table["elo_high"] = fit.high
+    table["bound"] = fit.bounds
+    table["incremental_elo"] = incremental
+
+    # Rank by rating; rounding first keeps ties (a perfect cycle) from being broken by the
+    # last bits of floating point, so names then decide.
+    rank = sorted(range(n), key=lambda i: (-round(fit.ratings[i], 6), -table.score_pct[i], bots[i]))
+    los = los_matrix(fit)
+    table["los_next_pct"] = np.nan
+    for above, below in itertools.pairwise(rank):
+        table.loc[above, "los_next_pct"] = 100 * los[above, below]
+    table = table.iloc[rank].reset_index(drop=True)
+    table["rank"] = np.arange(1, n + 1)
+    ranked_names = [bots[i] for i in rank]
+    los_frame = pd.DataFrame(
+        100 * los[np.ix_(rank, rank)], index=ranked_names, columns=ranked_names
+    )
+
+    notes = _notes(options, anchor is None, int(fit.pools.max()) + 1, unfinished, self_play)
+    notes += [BOUND_NOTES[bound] for bound in ("lower", "upper", "both") if bound in fit.bounds]
+    return RatingTable(
+        game=game,
+        variant=variant,
+        standings=table[list(STANDINGS_COLUMNS)],
+        crosstable=crosstable(counts, bots),
+        los=los_frame,
+        games=len(part),
+        anchor=_anchor_words(options, anchor is not None),
+        interval=_interval_words(options, int(counts.pentanomial.sum())),
+        notes=notes,
+    )
+
+
+def _bot_codes(column: pd.Series, names: list[str]) -> np.ndarray:
+    """The number of each game's bot in `names`, through the categories (fast for 1M rows)."""
+    categorical = column.astype("category")
+    numbers = pd.Index(names).get_indexer(categorical.cat.categories)
+    return numbers[categorical.cat.codes.to_numpy()].astype(np.int64)
+
+
+def _pair_keys(part: pd.DataFrame) -> np.ndarray:
+    """A number per game naming its colour-swapped pair, -1 for a game without pairing.
+
+    A pair is named by the tournament and the pairing index; records without a tournament
+    id are paired within their file only.
+    """
+    tournament = _codes(part["tournament"])
+    file = _codes(part["file"])
+    source = np.where(tournament >= 0, tournament, tournament.max(initial=-1) + 1 + file)
+    pairing = part["pairing"].to_numpy(dtype=np.int64, na_value=-1)
+    return np.where(pairing >= 0, source * (pairing.max(initial=0) + 1) + pairing, -1)
+
+
+def _schedule_order(part: pd.DataFrame) -> np.ndarray:
+    """The order of the incremental Elo: by tournament id, then game number, then as read."""
+    tournament = _codes(part["tournament"])
+    number = part["game_number"].to_numpy(dtype=np.int64, na_value=np.iinfo(np.int64).max)
+    return np.lexsort((np.arange(len(part)), number, tournament))
+
+
+def _anchor_words(options: RatingOptions, anchored: bool) -> str:
+    if anchored:
+        return f"{options.anchor} = {options.rating:g}"
+    return f"average = {options.rating:g}"
+
+
+def _interval_words(options: RatingOptions, pairs: int) -> str:
+    if options.interval == "information":
+        return "95% from the observed information (rating ± 1.96 standard errors)"
+    unit = f", {pairs} colour-swapped game pairs resampled as units" if pairs else ""
+    return f"95% bootstrap over games ({options.samples} samples, seed {options.seed}{unit})"
+
+
+def _notes(
+    options: RatingOptions, unanchored: bool, pools: int, unfinished: int, self_play: int
+) -> list[str]:
+    notes = []
+    if unfinished:
+        notes.append(f"{unfinished} unfinished games left out")
+    if self_play:
+        notes.append(f"{self_play} games of a bot against itself left out")
+    if options.anchor is not None and unanchored:
+        notes.append(f"{options.anchor} did not play here: the ratings average {options.rating:g}")
+    if pools > 1:
+        notes.append(
+            f"the bots form {pools} pools that never met, even through others: ratings compare"
+            " only within a pool, and each pool is anchored on its own"
+        )
+    return notes
