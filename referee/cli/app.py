@@ -7,7 +7,7 @@ from typing import NoReturn
 
 import typer
 
-from referee.cli import engine, records, tournament
+from referee.cli import engine, ratings, records, tournament
 from referee.cli.output import fail
 
 app = typer.Typer(
@@ -21,6 +21,7 @@ app = typer.Typer(
 records.register(app)
 engine.register(app)
 tournament.register(app)
+ratings.register(app)
 
 
 def main() -> NoReturn:

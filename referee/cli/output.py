@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import NoReturn
 
+from rich.console import Console
+
 from referee.games.base import GameError
 from referee.records.io import RecordError
 from referee.tournament.config import ConfigError
@@ -31,3 +33,9 @@ def user_errors() -> Iterator[None]:
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
         fail(f"{where}{error.strerror or error}")
+
+
+def wide_console() -> Console:
+    """A console for tables: the terminal's width, or a wide page when output is piped."""
+    console = Console()
+    return console if console.is_terminal else Console(width=160)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from rich.console import Console
 from rich.table import Table
 
+from referee.cli.output import wide_console
 from referee.validator.summary import Summary
 
 
@@ -18,7 +18,7 @@ def print_summary(summary: Summary) -> None:
     for (game, variant), tally in sorted(summary.groups.items()):
         codes = ", ".join(f"{code} x{count}" for code, count in tally.codes.most_common())
         table.add_row(game, variant, str(tally.games), str(tally.valid), str(tally.invalid), codes)
-    console = Console(width=max(100, Console().width))
+    console = wide_console()
     console.print(table)
     console.print(
         f"{summary.games} games: {summary.games - summary.invalid} valid, {summary.invalid} invalid"

@@ -11,6 +11,8 @@ import typer
 
 from referee.cli.output import fail, user_errors
 from referee.cli.progress import TournamentProgress
+from referee.cli.ratings import IntervalMethod, ratings
+from referee.cli.tables import print_summary
 from referee.tournament.config import (
     TournamentConfig,
     bot_entries,
@@ -18,10 +20,13 @@ from referee.tournament.config import (
     load_config_file,
     split_bot_specs,
 )
+from referee.tournament.demo import demo_configs
 from referee.tournament.executors import dask_executors
 from referee.tournament.runner import RunSummary, run_tournament
 from referee.tournament.schedule import schedule
 from referee.tournament.store import TournamentStore
+from referee.validator.run import validate_paths
+from referee.validator.summary import Summary
 
 DaskOption = Annotated[
     str | None,
@@ -130,5 +135,33 @@ def status(directory: Annotated[Path, typer.Argument(help="the tournament's fold
         typer.echo(f"  {reason}: {count}")
 
 
+def demo(
+    out: Annotated[Path, typer.Option(help="folder for the demo's tournaments")] = Path(
+        "referee-demo"
+    ),
+    concurrency: Annotated[int, typer.Option(min=1)] = 2,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False,
+) -> None:
+    """Run a round robin of the built-in bots of each game, validate every record, and print
+    the rating tables."""
+    configs = demo_configs()
+    for game, config in configs.items():
+        typer.echo(f"{game}: {', '.join(bot.name for bot in config.bots)}")
+        _run(out / game, config, concurrency, None, quiet)
+    folders = [str(out / game) for game in configs]
+    summary = Summary()
+    with user_errors():
+        for report in validate_paths(folders, jobs=1):
+            summary.add(report)
+            if not report.valid:
+                for diagnostic in report.diagnostics:
+                    typer.echo(diagnostic.one_line(), err=True)
+    print_summary(summary)
+    ratings([out / game for game in configs], interval=IntervalMethod.bootstrap)
+    if summary.invalid:
+        raise typer.Exit(1)
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(tournament_app, name="tournament")
+    app.command()(demo)

@@ -1,0 +1,25 @@
+"""The demo: a small round robin of the built-in bots of every game, on embedded defaults."""
+
+from __future__ import annotations
+
+from referee.games import GAME_NAMES
+from referee.tournament.config import BotEntry, TournamentConfig
+
+DEMO_BOTS: dict[str, tuple[list[str], int]] = {
+    "thax": (["random", "greedy", "thax-perfect"], 100),
+}
+"""Per game: the bots and the games per pairing."""
+
+
+def demo_configs(seed: str = "demo") -> dict[str, TournamentConfig]:
+    return {
+        game: TournamentConfig(
+            game=game,
+            bots=[BotEntry(name=spec.partition(":")[0], spec=spec) for spec in specs],
+            games_per_pair=games,
+            seed=seed,
+            event="referee demo",
+        )
+        for game, (specs, games) in DEMO_BOTS.items()
+        if game in GAME_NAMES
+    }

@@ -1,0 +1,83 @@
+"""The command line: the demo (the README's first command), engine tools, ratings output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from referee.cli.app import app
+from referee.schemas import render, schemas
+
+runner = CliRunner()
+
+
+def test_demo_runs_validates_and_ends_in_a_rating_table(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["demo", "--out", str(tmp_path / "demo"), "-q"])
+    assert result.exit_code == 0, result.output
+    assert "0 invalid" in result.output
+    assert "Elo" in result.output and "thax-perfect" in result.output
+    assert (tmp_path / "demo" / "thax" / "games.jsonl").exists()
+
+
+def test_ratings_formats_and_plot(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    run = ["tournament", "run", "--game", "thax", "--bots", "random,greedy", "--out", str(out)]
+    assert runner.invoke(app, [*run, "--games-per-pair", "20", "-q"]).exit_code == 0
+    csv = runner.invoke(app, ["ratings", str(out), "--format", "csv"])
+    assert csv.exit_code == 0 and csv.output.splitlines()[0].startswith("game,")
+    data = json.loads(runner.invoke(app, ["ratings", str(out), "--format", "json"]).output)
+    assert data
+    plot = tmp_path / "r.png"
+    result = runner.invoke(app, ["ratings", str(out), "--plot", str(plot), "--format", "markdown"])
+    assert result.exit_code == 0 and plot.stat().st_size > 0
+    missing = runner.invoke(app, ["ratings", str(tmp_path / "nowhere")])
+    assert missing.exit_code == 2 and "nowhere" in missing.output
+
+
+def test_moves_from_a_record_turn_with_a_roll(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    run = ["tournament", "run", "--game", "thax", "--bots", "random,greedy", "--out", str(out)]
+    assert runner.invoke(app, [*run, "--games-per-pair", "2", "-q"]).exit_code == 0
+    record = str(out / "games.jsonl")
+    result = runner.invoke(app, ["moves", "--record", record, "--turn", "0", "--roll", "35"])
+    assert result.exit_code == 0
+    assert set(result.output.split("\n")) - {""} == {"P3 P5"}  # the empty board, 3-5
+    waiting = runner.invoke(app, ["moves", "--record", record, "--turn", "0"])
+    assert waiting.exit_code == 2 and "--roll" in waiting.output
+
+
+def test_perft_prints_each_depth() -> None:
+    result = runner.invoke(app, ["perft", "--game", "thax", "--depth", "2"])
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0] == "1\t54"
+
+
+def test_bots_lists_every_bot_with_options() -> None:
+    result = runner.invoke(app, ["bots", "--game", "thax"])
+    assert result.exit_code == 0
+    for name in ("random", "greedy", "thax-perfect"):
+        assert name in result.output
+
+
+def test_schema_command_writes_the_checked_in_schemas(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["schema", "--out", str(tmp_path)])
+    assert result.exit_code == 0
+    for name, schema in schemas().items():
+        assert (tmp_path / name).read_text() == render(schema)
+
+
+def test_convert_round_trip_and_bad_game_left_out(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    run = ["tournament", "run", "--game", "thax", "--bots", "random,greedy", "--out", str(out)]
+    assert runner.invoke(app, [*run, "--games-per-pair", "4", "-q"]).exit_code == 0
+    lines = (out / "games.jsonl").read_text().splitlines()
+    broken = json.loads(lines[1])
+    broken["turns"][0]["move"] = "R5"
+    source = tmp_path / "in.jsonl"
+    source.write_text("\n".join([lines[0], json.dumps(broken), *lines[2:]]) + "\n")
+    result = runner.invoke(app, ["convert", str(source), str(tmp_path / "out.json")])
+    assert result.exit_code == 1 and "game 2" in result.output
+    converted = json.loads((tmp_path / "out.json").read_text())
+    assert len(converted) == 3
