@@ -17,11 +17,13 @@ from referee.records.model import FORMAT, RECORD_ADAPTER, RECORD_TYPES, VERSION,
 class RecordError(ValueError):
     """A record that cannot be read; `pointer` is a JSON pointer into the record."""
 
-    def __init__(self, code: str, message: str, pointer: str = "") -> None:
+    def __init__(self, code: str, message: str, pointer: str = "", line: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.pointer = pointer
+        self.line = line
+        """The line within the text, when the error is in the JSON text itself."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,13 +79,27 @@ def parse_record_json(text: str | bytes) -> Record:
         return RECORD_ADAPTER.validate_json(text)
     except ValidationError:
         pass
+    return parse_record(load_json(text))
+
+
+def load_json(text: str | bytes) -> Any:
+    """JSON data, or a RecordError that says what is wrong with the text."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as error:
-        raise RecordError("json", f"not JSON: {error.msg} (column {error.colno})") from None
-    except (UnicodeDecodeError, RecursionError, ValueError) as error:
+        if error.pos >= len(error.doc.rstrip()):
+            message = "the JSON ends too early: the file is cut short"
+        else:
+            message = f"not JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+        raise RecordError("json", message, line=error.lineno) from None
+    except UnicodeDecodeError as error:
+        bad = error.object[error.start : error.start + 1].hex()
+        message = f"not UTF-8 text: byte 0x{bad} at offset {error.start}"
+        raise RecordError("encoding", message) from None
+    except RecursionError:
+        raise RecordError("json", "JSON nested too deeply to be a record") from None
+    except ValueError as error:
         raise RecordError("json", f"not JSON: {error}") from None
-    return parse_record(data)
 
 
 def record_to_dict(record: Record) -> dict[str, Any]:
@@ -112,12 +128,9 @@ def iter_jsonl(stream: Iterable[str | bytes]) -> Iterator[Loaded]:
 def iter_json_document(text: str | bytes) -> Iterator[Loaded]:
     """The records of a JSON document: one record, or an array of records."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        yield Loaded(1, error.lineno, error=RecordError("json", f"not JSON: {error.msg}"))
-        return
-    except (UnicodeDecodeError, RecursionError, ValueError) as error:
-        yield Loaded(1, 1, error=RecordError("json", f"not JSON: {error}"))
+        data = load_json(text)
+    except RecordError as error:
+        yield Loaded(1, error.line or 1, error=error)
         return
     items = data if isinstance(data, list) else [data]
     for number, item in enumerate(items, 1):
