@@ -1,0 +1,49 @@
+"""Shared by the benchmark scripts: timing by the median of several runs, tables, and writing a
+section of docs/benchmarks.md."""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
+
+
+def median_seconds(work: Callable[[], object], runs: int = 5) -> float:
+    """The median wall time of `runs` runs of `work`."""
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    return f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
+
+
+def table(headers: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join(" --- " for _ in headers) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def write_section(name: str, text: str) -> None:
+    """Replace the text between the markers of section `name` in docs/benchmarks.md (or add
+    the section at the end)."""
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+    block = f"{start}\n{text.strip()}\n{end}"
+    docs = DOCS.read_text(encoding="utf-8") if DOCS.exists() else "# Benchmarks\n"
+    if start in docs and end in docs:
+        before, _, rest = docs.partition(start)
+        _, _, after = rest.partition(end)
+        docs = before + block + after
+    else:
+        docs = docs.rstrip("\n") + "\n\n" + block + "\n"
+    DOCS.write_text(docs, encoding="utf-8")

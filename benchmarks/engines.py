@@ -1,0 +1,83 @@
+"""Engine speed per game: random playouts, legal-move generation, move-sequence counts.
+
+Run: taskset -c 0 .venv/bin/python benchmarks/engines.py [--write]
+A random playout samples the dice, lists the legal moves and plays one at random, to the end
+of the game or its turn cap, as OpenSpiel's Python loop over its C++ games does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from common import machine, median_seconds, table, write_section
+
+from referee.games import GAME_NAMES, get_game
+from referee.games.base import State, perft_counts
+
+PERFT_DEPTH = {"thax": 3, "trax": 4, "thai": 6, "takhteh": 2}
+
+
+def playout(state: State, rng: random.Random, cap: int) -> tuple[int, list[State]]:
+    """Play one random game; the number of actions (moves and rolls) and the positions met."""
+    actions, seen = 0, []
+    for _ in range(cap):
+        if state.is_terminal():
+            break
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            rolls = [roll for roll, _ in outcomes]
+            weights = [p for _, p in outcomes]
+            state = state.apply_chance(rng.choices(rolls, weights)[0])
+        else:
+            seen.append(state)
+            state = state.play(rng.choice(state.legal_moves()))
+        actions += 1
+    return actions, seen
+
+
+def measure(name: str, games: int) -> list[str]:
+    game = get_game(name)
+    start = game.initial_state(game.ruleset())
+    rng = random.Random(1)
+    counted: list[int] = []
+
+    def playouts() -> None:
+        counted.clear()
+        for _ in range(games):
+            actions, _ = playout(start, rng, game.turn_cap * 2)
+            counted.append(actions)
+
+    seconds = median_seconds(playouts)
+    positions = [s for _ in range(20) for s in playout(start, rng, game.turn_cap * 2)[1]]
+    generation = median_seconds(lambda: [s.legal_moves() for s in positions]) / len(positions)
+    depth = PERFT_DEPTH[name]
+    started = time.perf_counter()
+    counts = perft_counts(start, depth)
+    perft_time = time.perf_counter() - started
+    return [
+        name,
+        f"{games / seconds:,.0f}",
+        f"{sum(counted) / seconds:,.0f}",
+        f"{1 / generation:,.0f}",
+        f"depth {depth}: {counts[-1]:,} in {perft_time:.2f} s",
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200, help="random playouts per run")
+    parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    args = parser.parse_args()
+    rows = [measure(name, args.games) for name in GAME_NAMES]
+    headers = ["game", "random games/s", "actions/s", "legal-move lists/s", "perft"]
+    text = f"Machine: {machine()}; one core; median of 5 runs.\n\n" + table(headers, rows)
+    print(text)
+    if args.write:
+        script = "`taskset -c 0 .venv/bin/python benchmarks/engines.py --write`"
+        write_section("engines", f"## Engines\n\nScript: {script}\n\n{text}")
+
+
+if __name__ == "__main__":
+    main()
