@@ -77,5 +77,14 @@ def ratings(
         output.write_text(text, encoding="utf-8")
 
 
+def print_standings(folder: Path) -> None:
+    """The standings of one tournament, as a tournament run ends."""
+    try:
+        tables = build_tables(read_games([folder]), RatingOptions(interval="information"))
+    except RatingsError as error:
+        fail(str(error))
+    print_tables(tables, wide_console(), details=False)
+
+
 def register(app: typer.Typer) -> None:
     app.command()(ratings)

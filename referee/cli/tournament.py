@@ -11,7 +11,7 @@ import typer
 
 from referee.cli.output import fail, user_errors
 from referee.cli.progress import TournamentProgress
-from referee.cli.ratings import IntervalMethod, ratings
+from referee.cli.ratings import IntervalMethod, print_standings, ratings
 from referee.cli.tables import print_summary
 from referee.tournament.config import (
     TournamentConfig,
@@ -42,6 +42,7 @@ def _run(
     concurrency: int,
     dask: str | None,
     quiet: bool,
+    standings: bool = True,
 ) -> None:
     with user_errors(), ExitStack() as stack:
         factory = None
@@ -50,6 +51,8 @@ def _run(
         progress = stack.enter_context(TournamentProgress(enabled=not quiet))
         summary = run_tournament(directory, config, concurrency, factory, progress)
     _report(summary)
+    if standings and not quiet:
+        print_standings(directory)
 
 
 def _report(summary: RunSummary) -> None:
@@ -147,7 +150,7 @@ def demo(
     configs = demo_configs()
     for game, config in configs.items():
         typer.echo(f"{game}: {', '.join(bot.name for bot in config.bots)}")
-        _run(out / game, config, concurrency, None, quiet)
+        _run(out / game, config, concurrency, None, quiet, standings=False)
     folders = [str(out / game) for game in configs]
     summary = Summary()
     with user_errors():

@@ -11,7 +11,13 @@ from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.records.io import iter_jsonl
-from referee.tournament.config import BotEntry, ConfigError, build_config, split_bot_specs
+from referee.tournament.config import (
+    BotEntry,
+    ConfigError,
+    build_config,
+    load_config_file,
+    split_bot_specs,
+)
 from referee.tournament.runner import run_tournament
 from referee.tournament.schedule import schedule
 from referee.tournament.store import TournamentStore
@@ -135,3 +141,18 @@ def test_cli_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "nosuch" in result.output and "Traceback" not in result.output
     assert not (tmp_path / "tournament.json").exists()
+
+
+def test_the_example_configuration_loads_and_command_line_values_win() -> None:
+    path = Path(__file__).parents[2] / "examples" / "tournament.toml"
+    config = load_config_file(path, {"seed": "other", "games_per_pair": None})
+    assert config.game == "thax" and config.seed == "other" and config.games_per_pair == 100
+    assert [bot.name for bot in config.bots] == ["random", "greedy", "perfect", "example"]
+    assert config.bots[3].command == ["python3", "examples/bots/random_bot.py"]
+
+
+def test_a_bad_configuration_file_names_the_file_and_field(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('game = "thax"\ngames_per_pair = 3\n[[bots]]\nname = "a"\nspec = "random"\n')
+    with pytest.raises(ConfigError, match=r"bad.toml: .*"):
+        load_config_file(path, {})
