@@ -47,3 +47,10 @@ def write_section(name: str, text: str) -> None:
     else:
         docs = docs.rstrip("\n") + "\n\n" + block + "\n"
     DOCS.write_text(docs, encoding="utf-8")
+
+
+def report(name: str, title: str, script: str, text: str, write: bool) -> None:
+    """Print the result; with `write`, also put it into its section of docs/benchmarks.md."""
+    print(text)
+    if write:
+        write_section(name, f"## {title}\n\nScript: `{script}`\n\n{text}")

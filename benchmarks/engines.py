@@ -11,7 +11,7 @@ import argparse
 import random
 import time
 
-from common import machine, median_seconds, table, write_section
+from common import machine, median_seconds, report, table
 
 from referee.games import GAME_NAMES, get_game
 from referee.games.base import State, perft_counts
@@ -73,10 +73,13 @@ def main() -> None:
     rows = [measure(name, args.games) for name in GAME_NAMES]
     headers = ["game", "random games/s", "actions/s", "legal-move lists/s", "perft"]
     text = f"Machine: {machine()}; one core; median of 5 runs.\n\n" + table(headers, rows)
-    print(text)
-    if args.write:
-        script = "`taskset -c 0 .venv/bin/python benchmarks/engines.py --write`"
-        write_section("engines", f"## Engines\n\nScript: {script}\n\n{text}")
+    report(
+        "engines",
+        "Engines",
+        "taskset -c 0 .venv/bin/python benchmarks/engines.py --write",
+        text,
+        args.write,
+    )
 
 
 if __name__ == "__main__":

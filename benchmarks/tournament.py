@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import machine, median_seconds, table, write_section
+from common import machine, median_seconds, report, table
 
 from referee.games import GAME_NAMES
 from referee.tournament.config import BotEntry, build_config
@@ -79,10 +79,13 @@ def main() -> None:
             f"example bot in examples/bots/random_bot.py, {moves:,} moves).",
         ]
     )
-    print(text)
-    if args.write:
-        header = "## Tournaments\n\nScript: `.venv/bin/python benchmarks/tournament.py --write`\n\n"
-        write_section("tournaments", header + text)
+    report(
+        "tournaments",
+        "Tournaments",
+        ".venv/bin/python benchmarks/tournament.py --write",
+        text,
+        args.write,
+    )
 
 
 if __name__ == "__main__":

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import argparse
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from common import machine, median_seconds, table, write_section
+from common import machine, median_seconds, report, table
 
 from referee.games import GAME_NAMES, get_game
 from referee.games.bot import RandomBot
@@ -97,10 +96,13 @@ def main() -> None:
             f"`--jobs 2` {timings[2]:.2f} s.",
         ]
     )
-    print(text)
-    if args.write:
-        header = "## Validation\n\nScript: `.venv/bin/python benchmarks/validate.py --write`\n\n"
-        write_section("validation", header + text)
+    report(
+        "validation",
+        "Validation",
+        ".venv/bin/python benchmarks/validate.py --write",
+        text,
+        args.write,
+    )
     shutil.rmtree(folder)
 
 

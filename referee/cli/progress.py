@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from types import TracebackType
+from typing import Self
 
 from rich.console import Console
 from rich.progress import (
@@ -18,7 +19,25 @@ from rich.progress import (
 from referee.records.model import Record
 
 
-class TournamentProgress:
+class _Live:
+    """A rich progress display shown while the `with` block runs."""
+
+    progress: Progress
+
+    def __enter__(self) -> Self:
+        self.progress.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.progress.stop()
+
+
+class TournamentProgress(_Live):
     def __init__(self, enabled: bool = True) -> None:
         self.scores: dict[str, float] = defaultdict(float)
         self.games: dict[str, int] = defaultdict(int)
@@ -36,18 +55,6 @@ class TournamentProgress:
             transient=False,
         )
         self.task = self.progress.add_task("games", total=None, rate="", leader="")
-
-    def __enter__(self) -> TournamentProgress:
-        self.progress.start()
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.progress.stop()
 
     def start(self, total: int, already: int) -> None:
         self.progress.update(self.task, total=total, completed=already)
@@ -69,7 +76,7 @@ class TournamentProgress:
         self.progress.update(self.task, rate=rate, leader=f"leader {leader} {share:.0f}%")
 
 
-class FileProgress:
+class FileProgress(_Live):
     """Files checked so far, shown on a terminal only and gone when done."""
 
     def __init__(self, files: int, enabled: bool = True) -> None:
@@ -85,18 +92,6 @@ class FileProgress:
         )
         self.task = self.progress.add_task("files", total=files)
         self.current: str | None = None
-
-    def __enter__(self) -> FileProgress:
-        self.progress.start()
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.progress.stop()
 
     def seen(self, file: str) -> None:
         if file != self.current:
