@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
