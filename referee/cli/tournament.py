@@ -18,6 +18,7 @@ from referee.tournament.config import (
     bot_entries,
     build_config,
     load_config_file,
+    ruleset_options,
     split_bot_specs,
 )
 from referee.tournament.demo import demo_configs
@@ -72,6 +73,10 @@ def run(
     ] = None,
     game: Annotated[str | None, typer.Option("--game", "-g")] = None,
     variant: Annotated[str | None, typer.Option()] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(help="a ruleset option as KEY=VALUE, e.g. match=5 for Takhteh matches"),
+    ] = None,
     bots: Annotated[
         str | None, typer.Option(help="built-in bots, e.g. 'random,greedy,alphabeta:depth=4'")
     ] = None,
@@ -97,6 +102,8 @@ def run(
             "turn_cap": turn_cap,
             "time_limit": time_limit,
         }
+        if option:
+            fields["options"] = ruleset_options(option)
         if bots is not None or external:
             fields["bots"] = bot_entries(split_bot_specs(bots or ""), external or [])
         if config_file is not None:

@@ -92,6 +92,17 @@ def bot_entries(specs: list[str], externals: list[str]) -> list[BotEntry]:
     return entries
 
 
+def ruleset_options(items: list[str]) -> dict[str, str | int]:
+    """`["match=5"]` -> `{"match": 5}`."""
+    options: dict[str, str | int] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ConfigError(f"ruleset option {item!r} is not KEY=VALUE")
+        options[key.strip()] = int(value) if value.strip().isdigit() else value.strip()
+    return options
+
+
 def build_config(**fields: object) -> TournamentConfig:
     try:
         return TournamentConfig.model_validate(fields)
