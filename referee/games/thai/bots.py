@@ -46,11 +46,28 @@ def evaluate(state: ThaiState, seat: int) -> int:
     return score if seat == BLACK else -score
 
 
+def exposed(state: State, seat: int) -> float:
+    """`evaluate` less the most the opponent, to move, can capture at once.
+
+    Capturing is compulsory, so a piece left en prise is usually lost: counting the
+    opponent's best immediate capture keeps a one-ply bot from walking into it.
+    """
+    assert isinstance(state, ThaiState)
+    score = evaluate(state, seat)
+    if state.turn != seat and state.has_capture():
+        before = material(state, seat)
+        score -= max(before - material(state.play(move), seat) for move in state.legal_moves())
+    return score
+
+
 class ThaiGreedyBot(GreedyBot):
-    description = "the move that leaves the best material balance (men 100, kings 250), one ply"
+    description = (
+        "one ply: the move after which material and advancement, less the opponent's best "
+        "immediate capture, score best"
+    )
 
     def __init__(self) -> None:
-        super().__init__(material)
+        super().__init__(exposed)
 
 
 class _OutOfTime(Exception):
