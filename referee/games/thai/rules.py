@@ -129,13 +129,28 @@ def _first(blockers: int, direction: int) -> int:
     return blockers.bit_length() - 1
 
 
+_KING_RAYS = tuple(
+    tuple((RAY_MASK[d][i], INCREASING[d], STEP[d]) for d in DIRECTIONS if RAY[d][i])
+    for i in range(32)
+)
+"""Per square: (ray mask, whether it runs to higher bits, step table) of each diagonal ray."""
+
+_JUMPABLE = tuple(sum(1 << s for d in DIRECTIONS for s in RAY[d][i][:-1]) for i in range(32))
+"""Per square: where a piece a king there could jump may stand (not on a ray's last square)."""
+
+
 def _king_can_capture(square: int, occupied: int, opponent: int) -> bool:
-    for d in DIRECTIONS:
-        blockers = RAY_MASK[d][square] & occupied
+    if not opponent & _JUMPABLE[square]:
+        return False
+    for mask, increasing, step in _KING_RAYS[square]:
+        blockers = mask & occupied
         if blockers:
-            first = _first(blockers, d)
+            if increasing:
+                first = (blockers & -blockers).bit_length() - 1
+            else:
+                first = blockers.bit_length() - 1
             if (opponent >> first) & 1:
-                land = STEP[d][first]
+                land = step[first]
                 if land >= 0 and not (occupied >> land) & 1:
                     return True
     return False
@@ -408,37 +423,39 @@ class ThaiState(State):
             draw = self._draw()
             if draw is not None:
                 raise IllegalMove("thai.game-over", f"the game is over ({draw})")
-        path = move.path
+        path, capture = move
+        if not capture and len(path) == 2:
+            origin, target = _INDEX.get(path[0]), _INDEX.get(path[1])
+            if origin is not None and target is not None:
+                return self._quiet(origin, target)
         if len(path) < 2:
             raise IllegalMove("thai.incomplete", "a move names its start and its destination")
-        if len(path) == 2:
-            indices = [_INDEX.get(path[0]), _INDEX.get(path[1])]
-        else:
-            indices = [_INDEX.get(square) for square in path]
+        indices = [_INDEX.get(square) for square in path]
         if None in indices:
             bad = path[indices.index(None)]
             raise IllegalMove("thai.no-such-square", f"there is no square {bad!r} (1..32)")
-        origin = indices[0]
-        turn = self.turn
-        own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
-        if not (own >> origin) & 1:  # type: ignore[operator]
-            if (opponent >> origin) & 1:  # type: ignore[operator]
-                raise IllegalMove(
-                    "thai.not-own-piece",
-                    f"the piece on {path[0]} is {COLOURS[1 - turn]}'s, "
-                    f"and {COLOURS[turn]} is to move",
-                )
-            raise IllegalMove("thai.no-piece", f"there is no piece on {path[0]}")
-        if move.capture:
-            return self._capture(indices, own, opponent)  # type: ignore[arg-type]
-        if len(path) != 2:
+        if not capture:
             raise IllegalMove(
                 "thai.quiet-path", "a move that captures nothing goes from one square to another"
             )
-        return self._quiet(origin, indices[1], own, opponent)  # type: ignore[arg-type]
+        return self._capture(indices)  # type: ignore[arg-type]
 
-    def _quiet(self, origin: int, target: int, own: int, opponent: int) -> ThaiState:
+    def _own_piece_error(self, origin: int) -> IllegalMove:
+        turn = self.turn
+        opponent = self.white if turn == BLACK else self.black
+        if (opponent >> origin) & 1:
+            return IllegalMove(
+                "thai.not-own-piece",
+                f"the piece on {origin + 1} is {COLOURS[1 - turn]}'s, "
+                f"and {COLOURS[turn]} is to move",
+            )
+        return IllegalMove("thai.no-piece", f"there is no piece on {origin + 1}")
+
+    def _quiet(self, origin: int, target: int) -> ThaiState:
         turn, kings = self.turn, self.kings
+        own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
+        if not (own >> origin) & 1:
+            raise self._own_piece_error(origin)
         occupied = own | opponent
         if (occupied >> target) & 1:
             raise IllegalMove("thai.occupied", f"square {target + 1} is occupied")
@@ -483,10 +500,13 @@ class ThaiState(State):
             return _make(self.ruleset, own, opponent, kings, WHITE, history)
         return _make(self.ruleset, opponent, own, kings, BLACK, history)
 
-    def _capture(self, path: list[int], own: int, opponent: int) -> ThaiState:
+    def _capture(self, path: list[int]) -> ThaiState:
         """A capture along `path` (bit indices); every rule of capturing is checked."""
         turn, kings = self.turn, self.kings
+        own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
         origin = path[0]
+        if not (own >> origin) & 1:
+            raise self._own_piece_error(origin)
         king = (kings >> origin) & 1
         occupied = (own | opponent) & ~(1 << origin)
         taken = 0
