@@ -140,3 +140,15 @@ def test_a_start_position_given_as_fen_is_used() -> None:
     state = GAME.initial_state(RULESET, "W:W10:B22")
     assert state.to_move == 1
     assert moves(state) == {"10-14", "10-15"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(), st.text(st.sampled_from(list("0123456789xX-: ")), max_size=12))
+def test_any_text_is_a_move_or_a_notation_error(fen: str, text: str) -> None:
+    state = position(fen)
+    try:
+        move = GAME.parse_move(state, text)
+    except NotationError:
+        return
+    assert isinstance(move, ThaiMove)
+    assert all(1 <= square <= 32 for square in move.path)

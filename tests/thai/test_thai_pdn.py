@@ -318,3 +318,16 @@ def test_validator_names_the_line_the_move_and_why(tmp_path: Path) -> None:
     assert diagnostic.turn == 5 and diagnostic.move == "31-26"
     assert "compulsory" in diagnostic.message and "18x11" in diagnostic.message
     assert "10:4" in diagnostic.one_line() and "turn 5" in diagnostic.one_line()
+
+
+_PDN_ALPHABET = st.sampled_from(list('[]{}()"\\;%$.!?*xX-: \n\t0123456789BWKEventResult2-0'))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=_PDN_ALPHABET, max_size=300) | st.binary(max_size=300))
+def test_reading_any_input_never_raises(data: str | bytes) -> None:
+    """Each game read is a record or an error, never an exception."""
+    for loaded in load(data):
+        assert (loaded.record is None) != (loaded.error is None)
+        if loaded.record is not None:
+            assert len(loaded.turn_places) == len(loaded.record.turns)

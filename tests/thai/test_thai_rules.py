@@ -4,10 +4,13 @@ of the rule would get wrong. Squares: 1 is top left as Black sees the board, Bla
 from __future__ import annotations
 
 import pytest
-from thai_support import GAME, RULESET, moves, play, position
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from thai_support import GAME, RULESET, moves, play, position, positions
 
 from referee.games.base import IllegalMove
 from referee.games.thai import BLACK, WHITE, ThaiMove, ThaiState
+from referee.games.thai.geometry import DIRECTION, DIRECTIONS, RAY
 
 
 def rule_of(state: ThaiState, text: str) -> str:
@@ -225,3 +228,53 @@ def test_states_are_immutable_and_hashable() -> None:
     assert after == play(GAME.initial_state(RULESET), "25-22")
     assert len({state, after, play(state, "25-22")}) == 2
     assert after.to_move == WHITE
+
+
+@st.composite
+def candidate_moves(draw: st.DrawFn, state: ThaiState) -> ThaiMove:
+    """A legal move, a near miss of one (a line cut short or taken further, a landing square
+    moved along its diagonal, the capture flag flipped), or a move along the diagonals."""
+    legal = state.legal_moves()
+    if legal and draw(st.booleans()):
+        move = draw(st.sampled_from(legal))
+        path, capture = list(move.path), move.capture
+        change = draw(st.sampled_from(["none", "cut", "extend", "shift", "flip"]))
+        if change == "cut" and len(path) > 2:
+            path.pop()
+        elif change == "extend":
+            path.append(draw(st.sampled_from(_rays_from(path[-1]))) + 1)
+        elif change == "shift":
+            index = draw(st.integers(1, len(path) - 1))
+            d = DIRECTION[path[index - 1] - 1][path[index] - 1]
+            beyond = RAY[d][path[index] - 1]
+            if beyond:
+                path[index] = beyond[0] + 1
+        elif change == "flip":
+            capture = not capture
+        return ThaiMove(tuple(path), capture)
+    own = state.black if state.turn == BLACK else state.white
+    squares = [i + 1 for i in range(32) if (own >> i) & 1] or [1]
+    path = [draw(st.sampled_from(squares))]
+    for _ in range(draw(st.integers(1, 4))):
+        path.append(draw(st.sampled_from(_rays_from(path[-1]))) + 1)
+    return ThaiMove(tuple(path), draw(st.booleans()) or len(path) > 2)
+
+
+def _rays_from(square: int) -> list[int]:
+    return [s for d in DIRECTIONS for s in RAY[d][square - 1]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data(), positions(max_pieces=16))
+def test_play_accepts_exactly_the_legal_moves(data: st.DataObject, fen: str) -> None:
+    """play checks a move by itself; it must agree with the generator on every move."""
+    state = position(fen)
+    legal = set(state.legal_moves())
+    for _ in range(10):
+        move = data.draw(candidate_moves(state))
+        try:
+            state.play(move)
+        except IllegalMove:
+            assert move not in legal
+        else:
+            assert move in legal

@@ -3,7 +3,7 @@
 Reading is lenient, in the spirit of PDN 3.0's reading grammar: tag pairs, move numbers
 (`12.`, `12...`, glued to the move or not), moves, comments in braces (over several lines)
 or after `;`, variations in parentheses (skipped), NAGs (`$3`) and move strength marks
-(`!`, `?`) ignored, `%` escape lines skipped; several games a file, each ended by its result
+(`!`, `?`, `*`) ignored, `%` escape lines skipped; several games a file, each ended by its result
 (`2-0`, `0-2`, `1-1`, `*`, and also `1-0`, `0-1`, `1/2-1/2`, `0-0`) or by the tags of the
 next game. Nothing is judged here: a move is kept as the text it was written as, with its
 line and column, for the engine to read. Only text that cannot be split into tags, moves
@@ -67,7 +67,7 @@ class PdnGame:
 
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
 _NUMBER = re.compile(r"(\d+)(\.+)")
-_STRENGTH = re.compile(r"(?:[!?]+|\([!?]+\))$")
+_STRENGTH = re.compile(r"(?:[!?*]+|\([!?]+\))$")
 _STRENGTH_AFTER = re.compile(r"\([!?]+\)")
 _WORD_END = re.compile(r"[\s{}()\[\];]")
 _ESCAPE = re.compile(r"\\(.)")
@@ -221,7 +221,7 @@ def write_game(game: PdnGame) -> str:
     """The game in canonical PDN, ending with a blank line.
 
     Raises ValueError for what PDN cannot hold: a comment with `}` in it, a tag name that is
-    not a word, or a result that is not a PDN result.
+    not a word, a tag value over several lines, or a result that is not a PDN result.
     """
     result = game.result or game.tags.get("Result") or "*"
     if result not in RESULTS:
@@ -236,6 +236,8 @@ def write_game(game: PdnGame) -> str:
     for name, value in tags.items():
         if not re.fullmatch(r"[A-Za-z0-9_]+", name):
             raise ValueError(f"{name!r} is not a PDN tag name")
+        if "\n" in value or "\r" in value:
+            raise ValueError(f"the value of tag {name} runs over several lines: {value!r}")
         out.append(f"[{name} {_quote(value)}]")
     out.append("")
     out.extend(_wrap(_movetext(game, result)))

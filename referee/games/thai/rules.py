@@ -156,7 +156,8 @@ def _king_can_capture(square: int, occupied: int, opponent: int) -> bool:
     return False
 
 
-def _man_can_capture(square: int, seat: int, occupied: int, opponent: int) -> bool:
+def _man_on_can_capture(square: int, seat: int, occupied: int, opponent: int) -> bool:
+    """Whether the man on bit `square` can jump forward (during a capture line)."""
     for d in FORWARD[seat]:
         middle = STEP[d][square]
         if middle >= 0 and (opponent >> middle) & 1:
@@ -230,13 +231,11 @@ def _man_lines(
         out.append(path)
 
 
-def capture_lines(
-    seat: int, own: int, opponent: int, kings: int, squares: int | None = None
-) -> list[tuple[int, ...]]:
-    """The paths (squares 1..32) of every maximal capture line of the pieces in `squares`."""
+def capture_lines(seat: int, own: int, opponent: int, kings: int) -> list[tuple[int, ...]]:
+    """The paths (squares 1..32) of every maximal capture line of the pieces `own`."""
     occupied = own | opponent
     lines: list[tuple[int, ...]] = []
-    for square in bits(own if squares is None else squares & own):
+    for square in bits(own):
         without = occupied & ~(1 << square)
         if (kings >> square) & 1:
             _king_lines(square, without, opponent, (square + 1,), lines)
@@ -320,7 +319,7 @@ class ThaiState(State):
         return hash((self.key, self.history))
 
     def __repr__(self) -> str:
-        from referee.games.thai.fen import format_fen
+        from referee.games.thai.fen import format_fen  # fen imports this module
 
         fen = format_fen(self.turn, self.black, self.white, self.kings)
         return f"ThaiState({fen!r}, quiet_plies={len(self.history)})"
@@ -404,7 +403,7 @@ class ThaiState(State):
 
     def play(self, move: ThaiMove) -> ThaiState:
         cached = self._next
-        if cached is not None and cached[0] == move:
+        if cached is not None and cached[0] is move:
             return cached[1]
         try:
             return self._play(move)
@@ -496,9 +495,7 @@ class ThaiState(State):
         else:
             kings |= (1 << target) & FAR_ROW[turn]
             history = ()
-        if turn == BLACK:
-            return _make(self.ruleset, own, opponent, kings, WHITE, history)
-        return _make(self.ruleset, opponent, own, kings, BLACK, history)
+        return self._child(own, opponent, kings, history)
 
     def _capture(self, path: list[int]) -> ThaiState:
         """A capture along `path` (bit indices); every rule of capturing is checked."""
@@ -576,7 +573,7 @@ class ThaiState(State):
         if king:
             more = _king_can_capture(position, occupied, opponent)
         else:
-            more = not ((far >> position) & 1) and _man_can_capture(
+            more = not ((far >> position) & 1) and _man_on_can_capture(
                 position, turn, occupied, opponent
             )
         if more:

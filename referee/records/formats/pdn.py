@@ -121,7 +121,7 @@ def pdn_to_record(game: PdnGame) -> tuple[ThaiRecord, tuple[tuple[int, int], ...
         )
     _check_game_type(game)
     start = _start(tags.get("FEN"))
-    first = 1 if (tags.get("FEN") or "").strip().upper().startswith("W") else 0
+    first = 1 if (start or "").strip().strip('"').upper().startswith("W") else 0
     turns = [_turn((first + index) % 2, move) for index, move in enumerate(game.moves)]
     players = [_player(game, colour) for colour, _ in _SEATS]
     ruleset = tags.get("Ruleset") or RULESET
