@@ -16,7 +16,7 @@ from pathlib import Path
 from referee.games import get_game
 from referee.games.base import perft_counts
 from referee.games.thai.fen import ENGLISH_START_FEN
-from referee.records.io import write_jsonl
+from referee.records.io import iter_jsonl, write_jsonl
 from referee.records.model import Player, Reason, Result, ThaiRecord, Turn
 from referee.records.replay import result_of
 from referee.validator.check import validate_file
@@ -83,6 +83,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "games.jsonl"
         write_jsonl(path, records)
+
+        def load() -> None:
+            with path.open("rb") as stream:
+                for _ in iter_jsonl(stream):
+                    pass
+
+        seconds = best_time(load)
+        print(f"load JSONL records only (no replay): {moves / seconds:,.0f} moves/s")
 
         def validate() -> None:
             reports = list(validate_file(path))

@@ -102,26 +102,6 @@ def _men_can_step(seat: int, men: int, empty: int) -> bool:
     return bool(men & (((empty >> s1) & m1) | ((empty >> s2) & m2) | ((empty >> s3) & m3)))
 
 
-def _men_can_capture(seat: int, men: int, opponent: int, empty: int) -> bool:
-    """Whether a man of `men` can jump an adjacent opposing piece forward (bitboard test)."""
-    j1, s1, m1, s2, m2, j2, s3, m3, s4, m4 = _JUMPS[seat]
-    if seat == BLACK:
-        return bool(
-            men
-            & (
-                ((opponent << s1) & m1 | (opponent << s2) & m2) & (empty << j1)
-                | ((opponent << s3) & m3 | (opponent << s4) & m4) & (empty << j2)
-            )
-        )
-    return bool(
-        men
-        & (
-            ((opponent >> s1) & m1 | (opponent >> s2) & m2) & (empty >> j1)
-            | ((opponent >> s3) & m3 | (opponent >> s4) & m4) & (empty >> j2)
-        )
-    )
-
-
 def _first(blockers: int, direction: int) -> int:
     """The nearest occupied square of a ray's occupied squares `blockers` (non-empty)."""
     if INCREASING[direction]:
@@ -168,9 +148,21 @@ def _man_on_can_capture(square: int, seat: int, occupied: int, opponent: int) ->
 
 
 def _any_capture(seat: int, own: int, opponent: int, kings: int) -> bool:
-    """Whether the side with pieces `own` can capture; bitboard test for men, rays for kings."""
+    """Whether the side with pieces `own` can capture; bitboard test for men, rays for kings.
+
+    A man can capture when the square next to it ahead holds an opposing piece and the
+    square two steps on is empty: both conditions are shifted onto the men's squares.
+    """
     occupied = own | opponent
-    if _men_can_capture(seat, own & ~kings, opponent, ~occupied & ALL):
+    empty = ~occupied & ALL
+    j1, s1, m1, s2, m2, j2, s3, m3, s4, m4 = _JUMPS[seat]
+    if seat == BLACK:  # up the board: neighbours have lower bits, shift them left
+        left = ((opponent << s1) & m1 | (opponent << s2) & m2) & (empty << j1)
+        right = ((opponent << s3) & m3 | (opponent << s4) & m4) & (empty << j2)
+    else:
+        left = ((opponent >> s1) & m1 | (opponent >> s2) & m2) & (empty >> j1)
+        right = ((opponent >> s3) & m3 | (opponent >> s4) & m4) & (empty >> j2)
+    if own & ~kings & (left | right):
         return True
     own_kings = own & kings
     while own_kings:
