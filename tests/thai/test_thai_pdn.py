@@ -331,3 +331,15 @@ def test_reading_any_input_never_raises(data: str | bytes) -> None:
         assert (loaded.record is None) != (loaded.error is None)
         if loaded.record is not None:
             assert len(loaded.turn_places) == len(loaded.record.turns)
+
+
+def test_captures_written_with_dashes_validate(tmp_path: Path) -> None:
+    """GameType 31 writes captures with '-', also the abbreviated form from start to end."""
+    path = tmp_path / "dashes.pdn"
+    path.write_text(
+        '[GameType "31"]\n[FEN "B:W22,14,27,1:B26,32"]\n[Result "*"]\n\n1. 26-10 1-5 2. 32-23 *\n'
+        '\n[FEN "B:W22,14,27,1:B26,32"]\n1. 26-17-10 1-6 *\n',
+        encoding="utf-8",
+    )
+    reports = list(validate_file(path))
+    assert [report.valid for report in reports] == [True, True]

@@ -7,9 +7,10 @@ share one text.
 
 Read: `x`, `X`, `-` and `:` all separate squares (GameType 31 writes captures with `-`).
 `a-b` is a capture when the square just before b on the line from a holds an opposing piece,
-since no quiet move can end there. A capture written with only some of its landing squares
-(`26x10` for `26x17x10`) is read as the one line it abbreviates; if lines to different
-positions match, the text is ambiguous and is refused.
+since no quiet move can end there, or when a capture is compulsory and a legal capture line
+runs from a to b (the short form below, written with `-`). A capture written with only some
+of its landing squares (`26x10` for `26x17x10`) is read as the one line it abbreviates; if
+lines to different positions match, the text is ambiguous and is refused.
 """
 
 from __future__ import annotations
@@ -54,7 +55,13 @@ def parse_move(state: ThaiState, text: str) -> ThaiMove:
         capture = len(squares) > 2 or state.reads_as_capture(squares[0], squares[1])
     if capture:
         return state.resolve_capture(ThaiMove(squares, True))
-    return QUIET_MOVES[squares[0] - 1].get(squares[1]) or ThaiMove(squares)
+    quiet = QUIET_MOVES[squares[0] - 1].get(squares[1]) or ThaiMove(squares)
+    if state.has_capture():
+        # No quiet move is legal now: `a-b` may be the short form of a capture line.
+        short = state.resolve_capture(ThaiMove(squares, True))
+        if short in state.legal_moves():
+            return short
+    return quiet
 
 
 def _plain(text: str) -> tuple[tuple[int, ...] | None, bool]:
