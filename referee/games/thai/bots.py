@@ -1,4 +1,4 @@
-"""Thai checkers bots: `greedy` (one ply over material) and `alphabeta` (iterative deepening)."""
+"""Thai checkers bots: `greedy` (one ply) and `alphabeta` (iterative deepening)."""
 
 from __future__ import annotations
 

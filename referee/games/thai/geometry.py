@@ -101,30 +101,6 @@ BETWEEN: tuple[tuple[int, ...], ...] = tuple(
 """BETWEEN[a][b]: the squares strictly between a and b on their diagonal (0 if none)."""
 
 
-def _shifts(direction: int) -> tuple[tuple[int, int], ...]:
-    """(source mask, bit delta) pairs that move a whole mask one step in `direction`."""
-    groups: dict[int, int] = {}
-    for i in range(SQUARES):
-        target = STEP[direction][i]
-        if target >= 0:
-            groups[target - i] = groups.get(target - i, 0) | (1 << i)
-    return tuple((mask, delta) for delta, mask in sorted(groups.items()))
-
-
-SHIFTS = tuple(_shifts(d) for d in DIRECTIONS)
-
-
-def shift(mask: int, direction: int) -> int:
-    """Every square of `mask` moved one step in `direction` (squares at the edge drop out)."""
-    out = 0
-    for source, delta in SHIFTS[direction]:
-        if delta > 0:
-            out |= (mask & source) << delta
-        else:
-            out |= (mask & source) >> -delta
-    return out
-
-
 def bits(mask: int) -> list[int]:
     """The bit indices set in `mask`, lowest first."""
     out = []
