@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.records.formats.base import FileFormat
+from referee.records.formats.pdn import PdnFormat
 from referee.records.formats.referee_json import JsonFormat, JsonlFormat
 from referee.records.io import RecordError
 
-FORMATS: tuple[FileFormat, ...] = (JsonlFormat(), JsonFormat())
+# PDN before JSON: JSON's sniff takes any text that starts with '[', tag pairs included.
+FORMATS: tuple[FileFormat, ...] = (JsonlFormat(), PdnFormat(), JsonFormat())
 
 
 def format_named(name: str) -> FileFormat:

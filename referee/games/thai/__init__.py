@@ -1,0 +1,59 @@
+"""Thai checkers (Makhos), RULES.md section 4."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from referee.games.base import Game, GameError, NotationError, Ruleset, State
+from referee.games.thai import fen, notation, render
+from referee.games.thai.rules import BLACK, WHITE, ThaiMove, ThaiState
+
+__all__ = ["BLACK", "GAME", "WHITE", "ThaiGame", "ThaiMove", "ThaiState"]
+
+
+class ThaiGame(Game):
+    name: ClassVar[str] = "thai"
+    title: ClassVar[str] = "Thai checkers"
+    turn_cap: ClassVar[int] = 400
+
+    def initial_state(
+        self, ruleset: Ruleset, start: str | None = None, first: int | None = None
+    ) -> ThaiState:
+        """The standard start, or the PDN FEN `start` (which says who moves; `first` is unused)."""
+        if start is None:
+            return ThaiState(ruleset)
+        return self.parse_position(ruleset, start)
+
+    def parse_position(self, ruleset: Ruleset, text: str) -> ThaiState:
+        turn, black, white, kings = fen.parse_fen(text)
+        try:
+            return ThaiState(ruleset, black, white, kings, turn)
+        except GameError as error:
+            raise NotationError(f"FEN {text!r}: {error}") from None
+
+    def format_position(self, state: State) -> str:
+        assert isinstance(state, ThaiState)
+        return fen.format_fen(state.turn, state.black, state.white, state.kings)
+
+    def parse_move(self, state: State, text: str) -> ThaiMove:
+        assert isinstance(state, ThaiState)
+        return notation.parse_move(state, text)
+
+    def format_move(self, state: State, move: Any) -> str:
+        return notation.format_move(move)
+
+    def render_text(self, state: State) -> str:
+        assert isinstance(state, ThaiState)
+        return render.render_text(state)
+
+    def render_svg(self, state: State) -> str:
+        assert isinstance(state, ThaiState)
+        return render.render_svg(state)
+
+    def bots(self) -> dict[str, type]:
+        from referee.games.thai.bots import BOTS
+
+        return BOTS
+
+
+GAME = ThaiGame()

@@ -1,0 +1,93 @@
+"""Thai checkers positions as text and as SVG, seen from Black's side (square 1 top left)."""
+
+from __future__ import annotations
+
+from referee.games.thai.geometry import index_at
+from referee.games.thai.rules import BLACK, COLOURS, ThaiState
+
+_PIECES = {(BLACK, False): "b", (BLACK, True): "B", (1, False): "w", (1, True): "W"}
+
+
+def _piece(state: ThaiState, index: int) -> tuple[int, bool] | None:
+    king = bool((state.kings >> index) & 1)
+    if (state.black >> index) & 1:
+        return BLACK, king
+    if (state.white >> index) & 1:
+        return 1, king
+    return None
+
+
+def _status(state: ThaiState) -> str:
+    outcome = state.outcome()
+    if outcome is not None:
+        if outcome.winner is None:
+            return f"drawn: {outcome.detail}"
+        return f"{COLOURS[outcome.winner]} has won: {outcome.detail}"
+    status = f"{COLOURS[state.turn]} to move"
+    if state.quiet_plies:
+        status += f" ({state.quiet_plies} plies without capture or man move)"
+    return status
+
+
+def render_text(state: ThaiState) -> str:
+    """Eight rows with the square numbers at both ends; b/w men, B/W kings, . empty."""
+    lines = ["     +-----------------+"]
+    for row in range(8):
+        cells = []
+        for col in range(8):
+            index = index_at(row, col)
+            if index < 0:
+                cells.append(" ")
+                continue
+            piece = _piece(state, index)
+            cells.append("." if piece is None else _PIECES[piece])
+        first, last = row * 4 + 1, row * 4 + 4
+        lines.append(f"  {first:>2} | {' '.join(cells)} | {last}")
+    lines.append("     +-----------------+")
+    lines.append(_status(state))
+    return "\n".join(lines)
+
+
+_CELL = 48
+_MARGIN = 16
+
+
+def render_svg(state: ThaiState) -> str:
+    size = 8 * _CELL + 2 * _MARGIN
+    height = size + 28
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" '
+        f'viewBox="0 0 {size} {height}" font-family="sans-serif">',
+        f'<rect width="{size}" height="{height}" fill="#f4ecd8"/>',
+    ]
+    for row in range(8):
+        for col in range(8):
+            x, y = _MARGIN + col * _CELL, _MARGIN + row * _CELL
+            index = index_at(row, col)
+            fill = "#7a5230" if index >= 0 else "#ead9b5"
+            parts.append(f'<rect x="{x}" y="{y}" width="{_CELL}" height="{_CELL}" fill="{fill}"/>')
+            if index < 0:
+                continue
+            parts.append(
+                f'<text x="{x + 3}" y="{y + 11}" font-size="9" fill="#f4ecd8">{index + 1}</text>'
+            )
+            piece = _piece(state, index)
+            if piece is None:
+                continue
+            seat, king = piece
+            cx, cy = x + _CELL / 2, y + _CELL / 2
+            fill, stroke = ("#1b1b1b", "#d8d8d8") if seat == BLACK else ("#fbfbf6", "#333333")
+            parts.append(
+                f'<circle cx="{cx}" cy="{cy}" r="{_CELL * 0.38}" fill="{fill}" '
+                f'stroke="{stroke}" stroke-width="2"/>'
+            )
+            if king:
+                parts.append(
+                    f'<circle cx="{cx}" cy="{cy}" r="{_CELL * 0.2}" fill="none" '
+                    f'stroke="#c9a227" stroke-width="3"/>'
+                )
+    parts.append(
+        f'<text x="{_MARGIN}" y="{size + 16}" font-size="14" fill="#333333">{_status(state)}</text>'
+    )
+    parts.append("</svg>")
+    return "".join(parts)

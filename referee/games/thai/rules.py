@@ -1,0 +1,723 @@
+"""Thai checkers rules (RULES.md section 4): the position, the legal moves and their effects.
+
+A position is three 32-bit masks (Black's pieces, White's pieces, kings; bit i is square i+1)
+and the seat to move. For the project's draw rules a state also carries the keys of the
+positions since the last capture or man move: nothing before such a move can recur (men never
+go back and captured pieces never return), so that short tuple is all the history that
+threefold repetition needs, and its length is the count of plies for the 60-ply rule.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from referee.games.base import GameError, IllegalMove, NotationError, Outcome, Ruleset, State
+from referee.games.thai.geometry import (
+    ALL,
+    BETWEEN,
+    DIRECTION,
+    DIRECTIONS,
+    FAR_ROW,
+    FORWARD,
+    INCREASING,
+    JUMP_ALIGN,
+    OPPOSITE,
+    RAY,
+    RAY_MASK,
+    STEP,
+    STEP_ALIGN,
+    bits,
+)
+
+BLACK, WHITE = 0, 1
+COLOURS = ("Black", "White")
+
+QUIET_PLY_LIMIT = 60
+"""[project rule] Plies in a row with no capture and no man move after which the game is drawn."""
+
+REPETITIONS = 3
+"""[project rule] The occurrence of one position (same player to move) that draws the game."""
+
+START_WHITE = 0x000000FF
+START_BLACK = 0xFF000000
+"""The standard start: White's men on squares 1..8, Black's on 25..32."""
+
+
+class ThaiMove(NamedTuple):
+    """A move: the start square, then every landing square of a capture (or the destination).
+
+    Squares are numbered 1..32. A capture's landing squares identify it completely: each
+    captured piece is the one directly before its landing square, so two different capture
+    lines never have the same path.
+    """
+
+    path: tuple[int, ...]
+    capture: bool = False
+
+    @property
+    def origin(self) -> int:
+        return self.path[0]
+
+    @property
+    def destination(self) -> int:
+        return self.path[-1]
+
+
+QUIET_MOVES: tuple[dict[int, ThaiMove], ...] = tuple(
+    {
+        target + 1: ThaiMove((origin + 1, target + 1))
+        for d in DIRECTIONS
+        for target in RAY[d][origin]
+    }
+    for origin in range(32)
+)
+"""QUIET_MOVES[i][t]: the one move object for a quiet move from bit i to square t, built once."""
+
+_INDEX = {square: square - 1 for square in range(1, 33)}
+"""Square number to bit index; anything else is no square."""
+
+MAN_STEPS = tuple(
+    tuple(sum(1 << STEP[d][i] for d in FORWARD[seat] if STEP[d][i] >= 0) for i in range(32))
+    for seat in (BLACK, WHITE)
+)
+"""MAN_STEPS[seat][i]: the squares a man of `seat` on bit i may step to."""
+
+_STEPS = tuple(tuple(value for pair in STEP_ALIGN[seat] for value in pair) for seat in (0, 1))
+_JUMPS = tuple(
+    tuple(
+        value
+        for jump, pairs in JUMP_ALIGN[seat]
+        for value in (jump, *(v for pair in pairs for v in pair))
+    )
+    for seat in (0, 1)
+)
+"""The (shift, mask) tables of geometry flattened, so a test unpacks them in one go."""
+
+
+def _men_can_step(seat: int, men: int, empty: int) -> bool:
+    """Whether a man of `men` has an empty square diagonally ahead (ahead for `seat`)."""
+    s1, m1, s2, m2, s3, m3 = _STEPS[seat]
+    if seat == BLACK:
+        return bool(men & (((empty << s1) & m1) | ((empty << s2) & m2) | ((empty << s3) & m3)))
+    return bool(men & (((empty >> s1) & m1) | ((empty >> s2) & m2) | ((empty >> s3) & m3)))
+
+
+def _first(blockers: int, direction: int) -> int:
+    """The nearest occupied square of a ray's occupied squares `blockers` (non-empty)."""
+    if INCREASING[direction]:
+        return (blockers & -blockers).bit_length() - 1
+    return blockers.bit_length() - 1
+
+
+_KING_RAYS = tuple(
+    tuple((RAY_MASK[d][i], INCREASING[d], STEP[d]) for d in DIRECTIONS if RAY[d][i])
+    for i in range(32)
+)
+"""Per square: (ray mask, whether it runs to higher bits, step table) of each diagonal ray."""
+
+_JUMPABLE = tuple(sum(1 << s for d in DIRECTIONS for s in RAY[d][i][:-1]) for i in range(32))
+"""Per square: where a piece a king there could jump may stand (not on a ray's last square)."""
+
+
+def _king_can_capture(square: int, occupied: int, opponent: int) -> bool:
+    if not opponent & _JUMPABLE[square]:
+        return False
+    for mask, increasing, step in _KING_RAYS[square]:
+        blockers = mask & occupied
+        if blockers:
+            if increasing:
+                first = (blockers & -blockers).bit_length() - 1
+            else:
+                first = blockers.bit_length() - 1
+            if (opponent >> first) & 1:
+                land = step[first]
+                if land >= 0 and not (occupied >> land) & 1:
+                    return True
+    return False
+
+
+def _man_on_can_capture(square: int, seat: int, occupied: int, opponent: int) -> bool:
+    """Whether the man on bit `square` can jump forward (during a capture line)."""
+    for d in FORWARD[seat]:
+        middle = STEP[d][square]
+        if middle >= 0 and (opponent >> middle) & 1:
+            land = STEP[d][middle]
+            if land >= 0 and not (occupied >> land) & 1:
+                return True
+    return False
+
+
+def _any_capture(seat: int, own: int, opponent: int, kings: int) -> bool:
+    """Whether the side with pieces `own` can capture; bitboard test for men, rays for kings.
+
+    A man can capture when the square next to it ahead holds an opposing piece and the
+    square two steps on is empty: both conditions are shifted onto the men's squares.
+    """
+    occupied = own | opponent
+    empty = ~occupied & ALL
+    j1, s1, m1, s2, m2, j2, s3, m3, s4, m4 = _JUMPS[seat]
+    if seat == BLACK:  # up the board: neighbours have lower bits, shift them left
+        left = ((opponent << s1) & m1 | (opponent << s2) & m2) & (empty << j1)
+        right = ((opponent << s3) & m3 | (opponent << s4) & m4) & (empty << j2)
+    else:
+        left = ((opponent >> s1) & m1 | (opponent >> s2) & m2) & (empty >> j1)
+        right = ((opponent >> s3) & m3 | (opponent >> s4) & m4) & (empty >> j2)
+    if own & ~kings & (left | right):
+        return True
+    own_kings = own & kings
+    while own_kings:
+        low = own_kings & -own_kings
+        own_kings ^= low
+        if _king_can_capture(low.bit_length() - 1, occupied, opponent):
+            return True
+    return False
+
+
+def _king_lines(
+    square: int, occupied: int, opponent: int, path: tuple[int, ...], out: list[tuple[int, ...]]
+) -> None:
+    """Every maximal capture line of a king from `square` (`occupied` without the king)."""
+    extended = False
+    for d in DIRECTIONS:
+        blockers = RAY_MASK[d][square] & occupied
+        if not blockers:
+            continue
+        first = _first(blockers, d)
+        if not (opponent >> first) & 1:
+            continue
+        land = STEP[d][first]
+        if land < 0 or (occupied >> land) & 1:
+            continue
+        extended = True
+        gone = ~(1 << first)
+        _king_lines(land, occupied & gone, opponent & gone, (*path, land + 1), out)
+    if not extended and len(path) > 1:
+        out.append(path)
+
+
+def _man_lines(
+    square: int,
+    seat: int,
+    occupied: int,
+    opponent: int,
+    path: tuple[int, ...],
+    out: list[tuple[int, ...]],
+) -> None:
+    """Every capture line of a man from `square`; a man reaching the far row stops there."""
+    extended = False
+    far = FAR_ROW[seat]
+    for d in FORWARD[seat]:
+        middle = STEP[d][square]
+        if middle < 0 or not (opponent >> middle) & 1:
+            continue
+        land = STEP[d][middle]
+        if land < 0 or (occupied >> land) & 1:
+            continue
+        extended = True
+        if (far >> land) & 1:
+            out.append((*path, land + 1))
+            continue
+        gone = ~(1 << middle)
+        _man_lines(land, seat, occupied & gone, opponent & gone, (*path, land + 1), out)
+    if not extended and len(path) > 1:
+        out.append(path)
+
+
+def capture_lines(seat: int, own: int, opponent: int, kings: int) -> list[tuple[int, ...]]:
+    """The paths (squares 1..32) of every maximal capture line of the pieces `own`."""
+    occupied = own | opponent
+    lines: list[tuple[int, ...]] = []
+    for square in bits(own):
+        without = occupied & ~(1 << square)
+        if (kings >> square) & 1:
+            _king_lines(square, without, opponent, (square + 1,), lines)
+        else:
+            _man_lines(square, seat, without, opponent, (square + 1,), lines)
+    return lines
+
+
+_UNSET: object = object()
+
+
+class ThaiState(State):
+    """A Thai checkers position with the player to move and the history the draw rules need."""
+
+    __slots__ = (
+        "_moves",
+        "_next",
+        "_outcome",
+        "black",
+        "history",
+        "kings",
+        "ruleset",
+        "turn",
+        "white",
+    )
+
+    ruleset: Ruleset
+    black: int
+    white: int
+    kings: int
+    turn: int
+    history: tuple[int, ...]
+    """Keys of the earlier positions since the last capture or man move, oldest first."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        black: int = START_BLACK,
+        white: int = START_WHITE,
+        kings: int = 0,
+        turn: int = BLACK,
+        history: tuple[int, ...] = (),
+    ) -> None:
+        for name, mask in (("black", black), ("white", white), ("kings", kings)):
+            if not 0 <= mask <= ALL:
+                raise GameError(f"{name} is not a set of squares 1..32")
+        if black & white:
+            raise GameError(f"squares {_names(black & white)} hold pieces of both colours")
+        if kings & ~(black | white):
+            raise GameError(f"kings on empty squares {_names(kings & ~(black | white))}")
+        for seat, men in ((BLACK, black & ~kings), (WHITE, white & ~kings)):
+            if men & FAR_ROW[seat]:
+                raise GameError(
+                    f"{COLOURS[seat]} men on {_names(men & FAR_ROW[seat])} would be kings "
+                    "(a man is crowned on reaching the far row)"
+                )
+        if turn not in (BLACK, WHITE):
+            raise GameError(f"turn must be 0 (Black) or 1 (White), not {turn!r}")
+        for name, value in (
+            ("ruleset", ruleset),
+            ("black", black),
+            ("white", white),
+            ("kings", kings),
+            ("turn", turn),
+            ("history", tuple(history)),
+            ("_moves", None),
+            ("_next", None),
+            ("_outcome", _UNSET),
+        ):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("ThaiState is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, ThaiState) and self.key == other.key and self.history == other.history
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.key, self.history))
+
+    def __repr__(self) -> str:
+        from referee.games.thai.fen import format_fen  # fen imports this module
+
+        fen = format_fen(self.turn, self.black, self.white, self.kings)
+        return f"ThaiState({fen!r}, quiet_plies={len(self.history)})"
+
+    @property
+    def key(self) -> int:
+        """The position as one int (pieces, kings, player to move): equal keys, same position."""
+        return self.black | self.white << 32 | self.kings << 64 | self.turn << 96
+
+    @property
+    def to_move(self) -> int:
+        return self.turn
+
+    @property
+    def quiet_plies(self) -> int:
+        """Plies in a row with no capture and no man move."""
+        return len(self.history)
+
+    def sides(self) -> tuple[int, int]:
+        """The pieces of the player to move and of the opponent."""
+        if self.turn == BLACK:
+            return self.black, self.white
+        return self.white, self.black
+
+    def repetitions(self) -> int:
+        """How often this position (with this player to move) has occurred, this time included."""
+        return 1 + self.history.count(self.key)
+
+    def has_capture(self) -> bool:
+        own, opponent = self.sides()
+        return _any_capture(self.turn, own, opponent, self.kings)
+
+    # -- moves -------------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[ThaiMove]:
+        moves = self._moves
+        if moves is None:
+            moves = self._generate() if self._draw() is None else []
+            object.__setattr__(self, "_moves", moves)
+        return list(moves)
+
+    def _generate(self) -> list[ThaiMove]:
+        own, opponent = self.sides()
+        kings, turn = self.kings, self.turn
+        if _any_capture(turn, own, opponent, kings):
+            return [ThaiMove(path, True) for path in capture_lines(turn, own, opponent, kings)]
+        occupied = own | opponent
+        moves = []
+        forward = FORWARD[turn]
+        for square in bits(own):
+            quiet = QUIET_MOVES[square]
+            if (kings >> square) & 1:
+                for d in DIRECTIONS:
+                    for target in RAY[d][square]:
+                        if (occupied >> target) & 1:
+                            break
+                        moves.append(quiet[target + 1])
+            else:
+                for d in forward:
+                    target = STEP[d][square]
+                    if target >= 0 and not (occupied >> target) & 1:
+                        moves.append(quiet[target + 1])
+        return moves
+
+    def _has_move(self) -> bool:
+        turn, kings = self.turn, self.kings
+        own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
+        empty = ~(own | opponent) & ALL
+        men = own & ~kings
+        s1, m1, s2, m2, s3, m3 = _STEPS[turn]
+        if turn == BLACK:
+            ahead = ((empty << s1) & m1) | ((empty << s2) & m2) | ((empty << s3) & m3)
+        else:
+            ahead = ((empty >> s1) & m1) | ((empty >> s2) & m2) | ((empty >> s3) & m3)
+        if men & ahead:
+            return True
+        own_kings = own & kings
+        if _men_can_step(BLACK, own_kings, empty) or _men_can_step(WHITE, own_kings, empty):
+            return True
+        return _any_capture(turn, own, opponent, kings)
+
+    def play(self, move: ThaiMove) -> ThaiState:
+        cached = self._next
+        if cached is not None and cached[0] is move:
+            return cached[1]
+        try:
+            return self._play(move)
+        except IllegalMove:
+            outcome = self.outcome()
+            if outcome is not None:
+                raise IllegalMove(
+                    "thai.game-over", f"the game is over ({outcome.detail})"
+                ) from None
+            raise
+
+    def _play(self, move: ThaiMove) -> ThaiState:
+        if not isinstance(move, ThaiMove):
+            raise IllegalMove("thai.not-a-move", f"{move!r} is not a Thai checkers move")
+        if self.history:
+            draw = self._draw()
+            if draw is not None:
+                raise IllegalMove("thai.game-over", f"the game is over ({draw})")
+        path, capture = move
+        if not capture and len(path) == 2:
+            origin, target = _INDEX.get(path[0]), _INDEX.get(path[1])
+            if origin is not None and target is not None:
+                return self._quiet(origin, target)
+        if len(path) < 2:
+            raise IllegalMove("thai.incomplete", "a move names its start and its destination")
+        indices = [_INDEX.get(square) for square in path]
+        if None in indices:
+            bad = path[indices.index(None)]
+            raise IllegalMove("thai.no-such-square", f"there is no square {bad!r} (1..32)")
+        if not capture:
+            raise IllegalMove(
+                "thai.quiet-path", "a move that captures nothing goes from one square to another"
+            )
+        return self._capture(indices)  # type: ignore[arg-type]
+
+    def _own_piece_error(self, origin: int) -> IllegalMove:
+        turn = self.turn
+        opponent = self.white if turn == BLACK else self.black
+        if (opponent >> origin) & 1:
+            return IllegalMove(
+                "thai.not-own-piece",
+                f"the piece on {origin + 1} is {COLOURS[1 - turn]}'s, "
+                f"and {COLOURS[turn]} is to move",
+            )
+        return IllegalMove("thai.no-piece", f"there is no piece on {origin + 1}")
+
+    def _quiet(self, origin: int, target: int) -> ThaiState:
+        turn, kings = self.turn, self.kings
+        own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
+        if not (own >> origin) & 1:
+            raise self._own_piece_error(origin)
+        occupied = own | opponent
+        if (occupied >> target) & 1:
+            raise IllegalMove("thai.occupied", f"square {target + 1} is occupied")
+        king = (kings >> origin) & 1
+        if king:
+            d = DIRECTION[origin][target]
+            if d < 0:
+                raise IllegalMove(
+                    "thai.not-diagonal",
+                    f"{target + 1} is not on a diagonal through {origin + 1}",
+                )
+            blocked = BETWEEN[origin][target] & occupied
+            if blocked:
+                raise IllegalMove(
+                    "thai.blocked",
+                    f"the way from {origin + 1} to {target + 1} is blocked "
+                    f"on {_first(blocked, d) + 1}",
+                )
+        elif not (MAN_STEPS[turn][origin] >> target) & 1:
+            if (MAN_STEPS[1 - turn][origin] >> target) & 1:
+                raise IllegalMove("thai.man-backward", "a man moves forward only, never back")
+            raise IllegalMove(
+                "thai.man-step",
+                f"a man moves one square diagonally forward; {origin + 1}-{target + 1} "
+                "is not such a step",
+            )
+        if _any_capture(turn, own, opponent, kings):
+            example = capture_lines(turn, own, opponent, kings)[0]
+            raise IllegalMove(
+                "thai.capture-compulsory",
+                f"capturing is compulsory and a capture is possible ({_line_text(example)})",
+            )
+        moved = (1 << origin) | (1 << target)
+        own ^= moved
+        if king:
+            kings ^= moved
+            history = (*self.history, self.key)
+        else:
+            kings |= (1 << target) & FAR_ROW[turn]
+            history = ()
+        return self._child(own, opponent, kings, history)
+
+    def _capture(self, path: list[int]) -> ThaiState:
+        """A capture along `path` (bit indices); every rule of capturing is checked."""
+        turn, kings = self.turn, self.kings
+        own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
+        origin = path[0]
+        if not (own >> origin) & 1:
+            raise self._own_piece_error(origin)
+        king = (kings >> origin) & 1
+        occupied = (own | opponent) & ~(1 << origin)
+        taken = 0
+        position = origin
+        last = len(path) - 1
+        far = FAR_ROW[turn]
+        for index in range(1, last + 1):
+            land = path[index]
+            d = DIRECTION[position][land]
+            if d < 0:
+                raise IllegalMove(
+                    "thai.capture-shape",
+                    f"{land + 1} is not on a diagonal through {position + 1}",
+                )
+            middle = STEP[OPPOSITE[d]][land]
+            if king:
+                if middle == position:
+                    raise IllegalMove(
+                        "thai.capture-nothing",
+                        f"{position + 1}-{land + 1} jumps no piece: a king lands on the "
+                        "square directly behind the piece it captures",
+                    )
+                blocked = BETWEEN[position][middle] & occupied
+                if blocked:
+                    first = _first(blocked, d)
+                    what = "an opposing piece" if (opponent >> first) & 1 else "a piece"
+                    raise IllegalMove(
+                        "thai.king-landing",
+                        f"a king captures the first piece on its line and lands directly "
+                        f"behind it: from {position + 1} it meets {what} on {first + 1} "
+                        f"before {middle + 1}, so it cannot land on {land + 1}",
+                    )
+            elif STEP[d][position] != middle:
+                raise IllegalMove(
+                    "thai.capture-shape",
+                    f"a man captures by jumping an adjacent piece; {position + 1}x{land + 1} "
+                    "is not such a jump",
+                )
+            elif d not in FORWARD[turn]:
+                raise IllegalMove(
+                    "thai.man-capture-backward", "a man captures forward only, never back"
+                )
+            if not (opponent >> middle) & 1:
+                if (taken >> middle) & 1:
+                    reason = f"the piece on {middle + 1} was already captured in this move"
+                elif (occupied >> middle) & 1:
+                    reason = f"the piece on {middle + 1} is {COLOURS[turn]}'s own"
+                else:
+                    reason = f"there is no piece on {middle + 1} to capture"
+                raise IllegalMove("thai.capture-nothing", f"{position + 1}x{land + 1}: {reason}")
+            if (occupied >> land) & 1:
+                raise IllegalMove(
+                    "thai.occupied",
+                    f"{position + 1}x{land + 1}: the landing square {land + 1} is occupied",
+                )
+            gone = ~(1 << middle)
+            occupied &= gone
+            opponent &= gone
+            taken |= 1 << middle
+            position = land
+            if not king and (far >> land) & 1 and index < last:
+                raise IllegalMove(
+                    "thai.promotion-stops",
+                    f"a man that reaches the far row while capturing stops there ({land + 1}); "
+                    "it is crowned at the end of the move",
+                )
+        if king:
+            more = _king_can_capture(position, occupied, opponent)
+        else:
+            more = not ((far >> position) & 1) and _man_on_can_capture(
+                position, turn, occupied, opponent
+            )
+        if more:
+            rest: list[tuple[int, ...]] = []
+            if king:
+                _king_lines(position, occupied, opponent, (position + 1,), rest)
+            else:
+                _man_lines(position, turn, occupied, opponent, (position + 1,), rest)
+            raise IllegalMove(
+                "thai.capture-incomplete",
+                f"the capture may not stop on {position + 1} while the piece can still "
+                f"capture (it can go on {_line_text(rest[0])})",
+            )
+        if position != origin:
+            own ^= (1 << origin) | (1 << position)
+        if king:
+            kings = (kings & ~(1 << origin) & ~taken) | (1 << position)
+        else:
+            kings = (kings & ~taken) | ((1 << position) & far)
+        return self._child(own, opponent, kings, ())
+
+    def _child(self, own: int, opponent: int, kings: int, history: tuple[int, ...]) -> ThaiState:
+        if self.turn == BLACK:
+            return _make(self.ruleset, own, opponent, kings, WHITE, history)
+        return _make(self.ruleset, opponent, own, kings, BLACK, history)
+
+    # -- reading moves -----------------------------------------------------------------------
+
+    def reads_as_capture(self, origin: int, target: int) -> bool:
+        """Whether `origin-target` (squares 1..32) jumps an opposing piece just before `target`.
+
+        A quiet move can never end right behind a piece, so this decides how a move written
+        with `-` (as GameType 31 writes captures too) is to be read.
+        """
+        a, b = origin - 1, target - 1
+        d = DIRECTION[a][b]
+        if d < 0:
+            return False
+        before = STEP[OPPOSITE[d]][b]
+        if before == a:
+            return False
+        return bool((self.sides()[1] >> before) & 1)
+
+    def resolve_capture(self, move: ThaiMove) -> ThaiMove:
+        """The capture that `move` denotes, reading a short path as the full line it abbreviates.
+
+        A capture written with fewer landing squares than it has (`26x10` for `26x17x10`, as
+        PDN allows) is read as the legal line that starts and ends on the same squares and
+        passes the given ones in order, when every such line leads to the same position.
+        Otherwise the move is returned as written, and `play` says what is wrong with it.
+        """
+        try:
+            after = self._play(move)
+        except IllegalMove:
+            pass
+        else:
+            object.__setattr__(self, "_next", (move, after))
+            return move
+        inner = move.path[1:-1]
+        matches = [
+            m
+            for m in self.legal_moves()
+            if m.capture
+            and m.path[0] == move.path[0]
+            and m.path[-1] == move.path[-1]
+            and _is_subsequence(inner, m.path[1:-1])
+        ]
+        if not matches:
+            return move
+        if len({self._play(m) for m in matches}) > 1:
+            written = "x".join(map(str, move.path))
+            options = " or ".join(_line_text(m.path) for m in matches)
+            raise NotationError(
+                f"{written} is ambiguous: it can be {options}; write every landing square"
+            )
+        return matches[0]
+
+    # -- end of the game ---------------------------------------------------------------------
+
+    def _draw(self) -> str | None:
+        history = self.history
+        if not history:
+            return None
+        if history.count(self.key) >= REPETITIONS - 1:
+            return "threefold repetition"
+        if len(history) >= QUIET_PLY_LIMIT:
+            return f"{QUIET_PLY_LIMIT} plies without a capture or a man move"
+        return None
+
+    def outcome(self) -> Outcome | None:
+        outcome = self._outcome
+        if outcome is _UNSET:
+            outcome = self._compute_outcome()
+            object.__setattr__(self, "_outcome", outcome)
+        return outcome  # type: ignore[return-value]
+
+    def _compute_outcome(self) -> Outcome | None:
+        # A player left without a move has lost even when the same ply also completes a
+        # repetition or the 60 plies: the board decides first, as in chess.
+        if not self._has_move():
+            own = self.sides()[0]
+            detail = "no pieces left" if not own else "no legal move"
+            return Outcome(1 - self.turn, 1, "rules", f"{COLOURS[self.turn]} has {detail}")
+        draw = self._draw()
+        if draw is not None:
+            return Outcome(None, 0, "rules", draw)
+        return None
+
+    def is_terminal(self) -> bool:
+        outcome = self._outcome
+        if outcome is _UNSET:
+            outcome = self._compute_outcome()
+            object.__setattr__(self, "_outcome", outcome)
+        return outcome is not None
+
+
+class _Building(ThaiState):
+    """ThaiState's layout with plain attribute writes: a state is filled in as this, then
+    becomes a ThaiState, which is several times faster than writing through the guard."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+
+
+_new = object.__new__
+
+
+def _make(
+    ruleset: Ruleset, black: int, white: int, kings: int, turn: int, history: tuple[int, ...]
+) -> ThaiState:
+    state = _new(_Building)
+    state.ruleset = ruleset
+    state.black = black
+    state.white = white
+    state.kings = kings
+    state.turn = turn
+    state.history = history
+    state._moves = None
+    state._next = None
+    state._outcome = _UNSET
+    state.__class__ = ThaiState
+    return state
+
+
+def _names(mask: int) -> str:
+    return ", ".join(str(i + 1) for i in bits(mask))
+
+
+def _line_text(path: tuple[int, ...]) -> str:
+    return "x".join(map(str, path))
+
+
+def _is_subsequence(needle: tuple[int, ...], haystack: tuple[int, ...]) -> bool:
+    it = iter(haystack)
+    return all(square in it for square in needle)
