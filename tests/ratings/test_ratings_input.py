@@ -92,7 +92,7 @@ def _bad_path(tmp_path, kind):
     [
         ("missing", "no such file or folder"),
         ("folder-without-games", "not a tournament folder"),
-        ("truncated-json", "not JSON"),
+        ("truncated-json", "cut short"),
         ("not-records", "not a game record file"),
     ],
 )
