@@ -81,3 +81,19 @@ def test_convert_round_trip_and_bad_game_left_out(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "game 2" in result.output
     converted = json.loads((tmp_path / "out.json").read_text())
     assert len(converted) == 3
+
+
+def test_thai_perft_from_the_english_12_man_start_prints_179740_at_depth_7() -> None:
+    """Issue 4: `referee perft --game thai --depth 7 --fen ...` prints 179,740."""
+    fen = "B:W1,2,3,4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,29,30,31,32"
+    result = runner.invoke(app, ["perft", "--game", "thai", "--depth", "7", "--fen", fen])
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[6] == "7\t179740"
+    assert lines[0] == "1\t7"
+
+
+def test_thai_moves_prints_captures_in_full_notation() -> None:
+    result = runner.invoke(app, ["moves", "--game", "thai", "--fen", "B:W9,K18:B14,22"])
+    assert result.exit_code == 0
+    assert result.output.split() == ["14x5", "22x15"]
