@@ -20,7 +20,7 @@ from referee.ratings.results import record_files
 from referee.records.formats import detect_format
 from referee.records.model import FORFEITS, Record, Result
 from referee.records.replay import ReplayError, game_of, replay, start_state
-from referee.report.boards import BoardEncoder, Boards
+from referee.report.boards import BoardEncoder
 from referee.tournament.config import ConfigError
 from referee.tournament.store import TournamentStore
 
@@ -54,10 +54,13 @@ class Report:
     """The ratings plot, or None when no game is finished."""
     files: list[str]
     games: list[GameRow]
-    viewer: list[dict[str, Any]]
-    """Per game, what the viewer shows besides the boards: `turns` as [seat, roll, move]
-    and `error` when the record stops replaying."""
-    boards: Boards
+    packs: list[str]
+    """Per game, its turns as [seat, roll, move] and its positions as token numbers, packed
+    (`boards.BoardEncoder.pack_game`)."""
+    errors: list[str | None]
+    """Per game, why its record stops replaying, if it does."""
+    tokens: str
+    """The SVG tokens of all boards, packed (`boards.BoardEncoder.pack_tokens`)."""
 
 
 def result_text(result: Result | None) -> str:
@@ -165,17 +168,15 @@ def collect(paths: Iterable[str | Path], options: RatingOptions | None = None) -
     tables = build_tables(read_games(paths), options)
     files = record_files(paths)
     rows: list[GameRow] = []
-    viewer: list[dict[str, Any]] = []
+    packs: list[str] = []
+    errors: list[str | None] = []
     encoder = BoardEncoder()
     for file in files:
         for number, record in enumerate(_records(file), 1):
             rows.append(_row(str(file), number, record))
             game, states, error = _positions(record)
-            board = encoder.add_game(game, states) if game is not None and states else None
-            data: dict[str, Any] = {"turns": _turns(record), "board": board}
-            if error is not None:
-                data["error"] = error
-            viewer.append(data)
+            packs.append(encoder.pack_game(game, states, _turns(record)))
+            errors.append(error)
     title, facts = _about(paths, files)
     return Report(
         title=title,
@@ -184,6 +185,7 @@ def collect(paths: Iterable[str | Path], options: RatingOptions | None = None) -
         plot_svg=ratings_svg(tables) if tables else None,
         files=[str(file) for file in files],
         games=rows,
-        viewer=viewer,
-        boards=encoder.finish(),
+        packs=packs,
+        errors=errors,
+        tokens=encoder.pack_tokens(),
     )

@@ -58,27 +58,23 @@ def _data(report: Report, several_files: bool) -> str:
     """The viewer's data as JSON that is safe inside a script element."""
     files = {file: index for index, file in enumerate(report.files)}
     games: list[dict[str, Any]] = []
-    for row, viewer in zip(report.games, report.viewer, strict=True):
-        games.append(
-            {
-                "label": _label(row, several_files),
-                "file": files[row.file],
-                "number": row.number,
-                "ruleset": row.ruleset,
-                "players": row.players,
-                "result": row.result,
-                "reason": row.reason,
-                "detail": row.detail,
-                **viewer,
-            }
-        )
-    data = {
-        "files": report.files,
-        "tokens": report.boards.tokens,
-        "width": report.boards.width,
-        "boards": report.boards.games,
-        "games": games,
-    }
+    for row, packed, error in zip(report.games, report.packs, report.errors, strict=True):
+        game = {
+            "label": _label(row, several_files),
+            "file": files[row.file],
+            "number": row.number,
+            "ruleset": row.ruleset,
+            "players": row.players,
+            "result": row.result,
+            "reason": row.reason,
+            "detail": row.detail,
+            "turns": row.turns,
+            "pack": packed,
+        }
+        if error is not None:
+            game["error"] = error
+        games.append(game)
+    data = {"files": report.files, "tokens": report.tokens, "games": games}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     # `</script>` or `<!--` inside the data would end or change the script element; no `<` at
     # all is the simplest guarantee, and JSON reads \u003c back as `<`.

@@ -1,7 +1,7 @@
 "use strict";
-// The game viewer of a referee report. Each game's boards are the engine's SVG, stored as
-// deflated token numbers (referee/report/boards.py says why); they are inflated when the game
-// is opened. Links: #game-N opens the N-th game of the list, #game-N/turn-T at turn T.
+// The list of games and the game viewer of a referee report. Each game's boards are the
+// engine's SVG, stored as token numbers and packed (referee/report/boards.py says why); a game
+// is unpacked when it is opened. Links: #game-N opens the N-th game, #game-N/turn-T at turn T.
 (() => {
   const data = JSON.parse(document.getElementById("report-data").textContent);
   const dialog = document.getElementById("viewer");
@@ -14,63 +14,44 @@
   const title = document.getElementById("viewer-title");
 
   let game = null; // the open game's index
+  let turns = []; // its turns: [seat, roll, move]
   let positions = []; // its boards as SVG text: the start, then after each turn
   let current = 0;
-  let opening = 0; // counts openings, so that a slow inflate of an earlier game is dropped
+  let opening = 0; // counts openings, so that a slow unpacking of an earlier game is dropped
+  let tokens = null; // the SVG tokens of all boards, unpacked at the first opening
 
-  async function inflate(base64) {
+  // JSON, deflated, in base64 (referee/report/boards.py `pack`).
+  async function unpack(base64) {
     const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
-    return new DataView(await new Response(stream).arrayBuffer());
+    return JSON.parse(await new Response(stream).text());
   }
 
-  async function boardsOf(index) {
-    const view = await inflate(data.boards[index]);
-    const width = data.width;
-    const read = {
-      1: (at) => view.getUint8(at),
-      2: (at) => view.getUint16(at, true),
-      4: (at) => view.getUint32(at, true),
-    }[width];
-    const result = [];
-    let tokens = [];
-    for (let at = 0; at < view.byteLength; at += width) {
-      const number = read(at);
-      if (number === 0) {
-        result.push(tokens.join("<"));
-        tokens = [];
-      } else {
-        tokens.push(data.tokens[number - 1]);
-      }
-    }
-    return result;
-  }
-
-  function turnText(info, turn, number) {
-    const [seat, roll, move] = turn;
-    const rolled = roll ? ` ${roll}` : "";
-    return `${number}. ${info.players[seat]}${rolled}: ${move}`;
+  async function unpackGame(index) {
+    tokens ??= unpack(data.tokens);
+    const [words, body] = await Promise.all([tokens, unpack(data.games[index].pack)]);
+    const boards = body.positions.map((numbers) => numbers.map((n) => words[n]).join("<"));
+    return [body.turns, boards];
   }
 
   function fillMoves(info) {
-    moves.replaceChildren();
     const start = document.createElement("li");
     start.textContent = "start";
     start.dataset.position = "0";
-    moves.append(start);
-    info.turns.forEach((turn, i) => {
+    const items = turns.map(([seat, roll, move], i) => {
       const item = document.createElement("li");
-      item.textContent = turnText(info, turn, i + 1);
+      item.textContent = `${i + 1}. ${info.players[seat]}${roll ? ` ${roll}` : ""}: ${move}`;
       item.dataset.position = String(i + 1);
-      moves.append(item);
+      return item;
     });
+    moves.replaceChildren(start, ...items);
   }
 
   function show(position) {
     const info = data.games[game];
     current = Math.max(0, Math.min(position, positions.length - 1));
     board.innerHTML = positions[current] ?? "";
-    counter.textContent = `${current} / ${info.turns.length}`;
+    counter.textContent = `${current} / ${turns.length}`;
     for (const item of moves.children) {
       const here = Number(item.dataset.position) === current;
       item.classList.toggle("current", here);
@@ -85,10 +66,10 @@
     if (current === 0) {
       caption.textContent = "The start of the game.";
     } else {
-      const [seat, roll, move] = info.turns[current - 1];
+      const [seat, roll, move] = turns[current - 1];
       const rolled = roll ? ` rolled ${roll} and` : "";
       caption.textContent =
-        `Turn ${current} of ${info.turns.length}: ${info.players[seat]} (seat ${seat})` +
+        `Turn ${current} of ${turns.length}: ${info.players[seat]} (seat ${seat})` +
         `${rolled} played ${move}.`;
     }
     const file = data.files[info.file];
@@ -100,6 +81,7 @@
     const info = data.games[index];
     const ticket = ++opening;
     game = index;
+    turns = [];
     positions = [];
     const how = [info.reason, info.detail].filter(Boolean).join(": ");
     title.textContent =
@@ -107,18 +89,20 @@
       (how ? ` (${how})` : "");
     replayError.hidden = !info.error;
     replayError.textContent = info.error ?? "";
-    fillMoves(info);
+    moves.replaceChildren();
+    counter.textContent = "";
+    caption.textContent = "";
     board.textContent = "drawing…";
     if (!dialog.open) dialog.showModal();
-    if (info.board !== null) {
-      if (typeof DecompressionStream !== "function") {
-        board.textContent = "This browser cannot inflate the boards (no DecompressionStream).";
-        return;
-      }
-      const boards = await boardsOf(info.board);
-      if (ticket !== opening) return;
-      positions = boards;
+    if (typeof DecompressionStream !== "function") {
+      board.textContent = "This browser cannot unpack the games (no DecompressionStream).";
+      return;
     }
+    const [gameTurns, boards] = await unpackGame(index);
+    if (ticket !== opening) return;
+    turns = gameTurns;
+    positions = boards;
+    fillMoves(info);
     show(position);
   }
 
@@ -191,7 +175,7 @@
     ["result", (info) => info.result],
     ["reason", (info) => info.reason],
     ["detail", (info) => info.detail],
-    ["turns", (info) => String(info.turns.length)],
+    ["turns", (info) => String(info.turns)],
   ];
   let matching = data.games.map((_, i) => i);
   let page = 0;
