@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.games.base import Game, State
-from referee.ratings import RatingOptions, RatingTable, build_tables, read_games
+from referee.ratings import RatingTable, build_tables, read_games
 from referee.ratings.errors import RatingsInputError
 from referee.ratings.plot import ratings_svg
 from referee.ratings.results import record_files
@@ -63,7 +63,7 @@ class Report:
     """The SVG tokens of all boards, packed (`boards.BoardEncoder.pack_tokens`)."""
 
 
-def result_text(result: Result | None) -> str:
+def _result_text(result: Result | None) -> str:
     if result is None:
         return "*"
     if result.winner is None:
@@ -89,7 +89,7 @@ def _row(file: str, number: int, record: Record) -> GameRow:
         number=number,
         ruleset=record.ruleset,
         players=players,
-        result=result_text(result),
+        result=_result_text(result),
         reason=_reason_text(result),
         detail=(result.detail or "") if result is not None else "",
         turns=len(record.turns),
@@ -98,7 +98,8 @@ def _row(file: str, number: int, record: Record) -> GameRow:
 
 
 def _records(path: Path) -> Iterator[Record]:
-    """The records of a file; `read_games` has already refused a file with a bad record."""
+    """The records of a file. `read_games` has read it before and refused any bad record, so
+    these errors only meet a file that changed in between."""
     with path.open("rb") as stream:
         file_format = detect_format(path, stream.peek(4096)[:4096])
         if file_format is None:
@@ -158,15 +159,16 @@ def _about(paths: list[Path], files: list[Path]) -> tuple[str, list[str]]:
     return "Games of " + ", ".join(file.name for file in files), facts
 
 
-def collect(paths: Iterable[str | Path], options: RatingOptions | None = None) -> Report:
-    """Everything a report shows, from tournament folders and record files (any mix).
+def collect(paths: Iterable[str | Path]) -> Report:
+    """Everything a report shows, from tournament folders and record files (any mix), with
+    the rating tables of `referee ratings`' defaults.
 
     Raises `RatingsInputError` for a missing path, a folder that is no tournament folder or
-    a record that cannot be read, and `RatingsError` for options that cannot rate.
+    a record that cannot be read.
     """
-    paths = [Path(path) for path in paths]
-    tables = build_tables(read_games(paths), options)
-    files = record_files(paths)
+    given = [Path(path) for path in paths]
+    tables = build_tables(read_games(given))
+    files = record_files(given)
     rows: list[GameRow] = []
     packs: list[str] = []
     errors: list[str | None] = []
@@ -177,7 +179,7 @@ def collect(paths: Iterable[str | Path], options: RatingOptions | None = None) -
             game, states, error = _positions(record)
             packs.append(encoder.pack_game(game, states, _turns(record)))
             errors.append(error)
-    title, facts = _about(paths, files)
+    title, facts = _about(given, files)
     return Report(
         title=title,
         facts=facts,
