@@ -62,8 +62,8 @@ def position_from_record(
                 raise RecordError(
                     "turn", f"{path}: game {game_number} has {len(record.turns)} turns, not {turn}"
                 )
-            game = game_of(record)
             try:
+                game = game_of(record)
                 state = start_state(record, game)
                 for step in replay(record, game):
                     if step.index == turn:
