@@ -7,7 +7,7 @@ from typing import NoReturn
 
 import typer
 
-from referee.cli import engine, ratings, records, tournament
+from referee.cli import engine, ratings, records, report, tournament
 from referee.cli.output import fail
 
 app = typer.Typer(
@@ -22,6 +22,7 @@ records.register(app)
 engine.register(app)
 tournament.register(app)
 ratings.register(app)
+report.register(app)
 
 
 def main() -> NoReturn:
