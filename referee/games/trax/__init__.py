@@ -1,0 +1,61 @@
+"""Trax, the tile-laying game of loops and lines (RULES.md section 3)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from referee.games.base import Game, Ruleset, RulesetError, State
+from referee.games.trax import notation, render
+from referee.games.trax.rules import TraxMove, TraxState
+
+__all__ = ["GAME", "TraxGame", "TraxMove", "TraxState"]
+
+
+class TraxGame(Game):
+    name: ClassVar[str] = "trax"
+    title: ClassVar[str] = "Trax"
+    variants: ClassVar[tuple[str, ...]] = ("standard", "8x8", "looptrax")
+    turn_cap: ClassVar[int] = 400
+
+    def initial_state(
+        self, ruleset: Ruleset, start: str | None = None, first: int | None = None
+    ) -> TraxState:
+        if first not in (None, 0):
+            raise RulesetError("in Trax White (seat 0) always moves first")
+        if start is not None:
+            return self.parse_position(ruleset, start)
+        return TraxState(ruleset)
+
+    def parse_position(self, ruleset: Ruleset, text: str) -> TraxState:
+        """The position after a token list such as `@0+ B1/ A2\\` from the empty board."""
+        state = TraxState(ruleset)
+        for token in text.split():
+            state = state.play(notation.parse_move(state, token))
+        return state
+
+    def format_position(self, state: State) -> str:
+        assert isinstance(state, TraxState)
+        return " ".join(state.tokens())
+
+    def parse_move(self, state: State, text: str) -> TraxMove:
+        assert isinstance(state, TraxState)
+        return notation.parse_move(state, text)
+
+    def format_move(self, state: State, move: Any) -> str:
+        return notation.format_move(move)
+
+    def render_text(self, state: State) -> str:
+        assert isinstance(state, TraxState)
+        return render.render_text(state)
+
+    def render_svg(self, state: State) -> str:
+        assert isinstance(state, TraxState)
+        return render.render_svg(state)
+
+    def bots(self) -> dict[str, type]:
+        from referee.games.trax.bots import BOTS
+
+        return BOTS
+
+
+GAME = TraxGame()
