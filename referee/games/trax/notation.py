@@ -7,6 +7,7 @@ Reading a token looks at its space and neighbours only, never at the list of leg
 
 from __future__ import annotations
 
+import functools
 import re
 
 from referee.games.base import IllegalMove, NotationError
@@ -33,6 +34,7 @@ def column_number(letters: str) -> int:
     return number
 
 
+@functools.lru_cache(maxsize=4096)
 def split_token(text: str) -> tuple[int, int, str]:
     """(column, row, symbol) of a token; NotationError if it is not one."""
     match = TOKEN.fullmatch(text.strip().upper())

@@ -33,6 +33,9 @@ COORD_MASK = (1 << SHIFT) - 1
 ORIGIN = 1 << (SHIFT - 1)
 """Both coordinates of the first tile; a board grows at most one space a tile either way."""
 DELTA = (-(1 << SHIFT), 1, 1 << SHIFT, -1)
+DIRECTIONS = tuple(enumerate(DELTA))
+INCOMING = tuple((delta << 2) + (d ^ 2) for d, delta in DIRECTIONS)
+"""From `space << 2`: the open end of the neighbour in direction d that faces the space."""
 
 STRAIGHT_WHITE_NS = 0b0101
 STRAIGHT_WHITE_EW = 0b1010
@@ -133,74 +136,6 @@ Box = list[int]
 """minx, maxx, miny, maxy of the tiles in play."""
 
 
-def place(
-    tiles: dict[int, int],
-    codes: dict[int, int],
-    ends: dict[int, int],
-    box: Box,
-    key: int,
-    tile: int,
-    limit: int,
-    forced: list[int],
-    grown: list[int],
-) -> int:
-    """Put one tile down; returns the colours (bit 0 white, bit 1 black) it closed into a loop.
-
-    Spaces it forces go to `forced`; `grown` receives one end of every track it lengthened.
-    Raises IllegalMove when a space is entered three times by one colour or the tile leaves
-    the `limit` x `limit` area (limit 0: no limit).
-    """
-    tiles[key] = tile
-    codes.pop(key, None)
-    x, y = key & COORD_MASK, key >> SHIFT
-    if x < box[0]:
-        box[0] = x
-    elif x > box[1]:
-        box[1] = x
-    if y < box[2]:
-        box[2] = y
-    elif y > box[3]:
-        box[3] = y
-    if limit and (box[1] - box[0] >= limit or box[3] - box[2] >= limit):
-        raise IllegalMove(
-            "trax.8x8-limit",
-            f"the tiles in play would span more than {limit} columns or rows",
-        )
-    contrib = CONTRIB[tile]
-    for d in range(4):
-        neighbour = key + DELTA[d]
-        if neighbour not in tiles:
-            code = codes.get(neighbour, 0) | contrib[d]
-            codes[neighbour] = code
-            force = FORCE[code]
-            if force >= 0:
-                forced.append(neighbour)
-            elif force == THREE_EDGES:
-                raise IllegalMove(
-                    "trax.three-edges",
-                    "the turn leaves a space that one colour enters from three edges",
-                )
-    loops = 0
-    here = key << 2
-    for colour_bit, a, b in PAIRS[tile]:
-        next_a, next_b = key + DELTA[a], key + DELTA[b]
-        far_a = ends.pop(next_a << 2 | a ^ 2) if next_a in tiles else here | a
-        if next_b in tiles:
-            in_b = next_b << 2 | b ^ 2
-            if far_a == in_b:
-                # The track from edge a ends at edge b: this tile closes it.
-                del ends[in_b]
-                loops |= colour_bit
-                continue
-            far_b = ends.pop(in_b)
-        else:
-            far_b = here | b
-        ends[far_a] = far_b
-        ends[far_b] = far_a
-        grown.append(far_a)
-    return loops
-
-
 def play_turn(
     tiles: dict[int, int],
     codes: dict[int, int],
@@ -212,19 +147,76 @@ def play_turn(
 ) -> tuple[int, list[int]]:
     """Place a primary tile and every forced tile after it, on the given (mutable) board.
 
-    Returns the colours closed into loops and one end of every track the turn lengthened.
+    Returns the colours the turn closed into loops (bit 0 white, bit 1 black) and one end of
+    every track it lengthened. Raises IllegalMove when a space is entered from three edges by
+    one colour, or a tile leaves the `limit` x `limit` area (limit 0: no limit); the board is
+    then left half-changed, so play on copies.
     """
+    force_of, contribs, pairs, incoming = FORCE, CONTRIB, PAIRS, INCOMING
+    minx, maxx, miny, maxy = box
     forced: list[int] = []
     grown: list[int] = []
-    loops = place(tiles, codes, ends, box, key, tile, limit, forced, grown)
-    while forced:
-        space = forced.pop()
-        if space not in tiles:
-            # A space once forced stays forced: its code only gains edges, and a third
-            # edge of one colour raised already.
-            tile = FORCE[codes[space]]
-            loops |= place(tiles, codes, ends, box, space, tile, limit, forced, grown)
-    return loops, grown
+    loops = 0
+    while True:
+        tiles[key] = tile
+        codes.pop(key, None)
+        x, y = key & COORD_MASK, key >> SHIFT
+        if x < minx:
+            minx = x
+        elif x > maxx:
+            maxx = x
+        if y < miny:
+            miny = y
+        elif y > maxy:
+            maxy = y
+        if limit and (maxx - minx >= limit or maxy - miny >= limit):
+            raise IllegalMove(
+                "trax.8x8-limit",
+                f"the tiles in play would span more than {limit} columns or rows",
+            )
+        contrib = contribs[tile]
+        occupied = 0
+        for d, delta in DIRECTIONS:
+            neighbour = key + delta
+            if neighbour in tiles:
+                occupied |= 1 << d
+                continue
+            code = codes.get(neighbour, 0) | contrib[d]
+            codes[neighbour] = code
+            force = force_of[code]
+            if force >= 0:
+                forced.append(neighbour)
+            elif force == THREE_EDGES:
+                raise IllegalMove(
+                    "trax.three-edges",
+                    "the turn leaves a space that one colour enters from three edges",
+                )
+        here = key << 2
+        for colour_bit, a, b in pairs[tile]:
+            far_a = ends.pop(here + incoming[a]) if occupied >> a & 1 else here | a
+            if occupied >> b & 1:
+                in_b = here + incoming[b]
+                if far_a == in_b:
+                    # The track from edge a ends at edge b: this tile closes it.
+                    del ends[in_b]
+                    loops |= colour_bit
+                    continue
+                far_b = ends.pop(in_b)
+            else:
+                far_b = here | b
+            ends[far_a] = far_b
+            ends[far_b] = far_a
+            grown.append(far_a)
+        while forced:
+            key = forced.pop()
+            if key not in tiles:
+                break
+        else:
+            box[:] = minx, maxx, miny, maxy
+            return loops, grown
+        # A space once forced stays forced: its code only gains edges, and a third edge of
+        # one colour raised already.
+        tile = force_of[codes[key]]
 
 
 def is_line(end: int, other: int, box: Sequence[int]) -> bool:
@@ -279,15 +271,21 @@ def turn_is_legal(
     """Whether a fitting primary tile makes a legal turn, without changing the board.
 
     Only forced play can make it illegal (a third same-coloured edge, or the 8x8 limit), so
-    this follows forced play in a small overlay and ignores the tracks.
+    this follows forced play as `play_turn` does, in a small overlay, and ignores the tracks.
     """
-    placed = {key: tile}
+    placed: dict[int, int] = {}
     changed: dict[int, int] = {}
-    pending = [key]
+    pending: list[int] = []
     minx, maxx, miny, maxy = box
-    while pending:
-        space = pending.pop()
-        put = placed[space]
+    space, put = key, tile
+    while True:
+        placed[space] = put
+        if limit:
+            x, y = space & COORD_MASK, space >> SHIFT
+            minx, maxx = min(minx, x), max(maxx, x)
+            miny, maxy = min(miny, y), max(maxy, y)
+            if maxx - minx >= limit or maxy - miny >= limit:
+                return False
         contrib = CONTRIB[put]
         for d in range(4):
             neighbour = space + DELTA[d]
@@ -299,18 +297,19 @@ def turn_is_legal(
             code |= contrib[d]
             changed[neighbour] = code
             force = FORCE[code]
-            if force == THREE_EDGES:
-                return False
             if force >= 0:
-                placed[neighbour] = force
                 pending.append(neighbour)
-                if limit:
-                    x, y = neighbour & COORD_MASK, neighbour >> SHIFT
-                    minx, maxx = min(minx, x), max(maxx, x)
-                    miny, maxy = min(miny, y), max(maxy, y)
-                    if maxx - minx >= limit or maxy - miny >= limit:
-                        return False
-    return True
+            elif force == THREE_EDGES:
+                return False
+        # A forced space is filled only when its turn comes, from its code at that time, so
+        # every tile placed next to it meanwhile is checked against it (as in play_turn).
+        while pending:
+            space = pending.pop()
+            if space not in placed:
+                break
+        else:
+            return True
+        put = FORCE[changed[space]]
 
 
 def column_label(col: int) -> str:
@@ -330,6 +329,10 @@ def space_label(col: int, row: int) -> str:
 
 class TraxState(State):
     """A Trax position: the tiles in play, whose turn it is, and how the game ended.
+
+    Immutable by contract: nothing changes a state after `play` made it (its dicts are its
+    own copies); the only writes are the lazily computed hash and "has no move" flag. There
+    is no `__setattr__` guard because it would cost a tenth of the time of a move.
 
     Equal positions compare equal wherever their tiles lie in the internal coordinates (only
     the shape matters, as in the notation); the moves that led here are kept for
@@ -368,10 +371,7 @@ class TraxState(State):
 
     def __init__(self, ruleset: Ruleset) -> None:
         """The empty board, White to move."""
-        _init(self, ruleset, {}, {}, {}, None, 0, None, "", None)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("TraxState is immutable")
+        _init(self, ruleset, {}, {}, {}, None, 0, None, "", None, *_variant_flags(ruleset))
 
     def _shape(self) -> frozenset[tuple[int, int]]:
         if self.box is None:
@@ -392,7 +392,7 @@ class TraxState(State):
     def __hash__(self) -> int:
         if self._hash is None:
             value = hash((self._shape(), self.seat, self.winner, self.ruleset))
-            object.__setattr__(self, "_hash", value)
+            self._hash = value
             return value
         return self._hash
 
@@ -502,36 +502,44 @@ class TraxState(State):
             for key, tile in self._candidates()
             if turn_is_legal(tiles, codes, box, key, tile, limit)
         ]
-        object.__setattr__(self, "_stuck", not moves)
+        self._stuck = not moves
         return moves
 
     def has_legal_move(self) -> bool:
         """Whether any legal move exists, stopping at the first one found."""
         if self._stuck is None:
-            box = self.box
-            found = box is None or any(
-                turn_is_legal(self.tiles, self.codes, box, key, tile, self.limit)
-                for key, tile in self._candidates()
-            )
-            object.__setattr__(self, "_stuck", not found)
+            self._stuck = self.box is not None and not self._find_move()
         return not self._stuck
+
+    def _find_move(self) -> bool:
+        tiles, codes, box, limit = self.tiles, self.codes, self.box, self.limit
+        assert box is not None
+        for key, code in codes.items():
+            if limit and not self._within_limit(key):
+                continue
+            for tile in FITS[code]:
+                if turn_is_legal(tiles, codes, box, key, tile, limit):
+                    return True
+        return False
 
     def play(self, move: Any) -> TraxState:
         key = self.check(move)
-        tiles, codes, ends = dict(self.tiles), dict(self.codes), dict(self.ends)
+        tiles, codes, ends = self.tiles.copy(), self.codes.copy(), self.ends.copy()
         if self.box is None:
             x, y = coords(key)
             box = [x, x, y, y]
         else:
             box = list(self.box)
         loops, grown = play_turn(tiles, codes, ends, box, key, move.tile, self.limit)
-        white, black = formed(tiles, ends, box, loops, grown, self.lines)
-        mine, theirs = (white, black) if self.seat == WHITE else (black, white)
         winner, detail = None, ""
-        if mine is not None:
-            winner, detail = self.seat, mine
-        elif theirs is not None:
-            winner, detail = 1 - self.seat, theirs
+        lines = self.lines and (box[1] - box[0] >= 7 or box[3] - box[2] >= 7)
+        if loops or lines:
+            white, black = formed(tiles, ends, box, loops, grown, lines)
+            mine, theirs = (white, black) if self.seat == WHITE else (black, white)
+            if mine is not None:
+                winner, detail = self.seat, mine
+            elif theirs is not None:
+                winner, detail = 1 - self.seat, theirs
         state = object.__new__(TraxState)
         _init(
             state,
@@ -539,11 +547,13 @@ class TraxState(State):
             tiles,
             codes,
             ends,
-            (box[0], box[1], box[2], box[3]),
+            tuple(box),  # type: ignore[arg-type]
             1 - self.seat,
             winner,
             detail,
             (move, self.history),
+            self.limit,
+            self.lines,
         )
         return state
 
@@ -558,6 +568,11 @@ class TraxState(State):
         return self.winner is not None or (self.limit > 0 and not self.has_legal_move())
 
 
+def _variant_flags(ruleset: Ruleset) -> tuple[int, bool]:
+    """The area limit (0: none) and whether lines win."""
+    return (8 if ruleset.variant == "8x8" else 0), ruleset.variant != "looptrax"
+
+
 def _init(
     state: TraxState,
     ruleset: Ruleset,
@@ -569,22 +584,23 @@ def _init(
     winner: int | None,
     detail: str,
     history: tuple[Any, ...] | None,
+    limit: int,
+    lines: bool,
 ) -> None:
-    put = object.__setattr__
-    put(state, "ruleset", ruleset)
-    put(state, "tiles", tiles)
-    put(state, "codes", codes)
-    put(state, "ends", ends)
-    put(state, "box", box)
-    put(state, "seat", seat)
-    put(state, "winner", winner)
-    put(state, "detail", detail)
-    put(state, "history", history)
-    put(state, "limit", 8 if ruleset.variant == "8x8" else 0)
-    put(state, "lines", ruleset.variant != "looptrax")
-    put(state, "_hash", None)
+    state.ruleset = ruleset
+    state.tiles = tiles
+    state.codes = codes
+    state.ends = ends
+    state.box = box
+    state.seat = seat
+    state.winner = winner
+    state.detail = detail
+    state.history = history
+    state.limit = limit
+    state.lines = lines
+    state._hash = None
     # No move is legal once the game is won; otherwise found out when first asked.
-    put(state, "_stuck", True if winner is not None else None)
+    state._stuck = True if winner is not None else None
 
 
 def format_token(move: TraxMove) -> str:
