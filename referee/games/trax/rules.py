@@ -71,6 +71,10 @@ SYMBOL_TILES = {
 NO_FORCE = -1
 THREE_EDGES = -2
 
+NO_WIN = -1
+ILLEGAL = -2
+"""What `TraxState.preview` returns besides a winner's seat."""
+
 
 def _bits(mask: int) -> tuple[int, ...]:
     return tuple(d for d in range(4) if mask >> d & 1)
@@ -481,13 +485,76 @@ class TraxState(State):
         x, y = key & COORD_MASK, key >> SHIFT
         return max(box[1], x) - min(box[0], x) < limit and max(box[3], y) - min(box[2], y) < limit
 
-    def _candidates(self) -> list[tuple[int, int]]:
-        """(space, tile) of every tile that fits an empty space, row by row."""
+    def candidates(self) -> list[tuple[int, int]]:
+        """(space, tile) of every tile that fits an empty space, row by row.
+
+        These are the moves unless forced play makes them illegal (see `preview`).
+        """
         codes = self.codes
         spaces = sorted(codes)
         if self.limit:
             spaces = [key for key in spaces if self._within_limit(key)]
         return [(key, tile) for key in spaces for tile in FITS[codes[key]]]
+
+    def move_at(self, key: int, tile: int) -> TraxMove:
+        """The move that places `tile` on the space `key` of this position."""
+        if self.box is None:
+            return TraxMove(0, 0, tile)
+        return TraxMove(
+            (key & COORD_MASK) - self.box[0] + 1, (key >> SHIFT) - self.box[2] + 1, tile
+        )
+
+    def preview(self, key: int, tile: int) -> int:
+        """How a turn placing a fitting `tile` on `key` ends: the winner's seat, NO_WIN or ILLEGAL.
+
+        Cheaper than `play` for the bots: without forced play no loop can close (two ends
+        of one track facing one empty space would have forced it), and only the two tracks
+        through the new tile can become lines, so they are looked up instead of played.
+        """
+        tiles, codes, box, limit = self.tiles, self.codes, self.box, self.limit
+        assert box is not None
+        contrib = CONTRIB[tile]
+        forcing = False
+        for d, delta in DIRECTIONS:
+            neighbour = key + delta
+            if neighbour not in tiles:
+                force = FORCE[codes.get(neighbour, 0) | contrib[d]]
+                if force == THREE_EDGES:
+                    return ILLEGAL
+                forcing = forcing or force >= 0
+        x, y = key & COORD_MASK, key >> SHIFT
+        new_box = [min(box[0], x), max(box[1], x), min(box[2], y), max(box[3], y)]
+        if limit and (new_box[1] - new_box[0] >= limit or new_box[3] - new_box[2] >= limit):
+            return ILLEGAL
+        lines = self.lines and (new_box[1] - new_box[0] >= 7 or new_box[3] - new_box[2] >= 7)
+        if forcing:
+            new_tiles, new_ends = tiles.copy(), self.ends.copy()
+            try:
+                loops, grown = play_turn(
+                    new_tiles, codes.copy(), new_ends, new_box, key, tile, limit
+                )
+            except IllegalMove:
+                return ILLEGAL
+            lines = self.lines and (new_box[1] - new_box[0] >= 7 or new_box[3] - new_box[2] >= 7)
+            if not (loops or lines):
+                return NO_WIN
+            made = formed(new_tiles, new_ends, new_box, loops, grown, lines)
+        elif not lines:
+            return NO_WIN
+        else:
+            ends, here = self.ends, key << 2
+            made_lines: list[str | None] = []
+            for _, a, b in PAIRS[tile]:
+                far_a = ends[here + INCOMING[a]] if key + DELTA[a] in tiles else here | a
+                far_b = ends[here + INCOMING[b]] if key + DELTA[b] in tiles else here | b
+                made_lines.append("line" if is_line(far_a, far_b, new_box) else None)
+            made = (made_lines[0], made_lines[1])
+        seat = self.seat
+        if made[seat] is not None:
+            return seat
+        if made[1 - seat] is not None:
+            return 1 - seat
+        return NO_WIN
 
     def legal_moves(self) -> list[TraxMove]:
         if self.winner is not None:
@@ -499,7 +566,7 @@ class TraxState(State):
         minx, miny = box[0] - 1, box[2] - 1
         moves = [
             TraxMove((key & COORD_MASK) - minx, (key >> SHIFT) - miny, tile)
-            for key, tile in self._candidates()
+            for key, tile in self.candidates()
             if turn_is_legal(tiles, codes, box, key, tile, limit)
         ]
         self._stuck = not moves

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from referee.records.formats.base import FileFormat
 from referee.records.formats.referee_json import JsonFormat, JsonlFormat
+from referee.records.formats.trax_list import TraxListFormat
 
-FORMATS: tuple[FileFormat, ...] = (JsonlFormat(), JsonFormat())
+FORMATS: tuple[FileFormat, ...] = (JsonlFormat(), JsonFormat(), TraxListFormat())
 
 
 def format_named(name: str) -> FileFormat:
