@@ -32,6 +32,8 @@ from referee.games.trax.notation import TOKEN
 HEADER = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*)")
 NUMBER = re.compile(r"(\d+)\.?")
 NUMBERED_MOVE = re.compile(r"(\d+)\.(\S+)")
+PARTIAL = re.compile(r"(\d+\.?)?(@|[A-Z]+)?\d*")
+"""A move number, a move or both, cut short before the end of the move."""
 RESIGN = "resign"
 KNOWN_HEADERS = ("Variant", "White", "Black", "Event", "Site", "Date", "Round")
 RESULT_HEADERS = ("Result", "Result-Detail")
@@ -155,15 +157,21 @@ def is_move_token(text: str) -> bool:
     return TOKEN.fullmatch(text.upper()) is not None
 
 
+def _could_be_cut(word: str) -> bool:
+    """Whether a word may be the start of a token cut off by the end of a file's head."""
+    return PARTIAL.fullmatch(word.upper()) is not None or RESIGN.startswith(word.lower())
+
+
 def looks_like_game_list(text: str) -> bool:
     """Whether text (the head of a file) is a Trax game list.
 
-    It must open, after comments and a move number, with a first move (`@0+` or `@0/`),
-    and every whole token up to the cut of the head must be a move number, a move or Resign.
+    It must open, after comments and a move number, with a first move (`@0+` or `@0/`), and
+    every token after it must be a move number, a move or Resign (the last word of the text
+    may be a token cut off by the end of the head).
     """
-    if not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
     words = [word for line in text.splitlines() for word in _split_comment(line)[0].split()]
+    if words and not text[-1:].isspace() and _could_be_cut(words[-1]):
+        words.pop()
     moves = 0
     for word in words:
         numbered = NUMBERED_MOVE.fullmatch(word)

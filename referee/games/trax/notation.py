@@ -58,7 +58,7 @@ def parse_move(state: TraxState, text: str) -> TraxMove:
                 f"not {text.strip()}",
             )
         return TraxMove(0, 0, first if first in FIRST_TILES else second)
-    if state.winner is not None:
+    if state.is_terminal():
         raise IllegalMove("trax.game-over", "the game is over")
     key = state.space_of(col, row)
     code = state.codes.get(key) if key is not None else None

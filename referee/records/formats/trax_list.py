@@ -160,7 +160,8 @@ class TraxListFormat(FileFormat):
     def read(self, stream: IO[bytes]) -> Iterator[Loaded]:
         for number, item in enumerate(gamelist.read_games(_lines(stream)), 1):
             if isinstance(item, gamelist.GameListError):
-                yield Loaded(number, item.line, error=RecordError(item.code, item.message))
+                message = f"{item.message} (column {item.column})"
+                yield Loaded(number, item.line, error=RecordError(item.code, message))
                 continue
             try:
                 record = to_record(item)
