@@ -23,10 +23,10 @@ from referee.games.trax import GAME
 from referee.games.trax.rules import FITS, ILLEGAL, NO_WIN, TraxState, coords, key_of
 
 VARIANTS = st.sampled_from(GAME.variants)
-CHOICES = st.lists(st.integers(0, 10**6), max_size=40)
+CHOICES = st.lists(st.integers(0, 10**6), min_size=1, max_size=50)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(variant=VARIANTS, seed=st.integers(0, 2**32))
 def test_random_games_never_raise_and_keep_the_board_sound(variant: str, seed: int) -> None:
     """After every completed turn: no empty space entered twice (forced play is complete) or
@@ -42,7 +42,7 @@ def test_random_games_never_raise_and_keep_the_board_sound(variant: str, seed: i
             assert max(span(board)) <= 8
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(variant=VARIANTS, seed=st.integers(0, 2**32))
 def test_every_turn_is_judged_as_the_rules_say(variant: str, seed: int) -> None:
     """The winner after each turn: the mover's colour formed a loop or line (lines only where
@@ -60,7 +60,7 @@ def test_every_turn_is_judged_as_the_rules_say(variant: str, seed: int) -> None:
         assert (after.winner, after.detail) == expected
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(variant=VARIANTS, choices=CHOICES)
 def test_legal_moves_are_exactly_the_legal_turns(variant: str, choices: list[int]) -> None:
     """Every tile on every space, forced play done naively: the engine lists the same moves,
@@ -73,7 +73,7 @@ def test_legal_moves_are_exactly_the_legal_turns(variant: str, choices: list[int
     assert {absolute(state, move) for move in moves} == naive_moves(state)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(variant=VARIANTS, choices=CHOICES)
 def test_every_legal_move_reads_back_from_its_notation(variant: str, choices: list[int]) -> None:
     """parse(format(move)) is the move, for every legal move of random positions."""
@@ -82,7 +82,7 @@ def test_every_legal_move_reads_back_from_its_notation(variant: str, choices: li
         assert GAME.parse_move(state, GAME.format_move(state, move)) == move
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(variant=VARIANTS, choices=CHOICES)
 def test_preview_agrees_with_playing_the_move(variant: str, choices: list[int]) -> None:
     """The bots' shortcut (winner or illegality without playing) matches play."""
@@ -99,7 +99,7 @@ def test_preview_agrees_with_playing_the_move(variant: str, choices: list[int]) 
             assert result == (NO_WIN if after.winner is None else after.winner)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(variant=VARIANTS, choices=CHOICES)
 def test_incremental_tables_match_the_board(variant: str, choices: list[int]) -> None:
     """The engine's per-space codes and track ends are what the tiles say."""
