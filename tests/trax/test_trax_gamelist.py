@@ -92,6 +92,12 @@ def test_headers_set_variant_players_event_and_tags() -> None:
     assert loaded.turn_places == ((8, 1), (8, 5), (8, 9), (8, 13))
 
 
+@pytest.mark.parametrize(("written", "variant"), [("LoopTrax", "looptrax"), ("8X8", "8x8")])
+def test_the_variant_header_is_read_in_any_case(written: str, variant: str) -> None:
+    (loaded,) = read(f"# variant: {written}\n@0+\n")
+    assert loaded.record.ruleset == f"trax/{variant}@1"
+
+
 def test_blocks_without_moves_are_comments_unless_they_name_a_variant() -> None:
     """A file may open with comments; a game of no moves is written with its Variant header."""
     loaded = read("# Games from a book\n# Source: x\n\n@0+ B1+\n\n# Variant: looptrax\n")

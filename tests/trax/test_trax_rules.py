@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from trax_support import DRAWN_8X8, board_of, entering, frontier, naive_formed, position
 
-from referee.games.base import IllegalMove, Outcome
+from referee.games.base import IllegalMove, NotationError, Outcome
 from referee.games.trax import GAME, TraxMove, TraxState
 from referee.games.trax.rules import CURVE_WHITE_NW, STRAIGHT_WHITE_NS
 
@@ -172,7 +172,8 @@ def test_no_move_after_the_game_is_won() -> None:
 def test_a_move_from_elsewhere_is_refused() -> None:
     """play checks the move itself: a malformed move is an IllegalMove, not a crash."""
     state = position("@0+")
-    for move in [(1, 2, 5), TraxMove(1, 1, 7), TraxMove("B", 1, 5), None]:  # type: ignore[arg-type]
+    strange = [(1, 2, 5), TraxMove(1, 1, 7), TraxMove("B", 1, 5), TraxMove(-1, 1, 5), None]
+    for move in strange:  # type: ignore[arg-type]
         with pytest.raises(IllegalMove) as raised:
             state.play(move)
         assert raised.value.rule == "trax.no-such-move"
@@ -194,3 +195,22 @@ def test_position_text_round_trips() -> None:
     assert GAME.format_position(state) == text
     assert position(GAME.format_position(state)) == state
     assert GAME.initial_state(GAME.ruleset(), start=text) == state
+
+
+def test_position_text_may_number_its_moves() -> None:
+    """A pasted game list works as a position: move numbers and comments are skipped."""
+    assert position("1. @0+ 2. B1+ # two tiles") == position("@0+ B1+")
+    assert position("") == GAME.initial_state(GAME.ruleset())
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "words"),
+    [
+        ("@0+ B1+ Resign", NotationError, "Resign"),
+        ("@0+ B1+ X", NotationError, "move 3"),
+        ("@0+ B1+ A1+", IllegalMove, "move 3 A1+"),
+    ],
+)
+def test_a_bad_position_text_names_the_move(text: str, error: type, words: str) -> None:
+    with pytest.raises(error, match=words):
+        position(text)

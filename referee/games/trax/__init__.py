@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from referee.games.base import Game, Ruleset, RulesetError, State
-from referee.games.trax import notation, render
+from referee.games.base import Game, IllegalMove, NotationError, Ruleset, RulesetError, State
+from referee.games.trax import gamelist, notation, render
 from referee.games.trax.rules import TraxMove, TraxState
 
 __all__ = ["GAME", "TraxGame", "TraxMove", "TraxState"]
@@ -27,10 +27,24 @@ class TraxGame(Game):
         return TraxState(ruleset)
 
     def parse_position(self, ruleset: Ruleset, text: str) -> TraxState:
-        """The position after a token list such as `@0+ B1/ A2\\` from the empty board."""
+        """The position after a token list such as `@0+ B1/ A2\\` from the empty board.
+
+        Move numbers (`1. @0+ 2. B1/`) and `#` comments may be given as in a game list.
+        """
+        try:
+            listed = gamelist.parse_block(list(enumerate(text.splitlines() or [""], 1)))
+        except gamelist.GameListError as error:
+            raise NotationError(error.message) from None
+        if listed.resign is not None:
+            raise NotationError("Resign ends a game; a position is a list of moves only")
         state = TraxState(ruleset)
-        for token in text.split():
-            state = state.play(notation.parse_move(state, token))
+        for number, token in enumerate(listed.moves, 1):
+            try:
+                state = state.play(notation.parse_move(state, token.text))
+            except IllegalMove as error:
+                raise IllegalMove(error.rule, f"move {number} {token.text}: {error}") from None
+            except NotationError as error:
+                raise NotationError(f"move {number}: {error}", error.rule) from None
         return state
 
     def format_position(self, state: State) -> str:

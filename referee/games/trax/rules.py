@@ -31,7 +31,8 @@ COLOUR_NAMES = ("white", "black")
 SHIFT = 20
 COORD_MASK = (1 << SHIFT) - 1
 ORIGIN = 1 << (SHIFT - 1)
-"""Both coordinates of the first tile; a board grows at most one space a tile either way."""
+"""Both coordinates of the first tile: room for half a million tiles in every direction (a
+board grows at most one space per tile)."""
 DELTA = (-(1 << SHIFT), 1, 1 << SHIFT, -1)
 DIRECTIONS = tuple(enumerate(DELTA))
 INCOMING = tuple((delta << 2) + (d ^ 2) for d, delta in DIRECTIONS)
@@ -318,6 +319,8 @@ def turn_is_legal(
 
 def column_label(col: int) -> str:
     """`@` for 0, then A..Z, AA.. (bijective base 26)."""
+    if col < 0:
+        raise ValueError(f"no column label for {col}")
     if col == 0:
         return "@"
     letters = []
@@ -442,10 +445,14 @@ class TraxState(State):
         """
         if self.winner is not None or self._stuck:
             raise IllegalMove("trax.game-over", "the game is over")
-        if (
-            not isinstance(move, TraxMove)
-            or move.tile not in SYMBOLS
-            or not (isinstance(move.col, int) and isinstance(move.row, int))
+        if not (
+            isinstance(move, TraxMove)
+            and isinstance(move.col, int)
+            and isinstance(move.row, int)
+            and isinstance(move.tile, int)
+            and move.col >= 0
+            and move.row >= 0
+            and move.tile in SYMBOLS
         ):
             raise IllegalMove("trax.no-such-move", f"{move!r} is not a Trax move")
         col, row, tile = move

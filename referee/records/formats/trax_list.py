@@ -76,7 +76,7 @@ def _rules_result(ruleset: str, moves: list[str]) -> Result | None:
 def to_record(game: gamelist.ListedGame) -> TraxRecord:
     """The record of a listed game; RecordError when its headers make no record."""
     moves = [token.text for token in game.moves]
-    ruleset = f"trax/{game.header('Variant') or 'standard'}@1"
+    ruleset = f"trax/{(game.header('Variant') or 'standard').lower()}@1"
     result = _header_result(game)
     if game.resign is not None:
         if result is not None:
