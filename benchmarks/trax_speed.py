@@ -20,6 +20,7 @@ from referee.games.base import perft_counts
 from referee.games.trax import GAME, TraxState
 from referee.records.io import parse_record_json, record_to_json
 from referee.records.model import Player, TraxRecord, Turn
+from referee.records.replay import result_of
 from referee.validator.check import validate_record
 
 FIXTURE = Path(__file__).parents[1] / "tests" / "fixtures" / "trax" / "commented-games.tsv"
@@ -62,18 +63,23 @@ def random_games(count: int) -> list[tuple[str, list[str]]]:
 
 
 def jsonl(games: list[tuple[str, list[str]]]) -> list[str]:
+    """The games as JSONL records, with the result the rules give them."""
     players = [Player(name="White"), Player(name="Black")]
-    return [
-        record_to_json(
-            TraxRecord(
-                game="trax",
-                ruleset=f"trax/{variant}@1",
-                players=players,
-                turns=[Turn(seat=i % 2, move=m) for i, m in enumerate(moves)],  # type: ignore[arg-type]
-            )
+    lines = []
+    for variant, moves in games:
+        state = GAME.initial_state(GAME.ruleset(variant))
+        for move in moves:
+            state = state.play(GAME.parse_move(state, move))
+        outcome = state.outcome()
+        record = TraxRecord(
+            game="trax",
+            ruleset=f"trax/{variant}@1",
+            players=players,
+            turns=[Turn(seat=i % 2, move=m) for i, m in enumerate(moves)],  # type: ignore[arg-type]
+            result=None if outcome is None else result_of(outcome),
         )
-        for variant, moves in games
-    ]
+        lines.append(record_to_json(record))
+    return lines
 
 
 def replay(games: list[tuple[str, list[str]]]) -> None:
