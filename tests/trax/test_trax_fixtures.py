@@ -17,7 +17,7 @@ from referee.records.formats.trax_list import TraxListFormat
 from referee.records.io import Loaded
 from referee.records.model import Reason, Result
 from referee.records.replay import ReplayError, final_state, replay
-from referee.validator.check import validate_loaded
+from referee.validator.check import validate_file, validate_loaded
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "trax" / "commented-games.tsv"
 ROWS = list(csv.DictReader(FIXTURE.open(encoding="utf-8"), delimiter="\t"))
@@ -90,3 +90,16 @@ def test_the_whole_collection_reads_as_one_game_list() -> None:
     assert [row["id"] for row, report in zip(ROWS, reports, strict=True) if not report.valid] == [
         "G19"
     ]
+
+
+def test_validate_file_reads_a_game_list_and_points_at_the_bad_token(tmp_path: Path) -> None:
+    """`referee validate games.txt`: found by content, each game judged, the bad move located."""
+    path = tmp_path / "games.txt"
+    path.write_text("@0+ B1+ Resign\n\n1. @0/ 2. B1\\\n3. A2\\ 4. A0+\n", encoding="utf-8")
+    first, second = validate_file(path)
+    assert first.valid and first.turns == 2
+    assert not second.valid
+    (diagnostic,) = second.diagnostics
+    assert (diagnostic.code, diagnostic.turn, diagnostic.move) == ("after-end", 4, "A0+")
+    assert (diagnostic.line, diagnostic.column) == (4, 11)
+    assert diagnostic.position is not None and "Black wins by a loop" in diagnostic.position

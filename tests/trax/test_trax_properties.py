@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from trax_support import (
@@ -129,3 +130,22 @@ def _check_tables(state: TraxState) -> None:
         first, second = (key_of(*p) << 2 | e), (key_of(*q) << 2 | f)
         open_ends[first], open_ends[second] = second, first
     assert state.ends == open_ends
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", GAME.variants)
+def test_many_random_games_agree_with_the_slow_reading(variant: str) -> None:
+    """60 whole random games: at every position the legal moves, after every turn the winner,
+    are those the slow reading finds."""
+    for seed in range(60):
+        states = random_game(variant, 1000 + seed)
+        for before, after in itertools.pairwise(states):
+            if before.box is not None:
+                moves = {absolute(before, move) for move in before.legal_moves()}
+                assert moves == naive_moves(before)
+            formed = naive_formed(board_of(after), lines=variant != "looptrax")
+            mover, other = ("w", "b") if before.to_move == 0 else ("b", "w")
+            if formed[mover]:
+                assert after.winner == before.to_move
+            else:
+                assert after.winner == (1 - before.to_move if formed[other] else None)
