@@ -1,4 +1,4 @@
-"""Round robin of Trax bots with colours swapped: `python scripts/trax_round_robin.py`.
+"""Round robin of Trax bots with colours swapped: `python benchmarks/trax_round_robin.py`.
 
 Every pair of bots plays `--games` games (half with each colour) through the tournament game
 loop; the table gives each bot's score (win 1, draw 1/2) per pairing and in all.
