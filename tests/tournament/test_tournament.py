@@ -86,7 +86,7 @@ def test_resume_plays_only_what_is_missing_and_drops_a_half_written_line(tmp_pat
     summary = run_tournament(cut, None, concurrency=1)
     assert summary.already == 3 and summary.played == 7
     assert games(cut) == games(whole)
-    assert len(TournamentStore(cut).finished()) == 10
+    assert len(TournamentStore(cut).by_job()) == 10
 
 
 def test_a_folder_with_another_configuration_is_refused(tmp_path: Path) -> None:
@@ -156,3 +156,22 @@ def test_a_bad_configuration_file_names_the_file_and_field(tmp_path: Path) -> No
     path.write_text('game = "thax"\ngames_per_pair = 3\n[[bots]]\nname = "a"\nspec = "random"\n')
     with pytest.raises(ConfigError, match=r"bad.toml: .*"):
         load_config_file(path, {})
+
+
+def test_a_built_in_bot_that_raises_loses_by_crash_and_the_tournament_goes_on() -> None:
+    from referee.games.bot import Bot, RandomBot
+    from referee.games.thax import GAME
+    from referee.records.model import Player
+    from referee.tournament.play import play_game
+
+    class Broken(Bot):
+        name = "broken"
+
+        def choose(self, state, history=()):
+            raise ZeroDivisionError("a bug")
+
+    players = [Player(name="broken"), Player(name="random")]
+    record = play_game(GAME, GAME.ruleset(), [Broken(), RandomBot()], players, "s")
+    assert record.result is not None
+    assert (record.result.winner, record.result.reason.value) == (1, "crash")
+    assert "ZeroDivisionError: a bug" in (record.result.detail or "")
