@@ -167,7 +167,7 @@ def test_a_built_in_bot_that_raises_loses_by_crash_and_the_tournament_goes_on() 
     class Broken(Bot):
         name = "broken"
 
-        def choose(self, state, history=()):
+        def choose(self, state: object, history: object = ()) -> object:
             raise ZeroDivisionError("a bug")
 
     players = [Player(name="broken"), Player(name="random")]
