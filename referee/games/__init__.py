@@ -6,7 +6,7 @@ import importlib
 
 from referee.games.base import Game, RulesetError
 
-GAME_NAMES: tuple[str, ...] = ("thax",)
+GAME_NAMES: tuple[str, ...] = ("thax", "takhteh")
 
 
 def get_game(name: str) -> Game:
