@@ -17,8 +17,13 @@ def _all_home(board: list[int]) -> bool:
     return all(board[p] <= 0 for p in range(7, 26))
 
 
-def _single_legs(board: list[int], die: int, frozen: list[int]) -> list[tuple[int, int]]:
-    """Each (from, to) the die may move now; `frozen` counts checkers that hit in the home."""
+def _single_legs(
+    board: list[int], die: int, frozen: list[int], takhteh: bool = True
+) -> list[tuple[int, int]]:
+    """Each (from, to) the die may move now; `frozen` counts checkers that hit in the home.
+
+    With `takhteh` False the two Takhteh restrictions are left out (standard backgammon).
+    """
     legs = []
     for src in range(25, 0, -1):
         if board[src] - frozen[src] <= 0:
@@ -37,27 +42,35 @@ def _single_legs(board: list[int], die: int, frozen: list[int]) -> list[tuple[in
             continue
         # No wasted pips: while bearing off, a die matching a point with a checker of the
         # mover that may move must bear that checker off.
-        if bearing_off and board[die] - frozen[die] > 0 and not (src == die and dst == 0):
+        if (
+            takhteh
+            and bearing_off
+            and board[die] - frozen[die] > 0
+            and not (src == die and dst == 0)
+        ):
             continue
         legs.append((src, dst))
     return legs
 
 
-def _play_leg(board: list[int], frozen: list[int], src: int, dst: int) -> None:
+def _play_leg(board: list[int], frozen: list[int], src: int, dst: int, takhteh: bool) -> None:
     board[src] -= 1
     if dst == 0:
         return
     if board[dst] == -1:
         board[dst] = 1
         board[0] -= 1
-        if dst <= 6:
+        if dst <= 6 and takhteh:
             frozen[dst] += 1
     else:
         board[dst] += 1
 
 
-def reference_positions(board: Board, roll: tuple[int, int]) -> set[Board]:
-    """The positions (seen from the mover) that legal plays of `roll` reach."""
+def reference_positions(board: Board, roll: tuple[int, int], takhteh: bool = True) -> set[Board]:
+    """The positions (seen from the mover) that legal plays of `roll` reach.
+
+    With `takhteh` False: the positions of standard backgammon, for contrast in tests.
+    """
     high, low = max(roll), min(roll)
     orders = [[high] * 4] if high == low else [[high, low], [low, high]]
     ends: list[tuple[int, int, Board]] = []  # (dice used, first die, position)
@@ -65,10 +78,10 @@ def reference_positions(board: Board, roll: tuple[int, int]) -> set[Board]:
     def walk(b: list[int], frozen: list[int], dice: list[int], used: int, first: int) -> None:
         moved = False
         if dice:
-            for src, dst in _single_legs(b, dice[0], frozen):
+            for src, dst in _single_legs(b, dice[0], frozen, takhteh):
                 moved = True
                 nb, nf = list(b), list(frozen)
-                _play_leg(nb, nf, src, dst)
+                _play_leg(nb, nf, src, dst, takhteh)
                 walk(nb, nf, dice[1:], used + 1, first or dice[0])
         if not moved:
             ends.append((used, first, tuple(b)))
@@ -102,4 +115,16 @@ def random_board(rng: random.Random, home_bias: float = 0.3) -> Board:
                 if point in (0, 25) or board[point] * sign >= 0:
                     board[point] += sign
                     break
+    return tuple(board)
+
+
+def make_board(mine: dict[int, int], theirs: dict[int, int]) -> Board:
+    """A position seen from the mover: `mine` and `theirs` map the mover's points (25 is the
+    bar of the checker's owner) to counts; checkers not placed are borne off."""
+    board = [0] * 26
+    for point, count in mine.items():
+        board[point] += count
+    for point, count in theirs.items():
+        board[0 if point == 25 else point] -= count
+    assert sum(mine.values()) <= 15 and sum(theirs.values()) <= 15
     return tuple(board)

@@ -136,6 +136,10 @@ class TakhtehGreedyBot(Bot):
         return self.rng.choice([play for score, play, _ in scored if score == best])
 
 
+class _OutOfTime(Exception):
+    """The move's time limit passed in the middle of a look-ahead."""
+
+
 class ExpectimaxBot(Bot):
     name = "expectimax"
     description = (
@@ -148,29 +152,29 @@ class ExpectimaxBot(Bot):
         self.depth = max(1, int(depth))
         self.top = max(1, int(top))
         self.time = float(time)
-        """Seconds per move; 0 for no limit. Plays are weighed best-first, so a cut keeps the
-        best found so far."""
+        """Seconds per move; 0 for no limit. Plays are weighed best-first and a look-ahead cut
+        by the limit is dropped, so the answer is the best play fully weighed by then."""
+        self._deadline = 0.0
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> TakhtehMove:
         assert isinstance(state, TakhtehState)
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        started = time.perf_counter()
+        self._deadline = time.perf_counter() + self.time if self.time else 0.0
         scored = _scored(state.board, moves)
         scored.sort(key=lambda item: -item[0])
         best_value = -float("inf")
-        best: list[TakhtehMove] = []
-        for rank, (score, play, after) in enumerate(scored):
-            if rank >= self.top and best:
+        best: list[TakhtehMove] = [scored[0][1]]
+        for score, play, after in scored[: self.top]:
+            try:
+                value = score if score >= WIN else self._after_value(after, self.depth)
+            except _OutOfTime:
                 break
-            value = score if score >= WIN else self._after_value(after, self.depth)
             if value > best_value:
                 best_value, best = value, [play]
             elif value == best_value:
                 best.append(play)
-            if self.time and time.perf_counter() - started > self.time:
-                break
         return self.rng.choice(best)
 
     def _after_value(self, board: Board, depth: int) -> float:
@@ -178,6 +182,8 @@ class ExpectimaxBot(Bot):
         other = flip(board)
         total = 0.0
         for (high, low), chance in TURN_OUTCOMES:
+            if self._deadline and time.perf_counter() > self._deadline:
+                raise _OutOfTime
             replies = _scored(other, legal_plays(other, high, low))
             if depth > 1:
                 replies.sort(key=lambda item: -item[0])

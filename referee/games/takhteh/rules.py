@@ -563,12 +563,12 @@ def check_play(
     """The position a play reaches and its legs, one die each; raises IllegalMove.
 
     `segments` are the checker moves as written, each spanning one or more dice. They are
-    played in any order and split over the dice in any way. Passing over an unwritten point
-    where a blot stands (`24/13` through a blot on 18) is a hit, and is only taken when no
-    other way exists. Only when the play uses fewer dice than the roll gives, or cannot be
-    played as written, is `legal_play(after)` asked for the legal play reaching a position (it
-    lists every legal play): a play is legal when the position it reaches is, so `5/2 2/off`
-    stands for `5/3 3/off` when the 3 must bear a checker off the 3-point.
+    played in any order and split over the dice in any way. Only when the play uses fewer dice
+    than the roll gives, or cannot be played as written, is `legal_play(after)` asked for the
+    legal play reaching a position (it lists every legal play): a play is legal when the
+    position it reaches is, so `5/2 2/off` stands for `5/3 3/off` when the 3 must bear a
+    checker off the 3-point. Passing over an unwritten point where a blot stands (`24/13`
+    through a blot on 18) is a hit, taken only when the play has no reading without it.
     """
     high, low = roll
     dice = [high] * 4 if high == low else [high, low]
@@ -582,6 +582,29 @@ def check_play(
     if len(segments) > full:
         raise IllegalMove(
             "takhteh.dice", f"{len(segments)} checker moves, but the roll gives {full} dice"
+        )
+    # Dice each written move needs at least (bearing off may take any die that is enough).
+    needed = 0
+    for src, dst in segments:
+        distance = src - dst
+        if dst == OFF:
+            needed += 1
+        elif high == low and distance % high == 0 and distance <= 4 * high:
+            needed += distance // high
+        elif distance in (high, low):
+            needed += 1
+        elif distance == high + low and high != low:
+            needed += 2
+        else:
+            raise IllegalMove(
+                "takhteh.dice",
+                f"{point_name(src)}/{point_name(dst)} is {distance} pips, which the dice "
+                f"{high}-{low} cannot make",
+            )
+    if needed > full:
+        raise IllegalMove(
+            "takhteh.dice",
+            f"{_segs_text(segments)} needs more dice than the roll {high}-{low} gives",
         )
     c = list(board)
     segs = [list(seg) for seg in sorted(segments, reverse=True)]
@@ -658,13 +681,18 @@ def check_play(
         return False
 
     outside = outside_count(board)
-    if search(outside, 0, False) or search(outside, 0, True):
+    if search(outside, 0, False):
         return tuple(c), tuple(sorted(legs, reverse=True))
+    # Not playable as written without hitting on the way: the position it stands for (each
+    # checker straight to its written point, hitting nothing on the way) may still be legal,
+    # reached in another order or by other checkers (2/1 8/2 is written 8/1).
     reached = _transfer(board, segments)
     if reached is not None:
         same = legal_play(reached)
         if same is not None:
             return reached, same
+    if search(outside, 0, True):
+        return tuple(c), tuple(sorted(legs, reverse=True))
     if max_error:
         raise max_error[0]
     if errors:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.records.formats.base import FileFormat
+from referee.records.formats.mat import MatFormat
 from referee.records.formats.referee_json import JsonFormat, JsonlFormat
 
-FORMATS: tuple[FileFormat, ...] = (JsonlFormat(), JsonFormat())
+FORMATS: tuple[FileFormat, ...] = (JsonlFormat(), JsonFormat(), MatFormat())
 
 
 def format_named(name: str) -> FileFormat:
