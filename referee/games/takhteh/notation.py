@@ -24,23 +24,15 @@ from referee.games.takhteh.rules import (
     point_name,
 )
 
+_POINTS = {str(n): n for n in range(26)} | {"bar": BAR, "off": OFF}
 
-def _point(text: str, first: bool, token: str) -> int:
-    word = text.lower()
-    if word == "bar":
-        point = BAR
-    elif word == "off":
-        point = OFF
-    elif word.isdigit() and len(word) <= 2:
-        point = int(word)
-    else:
-        raise NotationError(f"{token!r}: {text!r} is not a point (1..24, bar or off)")
-    if first and point == OFF:
-        raise NotationError(f"{token!r}: a move cannot start from off")
-    if not first and point == BAR:
-        raise NotationError(f"{token!r}: a move cannot end on the bar")
-    if point > BAR:
-        raise NotationError(f"{token!r}: there is no point {point}")
+
+def _point(text: str, token: str) -> int:
+    point = _POINTS.get(text)
+    if point is None:
+        point = _POINTS.get(text.lower())
+        if point is None:
+            raise NotationError(f"{token!r}: {text!r} is not a point (1..24, bar or off)")
     return point
 
 
@@ -50,41 +42,46 @@ def parse_segments(text: str, roll: tuple[int, int] | None = None) -> tuple[list
     Each written step `a/b` is one segment (it may span several dice); a count repeats the
     whole token. NotationError when the text is not move notation.
     """
-    body = text.strip()
-    head, colon, rest = body.partition(":")
-    if colon:
+    body = text
+    if ":" in text:
+        head, _, body = text.partition(":")
         dice = head.strip()
-        if len(dice) != 2 or not dice.isdigit() or not all("1" <= d <= "6" for d in dice):
+        if len(dice) != 2 or not all("1" <= d <= "6" for d in dice):
             raise NotationError(f"{head!r} is not a roll (write it as two digits, e.g. 31:)")
         if roll is not None and sorted(map(int, dice)) != sorted(roll):
             raise NotationError(
                 f"the move is written for the roll {dice}, but the dice are {roll[0]}{roll[1]}"
             )
-        body = rest
     segments: list[Leg] = []
     marked: set[int] = set()
     for token in body.split():
         count = 1
         steps = token
-        if token.endswith(")"):
+        if token[-1] == ")":
             steps, paren, number = token[:-1].partition("(")
-            if not paren or not number.isdigit() or not 1 <= int(number) <= 4:
+            if not paren or number not in ("1", "2", "3", "4"):
                 raise NotationError(f"{token!r}: a count is written (1) to (4)")
             count = int(number)
         parts = steps.split("/")
         if len(parts) < 2:
             raise NotationError(f"{token!r} is not a move (write from/to, e.g. 13/7)")
         points: list[int] = []
+        last = len(parts) - 1
         for index, part in enumerate(parts):
-            hit = part.endswith("*")
-            name = part[:-1] if hit else part
-            point = _point(name, index == 0, token)
-            if 0 < index < len(parts) - 1 and point == OFF:
-                raise NotationError(f"{token!r}: nothing moves on from off")
-            if hit:
+            if part[-1:] == "*":
                 if index == 0:
                     raise NotationError(f"{token!r}: a hit is marked where a checker lands")
+                point = _point(part[:-1], token)
                 marked.add(point)
+            else:
+                point = _point(part, token)
+            if index == 0:
+                if point == OFF:
+                    raise NotationError(f"{token!r}: a move cannot start from off")
+            elif point == BAR:
+                raise NotationError(f"{token!r}: a move cannot end on the bar")
+            elif point == OFF and index < last:
+                raise NotationError(f"{token!r}: nothing moves on from off")
             points.append(point)
         for _ in range(count):
             segments.extend(itertools.pairwise(points))

@@ -571,6 +571,11 @@ def check_play(
     through a blot on 18) is a hit, taken only when the play has no reading without it.
     """
     high, low = roll
+    straight = _play_straight(board, high, low, segments)
+    if straight is not None:
+        after, played, every_die = straight
+        if every_die or legal_play(after) is not None:
+            return after, played
     dice = [high] * 4 if high == low else [high, low]
     full = len(dice)
     for src, dst in segments:
@@ -698,6 +703,77 @@ def check_play(
     if errors:
         raise errors[0]
     raise IllegalMove("takhteh.dice", f"{_segs_text(segments)} does not fit the dice")
+
+
+def _play_straight(
+    board: Board, high: int, low: int, segments: tuple[Leg, ...]
+) -> tuple[Board, tuple[Leg, ...], bool] | None:
+    """The usual plays, without search: each written move one die (bearing off with a die
+    that is enough), or one checker passing only points no opposing checker holds; legal when
+    played highest first. Returns the position, the legs and whether every die was used; None
+    when the play is not of that kind (check_play then looks further)."""
+    pool = [high] * 4 if high == low else [high, low]
+    legs: list[tuple[int, int, int]] = []
+    for src, dst in segments:
+        distance = src - dst
+        if distance <= 0 or not 0 < src <= BAR:
+            return None
+        if distance in pool:
+            pool.remove(distance)
+            legs.append((src, dst, distance))
+        elif dst == OFF:
+            enough = [d for d in pool if d > distance]
+            if not enough:
+                return None
+            pool.remove(enough[-1])
+            legs.append((src, dst, enough[-1]))
+        elif high == low:
+            steps, rest = divmod(distance, high)
+            if rest or steps > len(pool):
+                return None
+            for step in range(steps):
+                point = src - step * high
+                if step and board[point] < 0:
+                    return None
+                legs.append((point, point - high, high))
+            del pool[:steps]
+        elif distance == high + low and len(pool) == 2:
+            for mid in (src - high, src - low):
+                if board[mid] >= 0:
+                    legs += [(src, mid, src - mid), (mid, dst, mid - dst)]
+                    break
+            else:
+                return None
+            pool.clear()
+        else:
+            return None
+    legs.sort(reverse=True)
+    c = list(board)
+    outside = outside_count(board)
+    frozen = 0
+    for src, dst, die in legs:
+        # The conditions of _leg_error, inlined: this runs for nearly every play replayed.
+        if (c[25] > 0 and src != BAR) or c[src] <= (frozen >> src & 1):
+            return None
+        if dst:
+            if c[dst] < -1:
+                return None
+        elif outside or (die > src and any(c[p] > 0 for p in range(src + 1, HOME + 1))):
+            return None
+        if not outside and die != src and c[die] > (frozen >> die & 1):
+            return None
+        c[src] -= 1
+        if dst:
+            if c[dst] == -1:
+                c[dst] = 1
+                c[0] -= 1
+                if dst <= HOME:
+                    frozen |= 1 << dst
+            else:
+                c[dst] += 1
+        if src > HOME >= dst:
+            outside -= 1
+    return tuple(c), tuple((src, dst) for src, dst, _ in legs), not pool
 
 
 def _transfer(board: Board, segments: tuple[Leg, ...]) -> Board | None:
