@@ -83,13 +83,6 @@ def outside_count(board: Board | list[int]) -> int:
     return sum([n for n in board[HOME + 1 :] if n > 0])
 
 
-def checkers_off(board: Board) -> tuple[int, int]:
-    """Checkers borne off by the mover and by the opponent."""
-    mine = sum(n for n in board if n > 0)
-    theirs = -sum(n for n in board if n < 0)
-    return CHECKERS - mine, CHECKERS - theirs
-
-
 # --- legal plays -------------------------------------------------------------------------
 #
 # The generators walk the legs of a turn on a mutable copy `c` of the board, with `outside`
@@ -716,7 +709,7 @@ def _play_straight(
     legs: list[tuple[int, int, int]] = []
     for src, dst in segments:
         distance = src - dst
-        if distance <= 0 or not 0 < src <= BAR:
+        if distance <= 0 or not 0 < src <= BAR or dst < OFF:
             return None
         if distance in pool:
             pool.remove(distance)
