@@ -127,3 +127,22 @@ def test_perft_from_the_first_turn() -> None:
 def test_perft_depth_3() -> None:
     state = GAME.initial_state(GAME.ruleset(), first=0)
     assert perft_counts(state, 3) == [447, 200_516, 114_429_099]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seeds,
+    rolls,
+    st.lists(st.tuples(st.integers(-3, 28), st.integers(-3, 28)), max_size=5),
+)
+def test_any_move_object_is_judged_without_other_errors(
+    seed: int, roll: tuple[int, int], legs: list[tuple[int, int]]
+) -> None:
+    """A bot may hand back anything: the state raises IllegalMove or plays it."""
+    state = TakhtehState(GAME.ruleset(), _position(seed), 0, roll)
+    try:
+        after = state.play(tuple(legs))
+    except IllegalMove as error:
+        assert error.rule.startswith("takhteh.")
+    else:
+        assert after.board_of(0) in {apply_legs(state.board, m) for m in state.legal_moves()}

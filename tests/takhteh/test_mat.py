@@ -146,3 +146,22 @@ def test_written_layout_matches_gnubg() -> None:
 
 def entry_fields(entry: object) -> dict:
     return {name: getattr(entry, name) for name in entry.__slots__}  # type: ignore[attr-defined]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=400))
+def test_reader_never_raises_on_any_text(text: str) -> None:
+    """Bad input becomes errors on the games it spoils, never an exception."""
+    match = parse_mat(text)
+    assert match.games or match.error is not None
+    for loaded in format_named("mat").read(io.BytesIO(text.encode())):
+        assert (loaded.record is None) != (loaded.error is None)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 60), st.sampled_from(["x", "99: 1/2", "Wins"]))
+def test_reader_survives_damaged_real_files(seed: int, line: int, junk: str) -> None:
+    lines = FIXTURE.read_text().splitlines()
+    lines.insert(min(line, len(lines)), junk)
+    loaded = list(format_named("mat").read(io.BytesIO("\n".join(lines).encode())))
+    assert len(loaded) == 2

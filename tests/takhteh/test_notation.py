@@ -143,3 +143,17 @@ def test_export_then_import_gives_the_same_position_and_text(
         assert GAME.format_move(state, again) == text
         plain = GAME.parse_move(state, format_legs_plain(board, move))
         assert state.play(plain) == state.play(move)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789/*() :barofBARx-\t", max_size=30))
+def test_any_text_is_notation_or_a_notation_error(text: str) -> None:
+    state = on_roll(START, (3, 1))
+    try:
+        move = GAME.parse_move(state, text)
+    except (NotationError, IllegalMove):
+        return
+    try:
+        state.play(move)
+    except IllegalMove:
+        pass

@@ -141,7 +141,8 @@ def to_mat(records: Iterable[Record]) -> MatMatch:
                 before = step.before
                 assert isinstance(before, TakhtehState)
                 turn = record.turns[step.index]
-                roll = turn.roll or list(before.roll or ())
+                roll = turn.roll
+                assert roll is not None  # replay refuses a Takhteh turn without its roll
                 legs = before.resolve(step.move)[1]
                 entries.append(
                     MatEntry(
