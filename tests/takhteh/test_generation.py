@@ -80,7 +80,7 @@ def _candidates(board: tuple[int, ...], roll: tuple[int, int]) -> set[tuple]:
     return found
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(seeds, rolls)
 def test_play_check_accepts_exactly_the_plays_reaching_a_legal_position(
     seed: int, roll: tuple[int, int]

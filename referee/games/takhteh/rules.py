@@ -742,7 +742,7 @@ def _play_straight(
             return None
     legs.sort(reverse=True)
     c = list(board)
-    outside = outside_count(board)
+    outside = sum([n for n in board[HOME + 1 :] if n > 0])
     frozen = 0
     for src, dst, die in legs:
         # The conditions of _leg_error, inlined: this runs for nearly every play replayed.
@@ -766,7 +766,7 @@ def _play_straight(
                 c[dst] += 1
         if src > HOME >= dst:
             outside -= 1
-    return tuple(c), tuple((src, dst) for src, dst, _ in legs), not pool
+    return tuple(c), tuple([(src, dst) for src, dst, _ in legs]), not pool
 
 
 def _transfer(board: Board, segments: tuple[Leg, ...]) -> Board | None:
@@ -933,10 +933,10 @@ class TakhtehState(State):
     def play(self, move: TakhtehMove) -> TakhtehState:
         moves = self._moves
         if moves is not None and move in moves:
-            return self.after_play(apply_legs(self.board, move))
-        return self.after_play(self.resolve(move)[0])
+            return self._after(apply_legs(self.board, move))
+        return self._after(self.resolve(move)[0])
 
-    def after_play(self, after: Board) -> TakhtehState:
+    def _after(self, after: Board) -> TakhtehState:
         """The next state once the mover's play has reached `after` (seen from the mover)."""
         seat = self.seat
         assert seat is not None
