@@ -28,7 +28,7 @@ def canonical(state: TakhtehState, text: str) -> str:
 
 def test_moves_in_any_order_are_the_same_move() -> None:
     state = on_roll(START, (3, 1))
-    assert GAME.parse_move(state, "8/5 6/5") == GAME.parse_move(state, "6/5 8/5")
+    assert GAME.parse_move(state, "8/5 6/5") == GAME.parse_move(state, "6/5, 8/5")
 
 
 def test_opening_31_plays_are_gnubgs_texts() -> None:

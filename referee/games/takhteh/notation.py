@@ -1,8 +1,9 @@
 """Backgammon move notation for Takhteh: `8/5 6/5`, `bar/22`, `6/off`, `13/7*`, `6/2(2)`.
 
 Import accepts hits marked with `*` or not, doubles as four moves or with counts `(2)`,
-chained moves `24/18/13`, moves in any order, `25` for the bar and `0` for off (as `.mat`
-files write them) and an optional roll prefix `31:` that must match the dice. The empty text is
+chained moves `24/18/13`, moves in any order (separated by spaces or commas), `25` for the bar
+and `0` for off (as `.mat` files write them) and an optional roll prefix `31:` that must match
+the dice. The empty text is
 the turn with no legal move. Export writes one canonical form, gnubg's: moves from the highest
 point down, the moves of one checker joined (`24/13`, keeping a hit on the way as `24/18*/13`),
 hits marked, and repeated moves counted (`6/2(2)`).
@@ -54,7 +55,7 @@ def parse_segments(text: str, roll: tuple[int, int] | None = None) -> tuple[list
             )
     segments: list[Leg] = []
     marked: set[int] = set()
-    for token in body.split():
+    for token in body.replace(",", " ").split():
         count = 1
         steps = token
         if token[-1] == ")":
