@@ -11,6 +11,7 @@ hits marked, and repeated moves counted (`6/2(2)`).
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from referee.games.base import IllegalMove, NotationError
@@ -37,8 +38,10 @@ def _point(text: str, token: str) -> int:
     return point
 
 
-def parse_segments(text: str, roll: tuple[int, int] | None = None) -> tuple[list[Leg], set[int]]:
-    """The checker moves written in `text` and the points marked as hits.
+def parse_segments(
+    text: str, roll: tuple[int, int] | None = None
+) -> tuple[tuple[Leg, ...], frozenset[int]]:
+    """The checker moves written in `text` (highest first) and the points marked as hits.
 
     Each written step `a/b` is one segment (it may span several dice); a count repeats the
     whole token. NotationError when the text is not move notation.
@@ -53,6 +56,13 @@ def parse_segments(text: str, roll: tuple[int, int] | None = None) -> tuple[list
             raise NotationError(
                 f"the move is written for the roll {dice}, but the dice are {roll[0]}{roll[1]}"
             )
+    return _read_moves(body)
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_moves(body: str) -> tuple[tuple[Leg, ...], frozenset[int]]:
+    """The segments (highest first) and hit marks of the moves text; the same texts come
+    back again and again in a file of games, so they are read once."""
     segments: list[Leg] = []
     marked: set[int] = set()
     for token in body.replace(",", " ").split():
@@ -86,7 +96,7 @@ def parse_segments(text: str, roll: tuple[int, int] | None = None) -> tuple[list
             points.append(point)
         for _ in range(count):
             segments.extend(itertools.pairwise(points))
-    return segments, marked
+    return tuple(sorted(segments, reverse=True)), frozenset(marked)
 
 
 def parse_move(state: TakhtehState, text: str) -> TakhtehMove:
@@ -100,7 +110,7 @@ def parse_move(state: TakhtehState, text: str) -> TakhtehMove:
                 f"{point_name(point)}* marks a hit, but there is no opposing blot on "
                 f"{point_name(point)} to hit",
             )
-    return tuple(sorted(segments, reverse=True))
+    return segments
 
 
 def format_legs(board: Board, legs: tuple[Leg, ...]) -> str:
