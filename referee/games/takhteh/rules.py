@@ -94,6 +94,8 @@ def outside_count(board: Board | list[int]) -> int:
 
 
 def _sources(c: Board | list[int], steps: tuple[int, ...]) -> list[int]:
+    """Points (highest first) a checker of the mover can be on this turn, given the steps
+    one checker can make (each die; or d, 2d, 3d for doubles)."""
     held = [p for p in range(1, 26) if c[p] > 0]
     points = set(held)
     for p in held:
@@ -241,7 +243,8 @@ def _generate_double(c: list[int], d: int, outside: int) -> dict[Board, tuple[Le
 
 # The fast paths below list each play once without comparing positions, where no bearing off
 # can happen during the turn (so "no wasted pips" never applies and the order of the legs
-# matters only through what each leg checks). The tests hold them against `_generate`.
+# matters only through what each leg checks). The tests hold them, and `_generate`, against a
+# plain reference generator.
 
 
 def legal_plays(board: Board, high: int, low: int) -> list[tuple[Leg, ...]]:
