@@ -165,3 +165,20 @@ def test_reader_survives_damaged_real_files(seed: int, line: int, junk: str) -> 
     lines.insert(min(line, len(lines)), junk)
     loaded = list(format_named("mat").read(io.BytesIO("\n".join(lines).encode())))
     assert len(loaded) == 2
+
+
+def test_single_game_without_match_header_or_scores() -> None:
+    """GNU Backgammon's single-game export names the players without scores."""
+    text = (
+        " Game 1\n"
+        " alice                          bob\n"
+        "  1)                             31: 8/5 6/5\n"
+        "  2) 66: 24/18(2) 13/7(2)\n"
+    )
+    (loaded,) = format_named("mat").read(io.BytesIO(text.encode()))
+    assert loaded.error is None and loaded.record is not None
+    assert [p.name for p in loaded.record.players] == ["alice", "bob"]
+    assert loaded.record.ruleset == "takhteh/standard@1"
+    assert loaded.record.match is not None and loaded.record.match.first == 1
+    (report,) = validate_file_text(text)
+    assert report.valid, [d.one_line() for d in report.diagnostics]

@@ -31,6 +31,7 @@ _TAG = re.compile(r';\s*\[\s*([^\]"]*?)\s+"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
 _GAME = re.compile(r"\s*Game\s+(\d+)\s*$", re.IGNORECASE)
 _PLAYERS = re.compile(r"\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*$")
+_NAMES = re.compile(r"\s*(\S.*?)\s{2,}(\S.*?)\s*$")
 _MOVE_LINE = re.compile(r"\s*(\d+)\)")
 _ENTRY = re.compile(
     r"(?P<roll>[1-6][1-6]):|(?P<cube>Doubles\s*=>\s*\d+|Takes|Drops|Beavers?(?:\s*=>\s*\d+)?"
@@ -170,6 +171,11 @@ def parse_mat(text: str) -> MatMatch:
             if found:
                 game.players = (found.group(1), found.group(3))
                 game.score = (int(found.group(2)), int(found.group(4)))
+                continue
+            names = _NAMES.match(line)
+            if names and not _MOVE_LINE.match(line):
+                # A single game (no match) names the players without scores.
+                game.players = (names.group(1), names.group(2))
                 continue
         found = _MOVE_LINE.match(line)
         if found:
