@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+import tempfile
 from pathlib import Path
 
 from helpers_takhteh import random_game, random_match
@@ -75,12 +76,10 @@ def replay_until_error(record: TakhtehRecord) -> list[object]:
 
 
 def validate_file_text(text: str) -> list:
-    path = Path("/tmp") / f"takhteh-test-{random.randrange(10**9)}.mat"
-    path.write_text(text)
-    try:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "games.mat"
+        path.write_text(text)
         return list(validate_file(path))
-    finally:
-        path.unlink()
 
 
 def test_a_bad_game_does_not_hide_the_next() -> None:
