@@ -31,6 +31,8 @@ def user_errors() -> Iterator[None]:
         yield
     except (GameError, RecordError, ConfigError, UsageError, TournamentError) as error:
         fail(str(error))
+    except BrokenPipeError:
+        raise  # the reader went away (`| head`): main() ends quietly
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
         fail(f"{where}{error.strerror or error}")
