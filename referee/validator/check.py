@@ -12,6 +12,7 @@ from referee.records.io import Loaded, RecordError
 from referee.records.model import Reason, Record, Result
 from referee.records.replay import ReplayError, game_of, replay, start_state
 from referee.validator.diagnostics import Diagnostic, GameReport
+from referee.validator.matches import MatchTracker
 
 LEGAL_SHOWN = 20
 
@@ -169,9 +170,24 @@ def validate_stream(stream: IO[bytes], file: str, path: Path | None) -> Iterator
         yield _error_report(file, Loaded(0, 0), error)
         return
     empty = True
+    matches = MatchTracker()
     for loaded in file_format.read(stream):
         empty = False
-        yield validate_loaded(file, loaded)
+        report = validate_loaded(file, loaded)
+        if loaded.record is not None:
+            for code, message in matches.check(loaded.record):
+                report.diagnostics.append(
+                    Diagnostic(
+                        code=code,
+                        message=message,
+                        file=file,
+                        game=loaded.number,
+                        line=loaded.line,
+                        pointer="/match",
+                    )
+                )
+            report.valid = not report.diagnostics
+        yield report
     if empty:
         yield _error_report(file, Loaded(0, 0), RecordError("empty", "the file holds no game"))
 
