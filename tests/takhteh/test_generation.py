@@ -4,6 +4,7 @@ written from RULES.md (takhteh_reference.py), on random positions."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -97,6 +98,97 @@ def test_play_check_accepts_exactly_the_plays_reaching_a_legal_position(
             assert error.rule.startswith("takhteh.")
         else:
             assert target in legal and after == target
+
+
+def _free_point(rng: random.Random, board: list[int], points: range, sign: int) -> int | None:
+    """A point of `points` where a checker of the side `sign` may stand, if one is found."""
+    for _ in range(20):
+        point = rng.choice(points)
+        if board[point] * sign >= 0:
+            return point
+    return None
+
+
+def _entering_board(rng: random.Random) -> tuple[int, ...]:
+    """The mover with checkers on the bar against an opposing home board closed in part."""
+    board = [0] * 26
+    theirs = 0
+    for point in rng.sample(range(19, 25), rng.randint(2, 6)):
+        count = rng.randint(2, 3)
+        if theirs + count > 14:
+            break
+        board[point] = -count
+        theirs += count
+    open_points = [p for p in range(19, 25) if board[p] == 0]
+    if open_points and rng.random() < 0.5:
+        board[rng.choice(open_points)] = -1
+        theirs += 1
+    board[25] = rng.choice((1, 1, 2, 3))
+    # Few other checkers of the mover, at times, so that a die may have nothing to move.
+    for _ in range(rng.choice((0, 1, 2, rng.randint(1, 15 - board[25])))):
+        point = _free_point(rng, board, range(1, 25), 1)
+        if point is not None:
+            board[point] += 1
+    while theirs < 14 and rng.random() < 0.8:
+        point = _free_point(rng, board, range(rng.choice((1, 13)), 19), -1)
+        if point is not None:
+            # Points made in pairs, so that they block.
+            board[point] -= 2
+            theirs += 2
+    return tuple(board)
+
+
+def _one_on_bar_board(rng: random.Random) -> tuple[int, ...]:
+    """One checker of the mover on the bar, few others, many opposing points made: at times
+    it enters with one die and the other die moves nothing."""
+    board = [0] * 26
+    board[25] = 1
+    for point in rng.sample(range(7, 25), 7):
+        board[point] = -2
+    for _ in range(rng.randint(0, 2)):
+        point = _free_point(rng, board, range(1, 25), 1)
+        if point is not None:
+            board[point] += 1
+    return tuple(board)
+
+
+def _ending_board(rng: random.Random) -> tuple[int, ...]:
+    """The mover near the end of the bearing off: a few checkers home, perhaps one outside."""
+    board = [0] * 26
+    for _ in range(rng.randint(1, 4)):
+        board[rng.choice(range(1, 7) if rng.random() < 0.85 else range(7, 10))] += 1
+    for _ in range(rng.randint(1, 15)):
+        point = _free_point(rng, board, range(1, 25), -1)
+        if point is not None:
+            board[point] -= 1
+    return tuple(board)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seeds, rolls, st.sampled_from([_entering_board, _one_on_bar_board, _ending_board]))
+def test_plays_leaving_dice_unused_are_judged_as_the_reference_does(
+    seed: int, roll: tuple[int, int], make: Callable[[random.Random], tuple[int, ...]]
+) -> None:
+    """As many dice as possible, then the larger die, where the play check settles a play
+    that leaves dice unused without listing every play: checkers on the bar that cannot all
+    enter, a checker entering with one die only, the last checkers borne off."""
+    board = make(random.Random(seed))
+    legal = reference_positions(board, roll)
+    for legs in _candidates(board, roll):
+        target = apply_legs(board, legs)
+        try:
+            after, _ = check_play(board, roll, legs, lambda p: () if p in legal else None)
+        except IllegalMove:
+            assert target not in legal
+        else:
+            assert target in legal and after == target
+        state = TakhtehState(GAME.ruleset(), board, 0, roll)
+        try:
+            state.play(legs)
+        except IllegalMove:
+            assert target not in legal
+        else:
+            assert target in legal
 
 
 @settings(max_examples=100, deadline=None)

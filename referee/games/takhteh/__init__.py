@@ -83,9 +83,8 @@ class TakhtehGame(Game):
         assert isinstance(state, TakhtehState)
         return position_id.encode(state.board)
 
-    def parse_move(self, state: State, text: str) -> TakhtehMove:
-        assert isinstance(state, TakhtehState)
-        return notation.parse_move(state, text)
+    parse_move = staticmethod(notation.parse_move)  # type: ignore[assignment]
+    """The play `text` denotes in `state` (its legality is checked by `state.play`)."""
 
     def format_move(self, state: State, move: Any) -> str:
         assert isinstance(state, TakhtehState)

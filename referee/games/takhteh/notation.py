@@ -44,72 +44,94 @@ def parse_segments(
     """The checker moves written in `text` (highest first) and the points marked as hits.
 
     Each written step `a/b` is one segment (it may span several dice); a count repeats the
-    whole token. NotationError when the text is not move notation.
+    whole token. NotationError when the text is not move notation, or when its roll prefix
+    does not match `roll`.
     """
+    segments, marked, dice = _read(text)
+    if dice and roll is not None:
+        _check_prefix(dice, roll)
+    return segments, frozenset(marked)
+
+
+def _check_prefix(dice: str, roll: tuple[int, int]) -> None:
+    if sorted(map(int, dice)) != sorted(roll):
+        raise NotationError(
+            f"the move is written for the roll {dice}, but the dice are {roll[0]}{roll[1]}"
+        )
+
+
+@functools.lru_cache(maxsize=8192)
+def _read(text: str) -> tuple[tuple[Leg, ...], tuple[int, ...], str]:
+    """The segments (highest first), the points marked as hits and the roll prefix ("" when
+    there is none) of a moves text; the same texts come back again and again in a file of
+    games, so each is read once."""
     body = text
+    dice = ""
     if ":" in text:
         head, _, body = text.partition(":")
         dice = head.strip()
         if len(dice) != 2 or not all("1" <= d <= "6" for d in dice):
             raise NotationError(f"{head!r} is not a roll (write it as two digits, e.g. 31:)")
-        if roll is not None and sorted(map(int, dice)) != sorted(roll):
-            raise NotationError(
-                f"the move is written for the roll {dice}, but the dice are {roll[0]}{roll[1]}"
-            )
-    return _read_moves(body)
+    segments: list[Leg] = []
+    marked: list[int] = []
+    for token in (body.replace(",", " ") if "," in body else body).split():
+        token_segments, token_marked = _read_token(token)
+        segments += token_segments
+        if token_marked:
+            marked += token_marked
+    segments.sort(reverse=True)
+    return tuple(segments), tuple(sorted(set(marked))) if marked else (), dice
 
 
 @functools.lru_cache(maxsize=4096)
-def _read_moves(body: str) -> tuple[tuple[Leg, ...], frozenset[int]]:
-    """The segments (highest first) and hit marks of the moves text; the same texts come
-    back again and again in a file of games, so they are read once."""
-    segments: list[Leg] = []
-    marked: set[int] = set()
-    for token in body.replace(",", " ").split():
-        count = 1
-        steps = token
-        if token[-1] == ")":
-            steps, paren, number = token[:-1].partition("(")
-            if not paren or number not in ("1", "2", "3", "4"):
-                raise NotationError(f"{token!r}: a count is written (1) to (4)")
-            count = int(number)
-        parts = steps.split("/")
-        if len(parts) < 2:
-            raise NotationError(f"{token!r} is not a move (write from/to, e.g. 13/7)")
-        points: list[int] = []
-        last = len(parts) - 1
-        for index, part in enumerate(parts):
-            if part[-1:] == "*":
-                if index == 0:
-                    raise NotationError(f"{token!r}: a hit is marked where a checker lands")
-                point = _point(part[:-1], token)
-                marked.add(point)
-            else:
-                point = _point(part, token)
+def _read_token(token: str) -> tuple[tuple[Leg, ...], tuple[int, ...]]:
+    """The segments and hit marks of one written move (`13/7*`, `24/18/13`, `6/2(2)`)."""
+    count = 1
+    steps = token
+    if token[-1] == ")":
+        steps, paren, number = token[:-1].partition("(")
+        if not paren or number not in ("1", "2", "3", "4"):
+            raise NotationError(f"{token!r}: a count is written (1) to (4)")
+        count = int(number)
+    parts = steps.split("/")
+    if len(parts) < 2:
+        raise NotationError(f"{token!r} is not a move (write from/to, e.g. 13/7)")
+    points: list[int] = []
+    marked: list[int] = []
+    last = len(parts) - 1
+    for index, part in enumerate(parts):
+        if part[-1:] == "*":
             if index == 0:
-                if point == OFF:
-                    raise NotationError(f"{token!r}: a move cannot start from off")
-            elif point == BAR:
-                raise NotationError(f"{token!r}: a move cannot end on the bar")
-            elif point == OFF and index < last:
-                raise NotationError(f"{token!r}: nothing moves on from off")
-            points.append(point)
-        for _ in range(count):
-            segments.extend(itertools.pairwise(points))
-    return tuple(sorted(segments, reverse=True)), frozenset(marked)
+                raise NotationError(f"{token!r}: a hit is marked where a checker lands")
+            point = _point(part[:-1], token)
+            marked.append(point)
+        else:
+            point = _point(part, token)
+        if index == 0:
+            if point == OFF:
+                raise NotationError(f"{token!r}: a move cannot start from off")
+        elif point == BAR:
+            raise NotationError(f"{token!r}: a move cannot end on the bar")
+        elif point == OFF and index < last:
+            raise NotationError(f"{token!r}: nothing moves on from off")
+        points.append(point)
+    return tuple(itertools.pairwise(points)) * count, tuple(marked)
 
 
 def parse_move(state: TakhtehState, text: str) -> TakhtehMove:
     """The play `text` denotes in `state` (its legality is checked by `state.play`)."""
-    segments, marked = parse_segments(text, state.roll)
-    board = state.board
-    for point in sorted(marked):
-        if not 0 < point < BAR or board[point] != -1:
-            raise IllegalMove(
-                "takhteh.hit-mark",
-                f"{point_name(point)}* marks a hit, but there is no opposing blot on "
-                f"{point_name(point)} to hit",
-            )
+    segments, marked, dice = _read(text)
+    if dice and state.roll is not None:
+        _check_prefix(dice, state.roll)
+    if marked:
+        board = state.board
+        for point in marked:
+            if not 0 < point < BAR or board[point] != -1:
+                raise IllegalMove(
+                    "takhteh.hit-mark",
+                    f"{point_name(point)}* marks a hit, but there is no opposing blot on "
+                    f"{point_name(point)} to hit",
+                )
     return segments
 
 

@@ -40,7 +40,10 @@ def _start() -> Board:
 
 START: Board = _start()
 
-_DIE = frozenset(range(1, 7))
+_ORDERED: dict[tuple[int, int], tuple[int, int]] = {
+    (a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)
+}
+"""Each roll of two dice, larger die first."""
 
 OPENING_OUTCOMES: tuple[tuple[Roll, float], ...] = tuple(
     ((a, b), 1 / 30) for a in range(1, 7) for b in range(1, 7) if a != b
@@ -569,8 +572,12 @@ def check_play(
     high, low = roll
     straight = _play_straight(board, high, low, segments)
     if straight is not None:
-        after, played, every_die = straight
-        if every_die or legal_play(after) is not None:
+        after, played, every_die, _ = straight
+        if (
+            every_die
+            or _nothing_more(board, after, high, low, played)
+            or legal_play(after) is not None
+        ):
             return after, played
     dice = [high] * 4 if high == low else [high, low]
     full = len(dice)
@@ -703,11 +710,93 @@ def check_play(
 
 def _play_straight(
     board: Board, high: int, low: int, segments: tuple[Leg, ...]
-) -> tuple[Board, tuple[Leg, ...], bool] | None:
+) -> tuple[Board, tuple[Leg, ...], bool, bool] | None:
     """The usual plays, without search: each written move one die (bearing off with a die
     that is enough), or one checker passing only points no opposing checker holds; legal when
-    played highest first. Returns the position, the legs and whether every die was used; None
-    when the play is not of that kind (check_play then looks further)."""
+    played highest first. Returns the position, the legs, whether every die was used and
+    whether a checker was borne off; None when the play is not of that kind (check_play then
+    looks further)."""
+    legs: list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]
+    played: tuple[Leg, ...] | None = None
+    every_die = True
+    count = len(segments)
+    if high != low and count == 2:
+        # Most plays of two different dice: one die each (segments come highest first).
+        (s1, t1), (s2, t2) = segments
+        d1 = s1 - t1
+        d2 = s2 - t2
+        if (d1 == high and d2 == low) or (d1 == low and d2 == high):
+            legs = ((s1, t1, d1), (s2, t2, d2))
+            played = segments
+    elif high != low and count == 1:
+        # One checker moved by both dice, as the canonical notation joins them (24/13).
+        ((src, dst),) = segments
+        if src - dst == high + low and dst:
+            if board[src - high] >= 0:
+                mid = src - high
+                legs = ((src, mid, high), (mid, dst, low))
+            elif board[src - low] >= 0:
+                mid = src - low
+                legs = ((src, mid, low), (mid, dst, high))
+            else:
+                return None
+            played = ((src, mid), (mid, dst))
+    if played is None:
+        found = _split_segments(board, high, low, segments)
+        if found is None:
+            return None
+        legs, every_die = found
+    c = list(board)
+    # Whether every checker of the mover is home matters only for legs from the home board,
+    # which come after the others (highest first): it is found at the first of them and does
+    # not change afterwards (checkers in the home board stay there or bear off).
+    home = None
+    bore_off = False
+    frozen = 0
+    for src, dst, die in legs:
+        # The conditions of _leg_error, inlined: this runs for nearly every play replayed.
+        if (c[25] > 0 and src != BAR) or c[src] <= (frozen >> src & 1):
+            return None
+        if src > HOME:
+            # A checker outside the home board cannot bear off (no die reaches off from there).
+            if c[dst] < -1:
+                return None
+        else:
+            if home is None:
+                home = max(c[HOME + 1 :]) <= 0
+            if dst:
+                if c[dst] < -1 or (home and die != src and c[die] > (frozen >> die & 1)):
+                    return None
+            elif not home or (
+                die != src
+                and (
+                    c[die] > (frozen >> die & 1)
+                    or (die > src and any(c[p] > 0 for p in range(src + 1, HOME + 1)))
+                )
+            ):
+                return None
+            else:
+                bore_off = True
+        c[src] -= 1
+        if dst:
+            if c[dst] == -1:
+                c[dst] = 1
+                c[0] -= 1
+                if dst <= HOME:
+                    frozen |= 1 << dst
+            else:
+                c[dst] += 1
+    if played is None:
+        played = tuple([(src, dst) for src, dst, _ in legs])
+    return tuple(c), played, every_die, bore_off
+
+
+def _split_segments(
+    board: Board, high: int, low: int, segments: tuple[Leg, ...]
+) -> tuple[list[tuple[int, int, int]], bool] | None:
+    """The legs (from, to, die), highest first, of written moves that each take one die, or
+    several equal dice, or both dice for one checker passing a point no opposing checker
+    holds; and whether every die is used. None for a play of another kind."""
     pool = [high] * 4 if high == low else [high, low]
     legs: list[tuple[int, int, int]] = []
     for src, dst in segments:
@@ -744,32 +833,43 @@ def _play_straight(
         else:
             return None
     legs.sort(reverse=True)
-    c = list(board)
-    outside = sum([n for n in board[HOME + 1 :] if n > 0])
-    frozen = 0
-    for src, dst, die in legs:
-        # The conditions of _leg_error, inlined: this runs for nearly every play replayed.
-        if (c[25] > 0 and src != BAR) or c[src] <= (frozen >> src & 1):
-            return None
-        if dst:
-            if c[dst] < -1:
-                return None
-        elif outside or (die > src and any(c[p] > 0 for p in range(src + 1, HOME + 1))):
-            return None
-        if not outside and die != src and c[die] > (frozen >> die & 1):
-            return None
-        c[src] -= 1
-        if dst:
-            if c[dst] == -1:
-                c[dst] = 1
-                c[0] -= 1
-                if dst <= HOME:
-                    frozen |= 1 << dst
-            else:
-                c[dst] += 1
-        if src > HOME >= dst:
-            outside -= 1
-    return tuple(c), tuple([(src, dst) for src, dst, _ in legs]), not pool
+    return legs, not pool
+
+
+def _nothing_more(board: Board, after: Board, high: int, low: int, played: tuple[Leg, ...]) -> bool:
+    """Whether a play that is legal leg by leg but leaves dice unused is legal for the dice
+    too, in the cases that are quick to settle: the mover has borne off the last checker; or
+    checkers are left on the bar that no unused die can enter (entering never opens another
+    entry point); or one checker entered from the bar and no order of the two dice plays
+    both, the larger die going first when it can. Else False (the caller then compares the
+    position with those of the legal plays)."""
+    if max(after) <= 0:
+        return True
+    if after[BAR] > 0:
+        if high == low:
+            return after[BAR - high] <= -2
+        used = [BAR - dst for _, dst in played]
+        return all(after[BAR - d] <= -2 for d in (high, low) if d not in used)
+    if board[BAR] != 1 or high == low or len(played) != 1:
+        return False
+    entered = BAR - played[0][1]
+    other = low if entered == high else high
+    if _has_step(after, other):
+        return False
+    if board[BAR - other] >= -1:
+        if other == high:
+            return False
+        first = list(board)
+        first[BAR] = 0
+        first[BAR - other] = 1 if first[BAR - other] == -1 else first[BAR - other] + 1
+        return not _has_step(first, entered)
+    return True
+
+
+def _has_step(c: Board | list[int], d: int) -> bool:
+    """Whether a die `d` moves some checker, with none on the bar and one outside the home
+    board at least (so no bearing off, and no home point frozen by a hit)."""
+    return any(c[s] > 0 and c[s - d] >= -1 for s in range(d + 1, BAR))
 
 
 def _transfer(board: Board, segments: tuple[Leg, ...]) -> Board | None:
@@ -830,12 +930,14 @@ class TakhtehState(State):
         "roll",
         "ruleset",
         "seat",
+        "to_move",
         "winner",
     )
 
     ruleset: Ruleset
     board: Board
     seat: int | None
+    to_move: int | None  # type: ignore[assignment]
     roll: tuple[int, int] | None  # type: ignore[assignment]
     winner: int | None
     points: int
@@ -854,6 +956,8 @@ class TakhtehState(State):
         self.ruleset = ruleset
         self.board = board
         self.seat = seat
+        # A plain attribute, not the base class's property: the replay loop reads it often.
+        self.to_move = seat
         self.roll = roll
         self.winner = winner
         self.points = points
@@ -875,10 +979,6 @@ class TakhtehState(State):
     def __repr__(self) -> str:
         return f"TakhtehState(board={self.board}, seat={self.seat}, roll={self.roll})"
 
-    @property
-    def to_move(self) -> int | None:
-        return self.seat
-
     def is_chance(self) -> bool:
         return self.roll is None and self.winner is None
 
@@ -890,18 +990,21 @@ class TakhtehState(State):
     def apply_chance(self, roll: Roll) -> TakhtehState:
         if self.roll is not None or self.winner is not None:
             raise IllegalMove("takhteh.no-roll-expected", "no dice roll is expected here")
-        if len(roll) != 2 or roll[0] not in _DIE or roll[1] not in _DIE:
-            raise IllegalMove("roll.values", f"a roll is two dice of 1..6, not {list(roll)}")
-        a, b = roll
-        if type(a) is not int or type(b) is not int:
+        try:
+            ordered = _ORDERED[roll if type(roll) is tuple else tuple(roll)]
+        except (KeyError, TypeError):
+            ordered = None
+        # True == 1 as a key: the dice must be ints themselves.
+        if ordered is None or type(roll[0]) is not int or type(roll[1]) is not int:
             raise IllegalMove("roll.values", f"a roll is two dice of 1..6, not {list(roll)}")
         if self.seat is None:
+            a, b = roll
             if a == b:
                 return self
             if a > b:
                 return TakhtehState(self.ruleset, self.board, 0)
             return TakhtehState(self.ruleset, flip(self.board), 1)
-        return TakhtehState(self.ruleset, self.board, self.seat, (a, b) if a >= b else (b, a))
+        return TakhtehState(self.ruleset, self.board, self.seat, ordered)
 
     def legal_moves(self) -> list[TakhtehMove]:
         moves = self._moves
@@ -922,12 +1025,16 @@ class TakhtehState(State):
             self._afters = afters
         return afters.get(after)
 
+    def _no_play(self) -> IllegalMove:
+        """Why no play can be made here: the game is over, or the dice are not rolled yet."""
+        if self.winner is not None:
+            return IllegalMove("game-over", "the game is over")
+        return IllegalMove("roll-expected", "the dice must be rolled first")
+
     def resolve(self, move: TakhtehMove) -> tuple[Board, tuple[Leg, ...]]:
         """The position `move` reaches (seen from the mover) and its legs one die each."""
-        if self.winner is not None:
-            raise IllegalMove("game-over", "the game is over")
         if self.roll is None:
-            raise IllegalMove("roll-expected", "the dice must be rolled first")
+            raise self._no_play()
         moves = self._moves
         if moves is not None and move in moves:
             return apply_legs(self.board, move), move
@@ -935,19 +1042,31 @@ class TakhtehState(State):
 
     def play(self, move: TakhtehMove) -> TakhtehState:
         moves = self._moves
-        if moves is not None and move in moves:
-            return self._after(apply_legs(self.board, move))
-        return self._after(self.resolve(move)[0])
-
-    def _after(self, after: Board) -> TakhtehState:
-        """The next state once the mover's play has reached `after` (seen from the mover)."""
         seat = self.seat
-        assert seat is not None
+        assert seat is not None or self.roll is None
+        if moves is not None and move in moves:
+            after = apply_legs(self.board, move)
+        elif self.roll is None:
+            raise self._no_play()
+        else:
+            # check_play's first step, taken here: most plays need nothing more.
+            board = self.board
+            high, low = self.roll
+            straight = _play_straight(board, high, low, move)
+            if straight is not None and (
+                straight[2] or _nothing_more(board, straight[0], high, low, straight[1])
+            ):
+                after = straight[0]
+                if not straight[3]:
+                    # No checker borne off: the game goes on.
+                    return TakhtehState(self.ruleset, tuple(map(neg, after[::-1])), 1 - seat)
+            else:
+                after = check_play(board, self.roll, move, self._legal_play)[0]
         if max(after) <= 0:
             # The mover has borne off every checker; the loser keeps all 15 only if none is off.
             points = 2 if sum(after) == -CHECKERS else 1
             return TakhtehState(self.ruleset, flip(after), 1 - seat, None, seat, points)
-        return TakhtehState(self.ruleset, flip(after), 1 - seat)
+        return TakhtehState(self.ruleset, tuple(map(neg, after[::-1])), 1 - seat)
 
     def outcome(self) -> Outcome | None:
         if self.winner is None:
