@@ -264,6 +264,18 @@ def test_a_move_must_fit_the_dice() -> None:
     assert rule_broken(state, "7/4 6/5") == "takhteh.no-checker"
 
 
+def test_a_move_object_is_judged_whatever_the_order_of_its_legs() -> None:
+    """A bot may hand back legs in any order or off the board: the same play, or IllegalMove
+    (never an error of the engine)."""
+    state = on_roll(START, (3, 1))
+    assert state.play(((6, 5), (8, 5))) == state.play(((8, 5), (6, 5)))
+    assert state.play(((24, 23), (13, 10))) == state.play(((13, 10), (24, 23)))
+    for legs in (((28, 25), (6, 5)), ((8, 5), (2, -1)), ((28, 24),), ((3, -1),)):
+        with pytest.raises(IllegalMove) as caught:
+            state.play(legs)
+        assert caught.value.rule.startswith("takhteh."), legs
+
+
 def test_turn_passes_to_the_opponent_who_sees_the_board_from_the_other_side() -> None:
     state = GAME.initial_state(RULESET, first=0).apply_chance((3, 1))
     after = state.play(GAME.parse_move(state, "8/5 6/5"))

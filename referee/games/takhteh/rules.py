@@ -572,7 +572,8 @@ def check_play(
     high, low = roll
     straight = _play_straight(board, high, low, segments)
     if straight is not None:
-        after, played, every_die, _ = straight
+        reached, played, every_die, _ = straight
+        after = tuple(reached)
         if (
             every_die
             or _nothing_more(board, after, high, low, played)
@@ -710,28 +711,32 @@ def check_play(
 
 def _play_straight(
     board: Board, high: int, low: int, segments: tuple[Leg, ...]
-) -> tuple[Board, tuple[Leg, ...], bool, bool] | None:
+) -> tuple[list[int], tuple[Leg, ...], bool, bool] | None:
     """The usual plays, without search: each written move one die (bearing off with a die
     that is enough), or one checker passing only points no opposing checker holds; legal when
-    played highest first. Returns the position, the legs, whether every die was used and
-    whether a checker was borne off; None when the play is not of that kind (check_play then
-    looks further)."""
+    played highest first. Returns the position (a new list), the legs, whether every die was
+    used and whether a checker was borne off; None when the play is not of that kind
+    (check_play then looks further)."""
     legs: list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]
     played: tuple[Leg, ...] | None = None
     every_die = True
     count = len(segments)
     if high != low and count == 2:
-        # Most plays of two different dice: one die each (segments come highest first).
+        # Most plays of two different dice: one die each, taken highest first.
         (s1, t1), (s2, t2) = segments
+        if s1 < s2 or (s1 == s2 and t1 < t2):
+            s1, t1, s2, t2 = s2, t2, s1, t1
         d1 = s1 - t1
         d2 = s2 - t2
-        if (d1 == high and d2 == low) or (d1 == low and d2 == high):
+        if ((d1 == high and d2 == low) or (d1 == low and d2 == high)) and (
+            s1 <= BAR and t1 >= OFF and t2 >= OFF
+        ):
             legs = ((s1, t1, d1), (s2, t2, d2))
-            played = segments
+            played = ((s1, t1), (s2, t2))
     elif high != low and count == 1:
         # One checker moved by both dice, as the canonical notation joins them (24/13).
         ((src, dst),) = segments
-        if src - dst == high + low and dst:
+        if src - dst == high + low and src <= BAR and dst > OFF:
             if board[src - high] >= 0:
                 mid = src - high
                 legs = ((src, mid, high), (mid, dst, low))
@@ -788,7 +793,7 @@ def _play_straight(
                 c[dst] += 1
     if played is None:
         played = tuple([(src, dst) for src, dst, _ in legs])
-    return tuple(c), played, every_die, bore_off
+    return c, played, every_die, bore_off
 
 
 def _split_segments(
@@ -1041,27 +1046,30 @@ class TakhtehState(State):
         return check_play(self.board, self.roll, move, self._legal_play)
 
     def play(self, move: TakhtehMove) -> TakhtehState:
-        moves = self._moves
+        roll = self.roll
+        if roll is None:
+            raise self._no_play()
         seat = self.seat
-        assert seat is not None or self.roll is None
+        assert seat is not None
+        moves = self._moves
         if moves is not None and move in moves:
             after = apply_legs(self.board, move)
-        elif self.roll is None:
-            raise self._no_play()
         else:
             # check_play's first step, taken here: most plays need nothing more.
             board = self.board
-            high, low = self.roll
+            high, low = roll
             straight = _play_straight(board, high, low, move)
             if straight is not None and (
-                straight[2] or _nothing_more(board, straight[0], high, low, straight[1])
+                straight[2] or _nothing_more(board, tuple(straight[0]), high, low, straight[1])
             ):
-                after = straight[0]
+                reached = straight[0]
                 if not straight[3]:
-                    # No checker borne off: the game goes on.
-                    return TakhtehState(self.ruleset, tuple(map(neg, after[::-1])), 1 - seat)
+                    # No checker borne off: the game goes on. The board turned round in place.
+                    reached.reverse()
+                    return TakhtehState(self.ruleset, tuple(map(neg, reached)), 1 - seat)
+                after = tuple(reached)
             else:
-                after = check_play(board, self.roll, move, self._legal_play)[0]
+                after = check_play(board, roll, move, self._legal_play)[0]
         if max(after) <= 0:
             # The mover has borne off every checker; the loser keeps all 15 only if none is off.
             points = 2 if sum(after) == -CHECKERS else 1
