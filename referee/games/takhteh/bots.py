@@ -15,6 +15,7 @@ from typing import Any
 
 from referee.games.base import State
 from referee.games.bot import Bot
+from referee.games.takhteh.net import Net, equity
 from referee.games.takhteh.rules import (
     TURN_OUTCOMES,
     Board,
@@ -197,4 +198,98 @@ class ExpectimaxBot(Bot):
         return total
 
 
-BOTS: dict[str, type[Bot]] = {"greedy": TakhtehGreedyBot, "expectimax": ExpectimaxBot}
+_NET: Net | None = None
+
+
+def _net() -> Net:
+    """The shipped network, loaded on first use."""
+    global _NET
+    if _NET is None:
+        _NET = Net.load()
+    return _NET
+
+
+class TDNetBot(Bot):
+    name = "tdnet"
+    description = (
+        "a network evaluation learned by self-play (TD); weighs its `top` plays over the "
+        "opponent's 21 rolls and best replies (depth=1), within `time` seconds a move"
+    )
+
+    def __init__(self, depth: int = 1, top: int = 8, time: float = 1.0) -> None:
+        super().__init__()
+        self.depth = min(1, max(0, int(depth)))
+        self.top = max(1, int(top))
+        self.time = float(time)
+        """Seconds per move; 0 for no limit. Plays are weighed best-first by the network and
+        one whose look-ahead the limit cuts is dropped: the answer is the best fully weighed."""
+
+    def choose(self, state: State, history: Sequence[Any] = ()) -> TakhtehMove:
+        assert isinstance(state, TakhtehState)
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        deadline = time.perf_counter() + self.time if self.time else float("inf")
+        board = state.board
+        afters = [apply_legs(board, move) for move in moves]
+        for move, after in zip(moves, afters, strict=True):
+            if max(after) <= 0:
+                return move
+        values = equity(_net().probabilities(afters))
+        order = sorted(range(len(moves)), key=lambda i: -values[i])
+        if self.depth == 0:
+            return self._pick(moves, [(values[i], i) for i in order])
+        weighed = [(values[order[0]], order[0])]
+        looked: list[tuple[float, int]] = []
+        for i in order[: self.top]:
+            value = self._look_ahead(afters[i], deadline)
+            if value is None:
+                break
+            looked.append((value, i))
+        return self._pick(moves, looked or weighed)
+
+    def _pick(self, moves: list[TakhtehMove], scored: list[tuple[float, int]]) -> TakhtehMove:
+        best = max(value for value, _ in scored)
+        return self.rng.choice([moves[i] for value, i in scored if value == best])
+
+    def _look_ahead(self, after: Board, deadline: float) -> float | None:
+        """Expected points of `after` (seen from the player who just moved) over the
+        opponent's rolls, each answered by the reply the network rates best; None when the
+        deadline passes first."""
+        other = flip(after)
+        # A turn bears off four checkers at most: with more left no reply ends the game.
+        may_finish = sum([n for n in other if n > 0]) <= 4
+        replies: list[Board] = []
+        spans: list[tuple[float, int, int, float | None]] = []
+        for (high, low), chance in TURN_OUTCOMES:
+            if time.perf_counter() > deadline:
+                return None
+            start = len(replies)
+            won: float | None = None
+            plays = legal_plays(other, high, low)
+            if may_finish:
+                for play in plays:
+                    reply = apply_legs(other, play)
+                    value = terminal_value(reply)
+                    if value is not None:
+                        won = value / WIN
+                        break
+                    replies.append(reply)
+                if won is not None:
+                    del replies[start:]
+            else:
+                replies += [apply_legs(other, play) for play in plays]
+            spans.append((chance, start, len(replies), won))
+        values = equity(_net().probabilities(replies)) if replies else None
+        total = 0.0
+        for chance, start, end, won in spans:
+            best = won if won is not None else float(values[start:end].max())  # type: ignore[index]
+            total -= chance * best
+        return total
+
+
+BOTS: dict[str, type[Bot]] = {
+    "greedy": TakhtehGreedyBot,
+    "expectimax": ExpectimaxBot,
+    "tdnet": TDNetBot,
+}

@@ -1,0 +1,167 @@
+"""A small neural evaluation of Takhteh positions: features, the network and its weights.
+
+The network sees a position from the player who has just moved (the opponent is about to
+roll) and gives three probabilities for that player: the game is won, won with a gammon, lost
+with a gammon. Its weights were learned by self-play (`train.py`, TD(lambda)) and are shipped
+beside this file (`net_weights.npz`, a few tens of kB); numpy is all it needs.
+
+The features (`features`) are computed for a whole batch of positions at once:
+
+- for each side, from that side's point of view: each point 1..24 as four inputs (a checker
+  or more, two or more, three or more, and half the count beyond three: TD-Gammon's coding),
+  the bar (half the count), checkers off (a fifteenth each) and the pip count;
+- for each side, hand-made summaries: the exposure of its blots (opposing checkers behind
+  each blot shooting at it, by the number of rolls that hit at that distance, blocks
+  ignored), that exposure weighted by the pips a hit would lose, home-board points made,
+  the longest prime and checkers still in the opponent's home board or on the bar;
+- whether the checkers are still in contact, and the pip difference split by it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain
+from pathlib import Path
+
+import numpy as np
+
+from referee.games.takhteh.rules import Board
+
+WEIGHTS = Path(__file__).with_name("net_weights.npz")
+
+# Rolls out of 36 that hit a blot k pips away with one checker, blocks ignored.
+_SHOTS = [0, 11, 12, 14, 15, 15, 17, 6, 6, 5, 3, 2, 3, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1]
+# _SHOT_MATRIX[x, p - 1]: the rolls that hit a blot on point p from point x < p (x = 0 is the
+# bar of the side shooting, which enters towards the blot's side).
+_SHOT_MATRIX = np.array(
+    [[_SHOTS[p - x] if p > x else 0 for p in range(1, 25)] for x in range(25)], dtype=np.float32
+)
+_LOSS = ((25 - np.arange(1, 25)) / 25).astype(np.float32)
+"""The pips a hit on point p costs (the checker goes back to the bar, 25), as a fraction."""
+_POINTS = np.arange(1, 26, dtype=np.int32)
+_PRIME_BITS = 1 << np.arange(24, dtype=np.int64)
+
+SIDE_INPUTS = 24 * 4 + 3 + 5
+INPUTS = 2 * SIDE_INPUTS + 3
+
+_BLAS_WORK = 65536 * 4
+"""Multiply-adds per matrix product at most: OpenBLAS shares a larger product among threads,
+which on a busy machine mostly wait for each other (several times slower for the batches
+here), so products are taken in slices of rows below that size."""
+
+
+def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a @ b for 2-D arrays, in slices of rows small enough for one thread."""
+    out = np.empty((len(a), b.shape[1]), dtype=np.result_type(a, b))
+    rows = max(1, _BLAS_WORK // (a.shape[1] * b.shape[1]))
+    for start in range(0, len(a), rows):
+        np.matmul(a[start : start + rows], b, out=out[start : start + rows])
+    return out
+
+
+def _longest_run(made: np.ndarray) -> np.ndarray:
+    """The longest run of consecutive made points in each row of a (N, 24) mask."""
+    bits = made @ _PRIME_BITS
+    length = np.zeros(len(made), dtype=np.float32)
+    while bits.any():
+        length += bits != 0
+        bits &= bits >> 1
+    return length
+
+
+def _sides(own: np.ndarray, other: np.ndarray, pips: np.ndarray) -> np.ndarray:
+    """The inputs of each side (one row per side of a position): `own` holds the side's
+    checkers on its points 1..24 and its bar; `other` the opposing checkers on the same
+    points seen from the side, with the opposing bar first (point 0, where they enter from);
+    `pips` the side's pip count."""
+    rows = len(own)
+    points = own[:, :24]
+    code = np.empty((rows, 24, 4), dtype=np.float32)
+    np.greater_equal(points, 1, out=code[:, :, 0])
+    np.greater_equal(points, 2, out=code[:, :, 1])
+    np.greater_equal(points, 3, out=code[:, :, 2])
+    code[:, :, 3] = np.maximum(points - 3, 0) * 0.5
+    made = points >= 2
+    shots = np.minimum(_matmul((other > 0).astype(np.float32), _SHOT_MATRIX), 36)
+    shots *= points == 1
+    side = np.empty((rows, SIDE_INPUTS), dtype=np.float32)
+    side[:, :96] = code.reshape(rows, 96)
+    side[:, 96] = own[:, 24] / 2
+    side[:, 97] = (15 - own.sum(axis=1)) / 15
+    side[:, 98] = pips / 100
+    side[:, 99] = np.minimum(shots.sum(axis=1) / 36, 1)
+    side[:, 100] = (shots * _LOSS).sum(axis=1) / 36
+    side[:, 101] = made[:, :6].sum(axis=1) / 6
+    side[:, 102] = _longest_run(made) / 6
+    side[:, 103] = own[:, 18:].sum(axis=1) / 15
+    return side
+
+
+def features(boards: Sequence[Board] | np.ndarray) -> np.ndarray:
+    """The network's inputs (N, INPUTS) for boards seen from the player who has just moved."""
+    if isinstance(boards, np.ndarray):
+        b = boards.reshape(-1, 26).astype(np.int32)
+    else:
+        b = np.fromiter(chain.from_iterable(boards), np.int32, 26 * len(boards)).reshape(-1, 26)
+    n = len(b)
+    # Both sides' views: the player who has just moved in the first n rows, the flip after.
+    views = np.empty((2 * n, 26), dtype=np.int32)
+    views[:n] = b
+    np.negative(b[:, ::-1], out=views[n:])
+    own = np.maximum(views[:, 1:], 0)
+    other = np.maximum(-views[:, :25], 0)
+    pips = (own * _POINTS).sum(axis=1)
+    side = _sides(own, other, pips)
+    # Contact: the rearmost checkers of the two sides have not passed each other.
+    back = np.where(own > 0, _POINTS, 0).max(axis=1)
+    contact = back[:n] + back[n:] > 25
+    diff = (pips[n:] - pips[:n]) / 50
+    x = np.empty((n, INPUTS), dtype=np.float32)
+    x[:, :SIDE_INPUTS] = side[:n]
+    x[:, SIDE_INPUTS : 2 * SIDE_INPUTS] = side[n:]
+    x[:, -3] = contact
+    x[:, -2] = contact * diff
+    x[:, -1] = ~contact * diff
+    return x
+
+
+class Net:
+    """One hidden layer of sigmoids and three sigmoid outputs (win, win gammon, lose gammon)."""
+
+    def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> None:
+        self.w1, self.b1, self.w2, self.b2 = w1, b1, w2, b2
+
+    @classmethod
+    def random(cls, hidden: int, seed: int) -> Net:
+        """Small random weights in float64, for training."""
+        rng = np.random.default_rng(seed)
+        return cls(
+            rng.normal(0, 0.1, (hidden, INPUTS)),
+            np.zeros(hidden),
+            rng.normal(0, 0.1, (3, hidden)),
+            np.zeros(3),
+        )
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS, dtype: type = np.float32) -> Net:
+        """Weights from a file, in float32 for playing or float64 to train on."""
+        with np.load(path) as data:
+            return cls(*(data[key].astype(dtype) for key in ("w1", "b1", "w2", "b2")))
+
+    def save(self, path: Path) -> None:
+        arrays = {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}
+        np.savez_compressed(path, **{k: v.astype(np.float32) for k, v in arrays.items()})
+
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The hidden layer and the outputs for inputs x (N, INPUTS)."""
+        hidden = 1 / (1 + np.exp(-(_matmul(x, self.w1.T) + self.b1)))
+        return hidden, 1 / (1 + np.exp(-(_matmul(hidden, self.w2.T) + self.b2)))
+
+    def probabilities(self, boards: Sequence[Board] | np.ndarray) -> np.ndarray:
+        """(N, 3): win, win gammon, lose gammon for the player each board is seen from."""
+        return self.forward(features(boards))[1]
+
+
+def equity(probabilities: np.ndarray) -> np.ndarray:
+    """Expected points (a gammon counts 2): 2 P(win) - 1 + P(win gammon) - P(lose gammon)."""
+    return 2 * probabilities[:, 0] - 1 + probabilities[:, 1] - probabilities[:, 2]
