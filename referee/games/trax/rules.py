@@ -533,6 +533,10 @@ class TraxState(State):
             )
         return key
 
+    def fits(self, key: int) -> bool:
+        """Whether a tile on `key` keeps the tiles within the 8x8 limit (always, without one)."""
+        return not self.limit or self._within_limit(key)
+
     def _within_limit(self, key: int) -> bool:
         box, limit = self.box, self.limit
         assert box is not None
