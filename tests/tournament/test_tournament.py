@@ -14,6 +14,7 @@ from referee.cli.app import app
 from referee.tournament.config import (
     BotEntry,
     ConfigError,
+    bot_entries,
     build_config,
     load_config_file,
     split_bot_specs,
@@ -161,3 +162,8 @@ def test_a_built_in_bot_that_raises_loses_by_crash_and_the_tournament_goes_on() 
     assert record.result is not None
     assert (record.result.winner, record.result.reason.value) == (1, "crash")
     assert "ZeroDivisionError: a bug" in (record.result.detail or "")
+
+
+def test_a_bot_given_twice_plays_itself_under_two_names() -> None:
+    names = [entry.name for entry in bot_entries(["random", "greedy", "random"], [])]
+    assert names == ["random", "greedy", "random#2"]
