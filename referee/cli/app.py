@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import NoReturn
 
@@ -30,4 +31,9 @@ def main() -> NoReturn:
         app()
     except KeyboardInterrupt:
         fail("interrupted", code=130)
+    except BrokenPipeError:
+        # The reader of our output went away (`referee moves ... | head`): stop quietly, and
+        # keep Python from complaining again while it flushes stdout on exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
     sys.exit(0)
