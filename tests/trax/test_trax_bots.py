@@ -181,13 +181,16 @@ def test_threat_stops_a_threat_when_it_can(variant: str, choices: list[int]) -> 
 
 @pytest.mark.parametrize("limit", [0.05, 0.1])
 def test_threat_answers_within_its_time_limit(limit: float) -> None:
-    """The clock is read at every node and between quiet leaves, so a move of a big position
-    comes within the limit plus a small margin (the machine may be busy)."""
+    """The clock is read at every node and between quiet leaves: moves of a big position come
+    within the limit, but for a margin for a machine busy with other work."""
     state = position(MIDGAME)
-    for seed in ("a", "b", "c"):
+    times = []
+    for seed in "abcdefgh":
         bot = TraxThreatBot(time=limit)
         started(bot, state, seed)
         began = time.perf_counter()
         move = bot.choose(state)
-        assert time.perf_counter() - began < limit + 0.1
+        times.append(time.perf_counter() - began)
         assert move in state.legal_moves()
+    assert sorted(times)[len(times) // 2] < limit + 0.05
+    assert max(times) < limit + 0.25

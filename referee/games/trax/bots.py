@@ -244,14 +244,15 @@ class TraxSearchBot(Bot):
 
 
 class TraxThreatBot(Bot):
-    """Iterative deepening alpha-beta that follows threats: a side with a threat against it
-    plays only the moves that may stop it, and those forced replies cost no depth."""
+    """Iterative deepening alpha-beta that reads threats: every node knows the moves that win
+    at once for either side (`threats.Scan`), a threatened side plays only the moves that
+    stop every threat, and forced replies cost no depth."""
 
     name = "threat"
     description = (
-        "alpha-beta to `depth` moves within `time` seconds a move, seeing every move that "
-        "wins at once for either side; a threatened side plays only defences, which cost no "
-        "depth, so forced sequences and double threats are read to their end"
+        "alpha-beta to `depth` moves within `time` seconds a move that sees every move winning "
+        "at once for either side: a threatened side plays only real defences, forced replies "
+        "cost no depth, so double threats and forcing sequences are read through"
     )
 
     def __init__(self, depth: int = 8, time: float = 1.0) -> None:
@@ -265,6 +266,7 @@ class TraxThreatBot(Bot):
         self._history: dict[Move, int] = {}
         self._probes: dict[Move, Probe] = {}
         self._effects: dict[Move, Effect] = {}
+        self._kept = 0
         self.nodes = 0
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> TraxMove:
@@ -272,16 +274,18 @@ class TraxThreatBot(Bot):
         first = _opening(self, state)
         if first is not None:
             return first
-        self._deadline = time.perf_counter() + self.time
+        # A tenth of the time is left for unwinding the search and for a busy machine.
+        self._deadline = time.perf_counter() + self.time * 0.9
         self._history = {}
         self._probes = {}
         self._effects = {}
+        self._kept = 0
         self.nodes = 0
         scan = Scan(state, cache=self._probes)
         seat = state.seat
         if scan.forms[seat]:
             return state.move_at(*self.rng.choice(scan.forms[seat]))
-        moves = self._replies(state, scan)
+        moves, _ = self._replies(state, scan, keep=True)
         if not moves:
             # Lost whatever it plays: any legal move.
             return self.rng.choice(state.legal_moves())
@@ -306,19 +310,22 @@ class TraxThreatBot(Bot):
                 break
         return state.move_at(*best)
 
-    def _replies(self, state: TraxState, scan: Scan) -> list[Move]:
-        """The moves worth searching when the side to move cannot win at once: those that
-        complete nothing (a move completing only the opponent's colour loses), and of them,
-        when the opponent threatens, only those that stop every threat.
+    def _replies(
+        self, state: TraxState, scan: Scan, keep: bool
+    ) -> tuple[list[Move], dict[Move, TraxState]]:
+        """The moves worth searching when the side to move cannot win at once, and the
+        positions after those it had to play to find them.
 
-        A move that writes none of a threat's reads leaves it standing; the others are played
-        and the threats probed again after them.
+        They are the moves that complete nothing (a move completing only the opponent's
+        colour loses), and of them, when the opponent threatens, only those that stop every
+        threat: a move that writes none of a threat's reads leaves it standing; the others
+        are played and the threats probed again after them.
         """
         probes = scan.probes
         quiet = [move for move, found in probes.items() if found.result == 0]
         threats = [(move, probes[move]) for move in scan.forms[1 - state.seat]]
         if not threats:
-            return quiet
+            return quiet, {}
         touching = [
             move
             for move in quiet
@@ -330,28 +337,42 @@ class TraxThreatBot(Bot):
         ]
         attack = 1 << (1 - state.seat)
         stopping = []
+        played: dict[Move, TraxState] = {}
         for move in touching:
             known = scan.children.get(move)
-            if known is None:
-                known = scan.children[move] = (state.play(state.move_at(*move)), None)
-            after = known[0]
+            after = known[0] if known is not None else state.play(state.move_at(*move))
+            if keep and known is None:
+                scan.children[move] = (after, None)
+                self._kept += 1
+            played[move] = after
             if all(_gone(after, place, attack) for place, _ in threats):
                 stopping.append(move)
-        return stopping
+        return stopping, played
 
     def _child(
-        self, state: TraxState, scan: Scan, grandparent: Scan | None, move: Move
+        self,
+        state: TraxState,
+        scan: Scan,
+        grandparent: Scan | None,
+        move: Move,
+        played: TraxState | None,
+        keep: bool,
     ) -> tuple[TraxState, Scan]:
-        """The position after `move` and its scan, kept for the next iterations."""
+        """The position after `move` and its scan; with `keep`, kept for the next iterations
+        and as the transposition of the cousin positions (see `Scan.child`)."""
         known = scan.children.get(move)
-        if known is not None and known[1] is not None:
-            return known  # type: ignore[return-value]
-        child = known[0] if known is not None else state.play(state.move_at(*move))
+        if known is not None:
+            if known[1] is not None:
+                return known  # type: ignore[return-value]
+            played = known[0]
+        child = played if played is not None else state.play(state.move_at(*move))
         transposed = grandparent.children.get(move) if grandparent is not None else None
         child_scan = scan.child(
             state, move, child, transposed[1] if transposed else None, self._probes
         )
-        scan.children[move] = (child, child_scan)
+        if keep:
+            scan.children[move] = (child, child_scan)
+            self._kept += 1
         return child, child_scan
 
     def _root(
@@ -366,13 +387,19 @@ class TraxThreatBot(Bot):
         alpha = -WIN - 1
         self._horizon = depth + EXTENSION
         for move in moves:
-            child, child_scan = self._child(state, scan, None, move)
+            child, child_scan = self._child(state, scan, None, move, None, True)
             writes = scan.probes[move].writes
             if move not in self._effects:
                 self._effects[move] = child_scan.effect(writes)
-            score = -self._negamax(
-                child, child_scan, scan, depth - 1, -WIN - 1, -alpha, 1, writes, frozenset()
-            )
+            after = (child, child_scan, scan, depth - 1)
+            further = (1, writes, writes)
+            if scores:
+                # Principal variation search (see _negamax).
+                score = -self._negamax(*after, -alpha - NARROW, -alpha, *further)
+                if score > alpha:
+                    score = -self._negamax(*after, -WIN - 1, -alpha, *further)
+            else:
+                score = -self._negamax(*after, -WIN - 1, -alpha, *further)
             scores[move] = score
             alpha = max(alpha, score)
 
@@ -401,7 +428,8 @@ class TraxThreatBot(Bot):
         threatened = bool(scan.forms[1 - seat])
         if depth <= 0 and not (threatened and ply < self._horizon):
             return evaluate(state, seat)
-        moves = self._replies(state, scan)
+        keep = ply < KEEP and self._kept < KEPT
+        moves, played = self._replies(state, scan, keep)
         if not moves:
             return -(WIN - ply - 1)
         if depth <= 0 and len(moves) > FORCED:
@@ -413,9 +441,9 @@ class TraxThreatBot(Bot):
         mine, theirs = 1 << seat, 2 >> seat
         known: dict[Move, int] = {}
         if next_depth == 0 and not threatened:
-            # Away from the turns since the root, a move does what it did there: if it
-            # threatens nothing, the position after it is a leaf that needs no scan. Those
-            # leaves are cheap, so they come first.
+            # A move that writes none of the spaces the turns since the root wrote most
+            # likely does what it did at the root: if it threatened nothing there, the
+            # position after it is a leaf scored without a scan. Those come first: cheap.
             for move in moves:
                 effect = effects.get(move)
                 if (
@@ -433,6 +461,7 @@ class TraxThreatBot(Bot):
                 )
             )
         best = -WIN - 1
+        searched = False
         for move in moves:
             made = known.get(move)
             if made is not None:
@@ -441,23 +470,22 @@ class TraxThreatBot(Bot):
                 else:
                     if time.perf_counter() > self._deadline:
                         raise _OutOfTime
-                    played = scan.children.get(move)
-                    child = played[0] if played else state.play(state.move_at(*move))
+                    child = played.get(move) or state.play(state.move_at(*move))
                     score = -evaluate(child, 1 - seat)
             else:
-                child, child_scan = self._child(state, scan, parent, move)
+                child, child_scan = self._child(state, scan, parent, move, played.get(move), keep)
                 writes = probes[move].writes
-                score = -self._negamax(
-                    child,
-                    child_scan,
-                    scan,
-                    next_depth,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    path | writes,
-                    writes,
-                )
+                after = (child, child_scan, scan, next_depth)
+                further = (ply + 1, path | writes, writes)
+                if searched:
+                    # Principal variation search: after the first move searched, ask only
+                    # whether a move beats the best so far; search again the few that do.
+                    score = -self._negamax(*after, -alpha - NARROW, -alpha, *further)
+                    if alpha < score < beta:
+                        score = -self._negamax(*after, -beta, -alpha, *further)
+                else:
+                    score = -self._negamax(*after, -beta, -alpha, *further)
+                    searched = True
             if score > best:
                 best = score
                 if score > alpha:
@@ -479,9 +507,16 @@ def _gone(after: TraxState, threat: Move, attack: int) -> bool:
 
 EXTENSION = 4
 """Forced replies are followed this many plies beyond the depth of the iteration."""
+NARROW = 1e-6
+"""The width of the null windows of the principal variation search."""
 FORCED = 2
 """Beyond the depth, a threatened side's replies are followed only if it has this many or
 fewer."""
+KEEP = 3
+"""Nodes nearer the root than this keep what follows each of their moves: the next iteration
+goes through them again, and their grandchildren's scans are built from them."""
+KEPT = 20_000
+"""At most this many positions are kept a move (a few kilobytes each)."""
 
 BOTS: dict[str, type] = {
     "greedy": TraxGreedyBot,
