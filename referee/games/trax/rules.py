@@ -463,7 +463,10 @@ class TraxState(State):
             return move
         if self.winner is not None or (self.limit and not self.has_legal_move()):
             raise IllegalMove("trax.game-over", "the game is over")
-        key = self.space_of(col, row)
+        # space_of, inline: this is the hot path of replaying a game.
+        key = None
+        if 0 <= col <= box[1] - box[0] + 2 and 0 <= row <= box[3] - box[2] + 2:
+            key = (box[2] - 1 + row) << SHIFT | (box[0] - 1 + col)
         code = self.codes.get(key) if key is not None else None
         if code is None:
             label = space_label(col, row)
@@ -475,7 +478,8 @@ class TraxState(State):
         known, white = code >> 4, code & 15
         for tile in SYMBOL_TILES[symbol]:
             if tile & known == white:
-                move = TraxMove(col, row, tile)
+                # TraxMove(col, row, tile) without the named tuple's Python-level __new__.
+                move = tuple.__new__(TraxMove, (col, row, tile))
                 if not self.limit or self._within_limit(key):
                     self._read = (move, key)
                 return move
