@@ -410,7 +410,8 @@ class ThaiState(State):
     def _play(self, move: ThaiMove) -> ThaiState:
         if not isinstance(move, ThaiMove):
             raise IllegalMove("thai.not-a-move", f"{move!r} is not a Thai checkers move")
-        if self.history:
+        # A position already known not to be over (the replay asks first) needs no draw check.
+        if self.history and self._outcome is not None:
             draw = self._draw()
             if draw is not None:
                 raise IllegalMove("thai.game-over", f"the game is over ({draw})")
@@ -487,7 +488,9 @@ class ThaiState(State):
         else:
             kings |= (1 << target) & FAR_ROW[turn]
             history = ()
-        return self._child(own, opponent, kings, history)
+        if turn == BLACK:
+            return _make(self.ruleset, own, opponent, kings, WHITE, history)
+        return _make(self.ruleset, opponent, own, kings, BLACK, history)
 
     def _capture(self, path: list[int]) -> ThaiState:
         """A capture along `path` (bit indices); every rule of capturing is checked."""
@@ -669,9 +672,10 @@ class ThaiState(State):
             own = self.sides()[0]
             detail = "no pieces left" if not own else "no legal move"
             return Outcome(1 - self.turn, 1, "rules", f"{COLOURS[self.turn]} has {detail}")
-        draw = self._draw()
-        if draw is not None:
-            return Outcome(None, 0, "rules", draw)
+        if self.history:
+            draw = self._draw()
+            if draw is not None:
+                return Outcome(None, 0, "rules", draw)
         return None
 
     def is_terminal(self) -> bool:
