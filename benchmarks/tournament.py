@@ -49,7 +49,7 @@ def round_trip_ms(games: int = 20) -> tuple[float, int]:
         started = time.perf_counter()
         run_tournament(folder, config, concurrency=1)
         elapsed = time.perf_counter() - started
-        records = TournamentStore(folder).finished().values()
+        records = TournamentStore(folder).records()
         moves = sum(1 for r in records for t in r.turns if r.players[t.seat].name == second.name)
         shutil.rmtree(folder)
         return moves, elapsed

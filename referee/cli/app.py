@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import NoReturn
 
 import typer
 
-from referee.cli import engine, ratings, records, tournament
+from referee.cli import engine, ratings, records, report, tournament
 from referee.cli.output import fail
 
 app = typer.Typer(
@@ -22,6 +23,7 @@ records.register(app)
 engine.register(app)
 tournament.register(app)
 ratings.register(app)
+report.register(app)
 
 
 def main() -> NoReturn:
@@ -29,4 +31,9 @@ def main() -> NoReturn:
         app()
     except KeyboardInterrupt:
         fail("interrupted", code=130)
+    except BrokenPipeError:
+        # The reader of our output went away (`referee moves ... | head`): stop quietly, and
+        # keep Python from complaining again while it flushes stdout on exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
     sys.exit(0)

@@ -12,6 +12,7 @@ from rich.console import Console
 from referee.games.base import GameError
 from referee.records.io import RecordError
 from referee.tournament.config import ConfigError
+from referee.tournament.runner import TournamentError
 from referee.validator.run import UsageError
 
 USAGE = 2
@@ -28,8 +29,10 @@ def user_errors() -> Iterator[None]:
     """Turn the library's errors about what the user gave into a message and exit code 2."""
     try:
         yield
-    except (GameError, RecordError, ConfigError, UsageError) as error:
+    except (GameError, RecordError, ConfigError, UsageError, TournamentError) as error:
         fail(str(error))
+    except BrokenPipeError:
+        raise  # the reader went away (`| head`): main() ends quietly
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
         fail(f"{where}{error.strerror or error}")

@@ -59,15 +59,17 @@ class TournamentProgress(_Live):
     def start(self, total: int, already: int) -> None:
         self.progress.update(self.task, total=total, completed=already)
 
-    def advance(self, record: Record) -> None:
-        result = record.result
-        for seat, player in enumerate(record.players):
-            self.games[player.name] += 1
-            if result is not None:
-                if result.winner is None:
-                    self.scores[player.name] += 0.5
-                elif result.winner == seat:
-                    self.scores[player.name] += 1
+    def advance(self, records: list[Record]) -> None:
+        """One game (or the games of one match) finished."""
+        for record in records:
+            result = record.result
+            for seat, player in enumerate(record.players):
+                self.games[player.name] += 1
+                if result is not None:
+                    if result.winner is None:
+                        self.scores[player.name] += 0.5
+                    elif result.winner == seat:
+                        self.scores[player.name] += 1
         leader = max(self.games, key=lambda name: self.scores[name] / self.games[name])
         share = 100 * self.scores[leader] / self.games[leader]
         self.progress.advance(self.task)

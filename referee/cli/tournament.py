@@ -59,10 +59,14 @@ def _run(
 def _report(summary: RunSummary) -> None:
     typer.echo(
         f"{summary.played} games played, {summary.already + summary.played} of "
-        f"{summary.total} stored in {summary.directory / 'games.jsonl'}"
+        f"{summary.total} finished in {summary.directory / 'games.jsonl'}"
     )
     for message in summary.invalid:
         typer.echo(f"warning: a stored game did not validate: {message}", err=True)
+    for message in summary.failed:
+        typer.echo(f"error: a batch of games could not be played: {message}", err=True)
+    if summary.failed:
+        raise typer.Exit(1)
 
 
 @tournament_app.command("run")
@@ -132,15 +136,13 @@ def status(directory: Annotated[Path, typer.Argument(help="the tournament's fold
     with user_errors():
         store = TournamentStore(directory)
         info = store.load()
-        finished = store.finished()
+        records = store.records()
     total = len(schedule(info.config))
     config = info.config
     typer.echo(f"tournament {info.id}: {config.game}/{config.variant}, seed {config.seed}")
     typer.echo(f"bots: {', '.join(bot.name for bot in config.bots)}")
-    typer.echo(f"games: {len(finished)} of {total} finished")
-    reasons = Counter(
-        record.result.reason.value for record in finished.values() if record.result is not None
-    )
+    typer.echo(f"games: {len(store.by_job())} of {total} scheduled finished, {len(records)} stored")
+    reasons = Counter(record.result.reason.value for record in records if record.result is not None)
     for reason, count in sorted(reasons.items()):
         typer.echo(f"  {reason}: {count}")
 

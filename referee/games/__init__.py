@@ -6,7 +6,7 @@ import importlib
 
 from referee.games.base import Game, RulesetError
 
-GAME_NAMES: tuple[str, ...] = ("thax", "thai")
+GAME_NAMES: tuple[str, ...] = ("thax", "takhteh", "trax", "thai")
 
 
 def get_game(name: str) -> Game:

@@ -161,6 +161,10 @@ class Game(ABC):
             raise RulesetError(f"ruleset {text!r}: version {version} is unknown (known: 1)")
         return self.ruleset(variant, **self.coerce_options(options))
 
+    def match_length(self, ruleset: Ruleset) -> int:
+        """Points that win a match under `ruleset`; 1 means single games."""
+        return 1
+
     def coerce_options(self, options: dict[str, str]) -> dict[str, Any]:
         if options:
             raise RulesetError(f"{self.name} takes no ruleset options, got {sorted(options)}")

@@ -262,30 +262,38 @@ _STYLE = (
 )
 
 
+def table_html(table: RatingTable) -> str:
+    """One table as an HTML fragment: its title, summary, standings, crosstable, LOS matrix,
+    pentanomial counts and notes (the standalone page and the tournament report share it)."""
+    parts = [
+        f"<h2>{html.escape(table.title)}</h2>",
+        f"<p>{html.escape(_summary(table))}</p>",
+        _html_table(HEADERS, _display(table), RIGHT_ALIGNED),
+    ]
+    headers, rows = _crosstable_cells(table)
+    parts.append("<h3>Crosstable</h3>")
+    parts.append(_html_table(headers, rows, frozenset(headers[1:])))
+    headers, rows = _los_cells(table)
+    parts.append("<h3>Likelihood of superiority (%)</h3>")
+    parts.append(_html_table(headers, rows, frozenset(headers[1:])))
+    pairs = _pair_cells(table)
+    if pairs:
+        parts.append("<h3>Colour-swapped game pairs by score (pentanomial)</h3>")
+        parts.append(_html_table(PAIR_HEADERS, pairs, frozenset(PAIR_HEADERS[2:])))
+    if table.notes:
+        items = "".join(f"<li>{html.escape(note)}</li>" for note in table.notes)
+        parts.append(f"<ul>{items}</ul>")
+    return "\n".join(parts)
+
+
 def to_html(tables: Sequence[RatingTable]) -> str:
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8"><title>Rating tables</title>',
         f"<style>{_STYLE}</style></head><body>",
+        *(table_html(table) for table in tables),
+        "</body></html>",
     ]
-    for table in tables:
-        parts.append(f"<h2>{html.escape(table.title)}</h2>")
-        parts.append(f"<p>{html.escape(_summary(table))}</p>")
-        parts.append(_html_table(HEADERS, _display(table), RIGHT_ALIGNED))
-        headers, rows = _crosstable_cells(table)
-        parts.append("<h3>Crosstable</h3>")
-        parts.append(_html_table(headers, rows, frozenset(headers[1:])))
-        headers, rows = _los_cells(table)
-        parts.append("<h3>Likelihood of superiority (%)</h3>")
-        parts.append(_html_table(headers, rows, frozenset(headers[1:])))
-        pairs = _pair_cells(table)
-        if pairs:
-            parts.append("<h3>Colour-swapped game pairs by score (pentanomial)</h3>")
-            parts.append(_html_table(PAIR_HEADERS, pairs, frozenset(PAIR_HEADERS[2:])))
-        if table.notes:
-            items = "".join(f"<li>{html.escape(note)}</li>" for note in table.notes)
-            parts.append(f"<ul>{items}</ul>")
-    parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
 

@@ -1,10 +1,13 @@
-"""A PNG of the ratings with their 95% intervals, one panel per table (matplotlib, Agg)."""
+"""The ratings with their 95% intervals, one panel per table (matplotlib, Agg): a PNG file for
+`referee ratings --plot`, SVG text for the HTML report."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 
+import matplotlib
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -22,13 +25,12 @@ def _literal(text: str) -> str:
     return text.replace("$", r"\$")
 
 
-def plot_ratings(tables: Sequence[RatingTable], path: str | Path) -> None:
-    """Draw each table's ratings as points with interval bars, best at the top, and save a
-    PNG at `path`. Bounds are drawn hollow, with the bound's direction in the label.
+def ratings_figure(tables: Sequence[RatingTable]) -> Figure:
+    """Each table's ratings as points with interval bars, best at the top. Bounds are drawn
+    hollow, with the bound's direction in the label.
 
     The figure is drawn on the Agg canvas directly, not through pyplot, so that no display
-    or global state is touched. Raises `RatingsError` when there is no table or the file
-    cannot be written.
+    or global state is touched. Raises `RatingsError` when there is no table.
     """
     if not tables:
         raise RatingsError("no rating table to plot")
@@ -64,7 +66,25 @@ def plot_ratings(tables: Sequence[RatingTable], path: str | Path) -> None:
         axes.set_title(_literal(title), loc="left")
         axes.set_xlabel("Elo (95% interval)")
         axes.grid(axis="x", alpha=0.3)
+    return figure
+
+
+def plot_ratings(tables: Sequence[RatingTable], path: str | Path) -> None:
+    """Save the figure of `ratings_figure` as a PNG at `path`. Raises `RatingsError` when
+    there is no table or the file cannot be written."""
+    figure = ratings_figure(tables)
     try:
         figure.savefig(path, format="png", dpi=100)
     except OSError as error:
         raise RatingsError(f"{path}: cannot write the plot: {error.strerror or error}") from None
+
+
+def ratings_svg(tables: Sequence[RatingTable]) -> str:
+    """The figure of `ratings_figure` as SVG text. Text stays text (not glyph outlines), which
+    keeps it a few times smaller and searchable; no date and fixed ids, so that the same
+    tables give the same SVG."""
+    figure = ratings_figure(tables)
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "referee"}):
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()

@@ -41,9 +41,10 @@ def position_from_text(
 
 
 def position_from_record(
-    path: Path, game_number: int, turn: int, roll: str | None
+    path: Path, game_number: int, turn: int | None, roll: str | None
 ) -> tuple[Game, State]:
-    """The position after `turn` turns of game `game_number` (1-based) of a record file."""
+    """The position after `turn` turns (None: all of them) of game `game_number` (1-based) of
+    a record file."""
     with path.open("rb") as stream:
         file_format = detect_format(path, stream.peek(4096)[:4096])
         if file_format is None:
@@ -55,12 +56,14 @@ def position_from_record(
                 assert loaded.error is not None
                 raise RecordError(loaded.error.code, f"{path}: game {game_number}: {loaded.error}")
             record = loaded.record
+            if turn is None:
+                turn = len(record.turns)
             if not 0 <= turn <= len(record.turns):
                 raise RecordError(
                     "turn", f"{path}: game {game_number} has {len(record.turns)} turns, not {turn}"
                 )
-            game = game_of(record)
             try:
+                game = game_of(record)
                 state = start_state(record, game)
                 for step in replay(record, game):
                     if step.index == turn:

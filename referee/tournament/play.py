@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from referee.games.base import Game, GameError, Roll, Ruleset, State
 from referee.games.bot import Bot, Forfeit
 from referee.records.model import (
     RECORD_TYPES,
     EventInfo,
+    MatchInfo,
     Player,
     Reason,
     Record,
@@ -45,11 +46,16 @@ def play_game(
     turn_cap: int | None = None,
     event: EventInfo | None = None,
     dice: DiceSource | None = None,
+    match: MatchInfo | None = None,
 ) -> Record:
-    """Play one game to its end, a forfeit or the turn cap, and return its record."""
+    """Play one game to its end, a forfeit or the turn cap, and return its record.
+
+    In a match, `match.first` (the last game's winner) starts without an opening roll.
+    """
     dice = dice or DiceSource(seed)
     cap = game.turn_cap if turn_cap is None else turn_cap
-    state: State = game.initial_state(ruleset)
+    first = match.first if match is not None else None
+    state: State = game.initial_state(ruleset, first=first)
     opening: list[list[int]] = []
     while state.is_chance() and state.to_move is None:
         roll = dice.roll(None)
@@ -90,6 +96,9 @@ def play_game(
         except GameError as error:
             result = _forfeit(seat, Reason.ILLEGAL_MOVE, str(error))
             break
+        except Exception as error:  # a built-in bot that breaks loses its game, as a program would
+            result = _forfeit(seat, Reason.CRASH, f"{type(error).__name__}: {error}")
+            break
         elapsed = round((time.perf_counter() - started) * 1000)
         turns.append(Turn(seat=seat, roll=list(roll) if roll else None, move=text, time_ms=elapsed))
         state = after
@@ -105,7 +114,53 @@ def play_game(
     }
     if game.has_dice:
         fields["opening_rolls"] = opening
+    if match is not None:
+        fields["match"] = match
     return RECORD_TYPES[game.name](**fields)
+
+
+def play_match(
+    game: Game,
+    ruleset: Ruleset,
+    bots: Callable[[], Sequence[Bot]],
+    players: Sequence[Player],
+    seed: str,
+    turn_cap: int | None = None,
+    event: EventInfo | None = None,
+    played: Sequence[Record] = (),
+) -> list[Record]:
+    """Play the games of a match to `game.match_length(ruleset)` points that are not in
+    `played` (the match's games already stored, when a tournament resumes).
+
+    `bots` gives the two bots for each game. Each game has a seed of its own, so a resumed
+    match plays as it would have at once. The winner of a game starts the next; after a draw
+    (the turn cap) the opening roll decides.
+    """
+    length = game.match_length(ruleset)
+    score, first = match_score(played)
+    records: list[Record] = []
+    number = len(played) + 1
+    while max(score) < length:
+        match = MatchInfo(length=length, game=number, score=list(score), first=first)
+        record = play_game(
+            game, ruleset, bots(), players, f"{seed}/game{number}", turn_cap, event, match=match
+        )
+        records.append(record)
+        score, first = match_score([*played, *records])
+        number += 1
+    return records
+
+
+def match_score(games: Sequence[Record]) -> tuple[list[int], int | None]:
+    """The score after `games` and who starts the next game (the last winner)."""
+    score = [0, 0]
+    first = None
+    for record in games:
+        result = record.result
+        first = None if result is None else result.winner
+        if result is not None and result.winner is not None:
+            score[result.winner] += result.points
+    return score, first
 
 
 def _forfeit(seat: int, reason: Reason, detail: str) -> Result:

@@ -13,6 +13,7 @@ from referee.bots.registry import make_bot
 from referee.records.model import Record
 from referee.tournament.config import TournamentConfig
 from referee.tournament.executors import ExecutorFactory, process_pool, shutdown
+from referee.tournament.play import match_score
 from referee.tournament.schedule import GameJob, schedule
 from referee.tournament.store import TournamentFile, TournamentStore
 from referee.tournament.worker import play_batch, tournament_ruleset
@@ -22,22 +23,33 @@ PAIRS_PER_BATCH = 4
 RESTARTS = 3
 
 
+class TournamentError(RuntimeError):
+    """A tournament that could not play all its games; what was played is stored."""
+
+
 @dataclass
 class RunSummary:
     directory: Path
     total: int
+    """Games (or matches) in the schedule."""
     already: int
+    """Of those, finished before this run."""
     played: int = 0
+    """Finished in this run."""
+    stored: int = 0
+    """Game records stored in this run (a match stores one per game)."""
     invalid: list[str] = field(default_factory=list)
     """Messages about games that failed validation (they are kept, never dropped)."""
+    failed: list[str] = field(default_factory=list)
+    """Why batches of games could not be played (the rest of the tournament went on)."""
 
 
 class Progress(Protocol):
-    """Told how many games there are, then of each game stored."""
+    """Told how many games (or matches) there are, then of each one finished."""
 
     def start(self, total: int, already: int) -> None: ...
 
-    def advance(self, record: Record) -> None: ...
+    def advance(self, records: list[Record]) -> None: ...
 
 
 def batches(jobs: list[GameJob], pairs_per_batch: int = PAIRS_PER_BATCH) -> Iterator[list[GameJob]]:
@@ -58,6 +70,14 @@ def check_participants(config: TournamentConfig) -> None:
             make_bot(config.game, entry.spec).close()
 
 
+def job_finished(records: list[Record], match_length: int) -> bool:
+    """A game is finished once stored; a match once a player has reached its length."""
+    if match_length == 1:
+        return bool(records)
+    score, _ = match_score(records)
+    return max(score) >= match_length
+
+
 def run_tournament(
     directory: Path,
     config: TournamentConfig | None = None,
@@ -70,9 +90,14 @@ def run_tournament(
     if config is not None:
         check_participants(config)
     info: TournamentFile = store.create(config) if config is not None else store.load()
-    done = store.finished()
-    jobs = [job for job in schedule(info.config) if job.number not in done]
-    summary = RunSummary(directory, len(jobs) + len(done), len(done))
+    game, ruleset = tournament_ruleset(info.config)
+    length = game.match_length(ruleset)
+    stored = store.by_job()
+    jobs = [
+        job for job in schedule(info.config) if not job_finished(stored.get(job.number, []), length)
+    ]
+    total = len(schedule(info.config))
+    summary = RunSummary(directory, total, total - len(jobs))
     if progress is not None:
         progress.start(summary.total, summary.already)
     if not jobs:
@@ -85,20 +110,33 @@ def run_tournament(
             executor = (executor_factory or process_pool(concurrency))()
             broken = False
             try:
-                futures: dict[Future[list[Record]], list[GameJob]] = {
-                    executor.submit(play_batch, info.config, batch, info.id, log_dir): batch
-                    for batch in pending
-                }
+                futures: dict[Future[list[Record]], list[GameJob]] = {}
+                for batch in pending:
+                    earlier = {
+                        job.number: stored[job.number] for job in batch if job.number in stored
+                    }
+                    future = executor.submit(
+                        play_batch, info.config, batch, info.id, log_dir, earlier
+                    )
+                    futures[future] = batch
                 for future in as_completed(futures):
                     try:
                         records = future.result()
                     except BrokenProcessPool:
                         broken = True
                         continue
-                    for record in records:
-                        _store(store, out, record, summary)
+                    except Exception as error:
+                        # Stop nothing else: the other batches' games are still played and kept.
+                        summary.failed.append(f"{type(error).__name__}: {error}")
+                        pending.remove(futures[future])
+                        continue
+                    for number, new in _by_number(records).items():
+                        for record in new:
+                            _store(store, out, record, summary)
+                        stored.setdefault(number, []).extend(new)
+                        summary.played += 1
                         if progress is not None:
-                            progress.advance(record)
+                            progress.advance(new)
                     pending.remove(futures[future])
             finally:
                 shutdown(executor)
@@ -106,12 +144,19 @@ def run_tournament(
                 return summary
             # A worker died (killed, out of memory): every game that came back is stored;
             # a new pool plays the batches that did not.
-    raise RuntimeError(f"worker processes kept dying; {len(pending)} batches were not played")
+    raise TournamentError(f"worker processes kept dying; {len(pending)} batches were not played")
+
+
+def _by_number(records: list[Record]) -> dict[int, list[Record]]:
+    groups: dict[int, list[Record]] = {}
+    for record in records:
+        groups.setdefault(record.event.game_number or 0, []).append(record)
+    return groups
 
 
 def _store(store: TournamentStore, out: IO[str], record: Record, summary: RunSummary) -> None:
-    report = validate_record(record, str(store.games_path), summary.already + summary.played + 1)
+    report = validate_record(record, str(store.games_path), summary.stored + 1)
     if not report.valid:
         summary.invalid.extend(d.one_line() for d in report.diagnostics)
     store.append(out, record)
-    summary.played += 1
+    summary.stored += 1

@@ -63,18 +63,25 @@ class TournamentStore:
         except ValidationError as error:
             raise ConfigError(f"{self.config_path}: not a tournament file: {error}") from None
 
-    def finished(self) -> dict[int, Record]:
-        """The finished games by game number; an unreadable line (a write cut short) is skipped."""
-        games: dict[int, Record] = {}
+    def records(self) -> list[Record]:
+        """The stored games in file order; an unreadable line (a write cut short) is skipped."""
         if not self.games_path.exists():
-            return games
+            return []
         with self.games_path.open("rb") as stream:
-            for loaded in iter_jsonl(stream):
-                record = loaded.record
-                if record is None or record.event.game_number is None:
-                    continue
-                games.setdefault(record.event.game_number, record)
-        return games
+            return [loaded.record for loaded in iter_jsonl(stream) if loaded.record is not None]
+
+    def by_job(self) -> dict[int, list[Record]]:
+        """The stored games of each scheduled job (a game, or the games of a match), by the
+        job's number; a game stored twice counts once."""
+        jobs: dict[int, list[Record]] = {}
+        for record in self.records():
+            number = record.event.game_number
+            if number is None:
+                continue
+            games = jobs.setdefault(number, [])
+            if record not in games:
+                games.append(record)
+        return jobs
 
     def open_for_append(self) -> IO[str]:
         """Open games.jsonl for appending, first cutting off a last line left half-written."""

@@ -11,7 +11,7 @@ from referee.games.base import Game, Ruleset
 from referee.games.bot import Bot
 from referee.records.model import EventInfo, Player, Record
 from referee.tournament.config import BotEntry, TournamentConfig
-from referee.tournament.play import play_game
+from referee.tournament.play import play_game, play_match
 from referee.tournament.schedule import GameJob
 
 
@@ -53,27 +53,43 @@ def _file_name(name: str) -> str:
 
 
 def play_batch(
-    config: TournamentConfig, jobs: list[GameJob], tournament_id: str, log_dir: str | None = None
+    config: TournamentConfig,
+    jobs: list[GameJob],
+    tournament_id: str,
+    log_dir: str | None = None,
+    played: dict[int, list[Record]] | None = None,
 ) -> list[Record]:
-    """Play `jobs` in order. Built-in bots are made afresh for each game, so batching never
-    changes a game; external programs keep running from game to game (restarted after a
-    forfeit) and their standard error goes to a log per bot."""
+    """Play `jobs` in order: each a game, or the games of a match not yet in `played`.
+
+    Built-in bots are made afresh for each game, so batching and resuming never change a
+    game; external programs keep running from game to game (restarted after a forfeit) and
+    their standard error goes to a log per bot.
+    """
     game, ruleset = tournament_ruleset(config)
     logs = Path(log_dir) if log_dir is not None else None
     externals: dict[int, Bot] = {}
-    records = []
+    built: list[Bot] = []
+    records: list[Record] = []
+
+    def seated(job: GameJob) -> list[Bot]:
+        for bot in built:
+            bot.close()
+        built.clear()
+        bots: list[Bot] = []
+        for index in job.seats:
+            entry = config.bots[index]
+            if entry.command is None:
+                assert entry.spec is not None
+                bots.append(make_bot(config.game, entry.spec))
+                built.append(bots[-1])
+            else:
+                if index not in externals:
+                    externals[index] = external_bot(config, entry, logs)
+                bots.append(externals[index])
+        return bots
+
     try:
         for job in jobs:
-            bots: list[Bot] = []
-            for index in job.seats:
-                entry = config.bots[index]
-                if entry.command is None:
-                    assert entry.spec is not None
-                    bots.append(make_bot(config.game, entry.spec))
-                else:
-                    if index not in externals:
-                        externals[index] = external_bot(config, entry, logs)
-                    bots.append(externals[index])
             event = EventInfo(
                 event=config.event,
                 tournament=tournament_id,
@@ -81,16 +97,24 @@ def play_batch(
                 game_number=job.number,
             )
             players = [player_of(config.bots[index]) for index in job.seats]
-            try:
-                record = play_game(
-                    game, ruleset, bots, players, job.seed(config.seed), config.turn_cap, event
+            seed = job.seed(config.seed)
+            if game.match_length(ruleset) > 1:
+                earlier = (played or {}).get(job.number, [])
+                records += play_match(
+                    game,
+                    ruleset,
+                    lambda job=job: seated(job),
+                    players,
+                    seed,
+                    config.turn_cap,
+                    event,
+                    earlier,
                 )
-            finally:
-                for index, bot in zip(job.seats, bots, strict=True):
-                    if index not in externals:
-                        bot.close()
-            records.append(record)
+            else:
+                records.append(
+                    play_game(game, ruleset, seated(job), players, seed, config.turn_cap, event)
+                )
     finally:
-        for bot in externals.values():
+        for bot in [*built, *externals.values()]:
             bot.close()
     return records

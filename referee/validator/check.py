@@ -12,6 +12,7 @@ from referee.records.io import Loaded, RecordError
 from referee.records.model import Reason, Record, Result
 from referee.records.replay import ReplayError, game_of, replay, start_state
 from referee.validator.diagnostics import Diagnostic, GameReport
+from referee.validator.matches import MatchTracker
 
 LEGAL_SHOWN = 20
 
@@ -73,6 +74,7 @@ def validate_record(
     number: int,
     line: int | None = None,
     turn_places: tuple[tuple[int, int], ...] = (),
+    turn_labels: tuple[str, ...] = (),
 ) -> GameReport:
     """Replay one record and report every problem found, with its place."""
     report = GameReport(
@@ -91,7 +93,10 @@ def validate_record(
         for step in replay(record, game):
             state = step.after
     except ReplayError as error:
-        diagnostics.append(_replay_diagnostic(error, record, file, number, line, turn_places))
+        diagnostic = _replay_diagnostic(error, record, file, number, line, turn_places)
+        if error.turn is not None and error.turn < len(turn_labels):
+            diagnostic.move_number = turn_labels[error.turn]
+        diagnostics.append(diagnostic)
     else:
         for code, message in result_problems(record.result, state.outcome()):
             diagnostics.append(
@@ -157,7 +162,9 @@ def validate_loaded(file: str, loaded: Loaded) -> GameReport:
     if loaded.error is not None or loaded.record is None:
         assert loaded.error is not None
         return _error_report(file, loaded, loaded.error)
-    return validate_record(loaded.record, file, loaded.number, loaded.line, loaded.turn_places)
+    return validate_record(
+        loaded.record, file, loaded.number, loaded.line, loaded.turn_places, loaded.turn_labels
+    )
 
 
 def validate_stream(stream: IO[bytes], file: str, path: Path | None) -> Iterator[GameReport]:
@@ -169,9 +176,24 @@ def validate_stream(stream: IO[bytes], file: str, path: Path | None) -> Iterator
         yield _error_report(file, Loaded(0, 0), error)
         return
     empty = True
+    matches = MatchTracker()
     for loaded in file_format.read(stream):
         empty = False
-        yield validate_loaded(file, loaded)
+        report = validate_loaded(file, loaded)
+        if loaded.record is not None:
+            for code, message in matches.check(loaded.record):
+                report.diagnostics.append(
+                    Diagnostic(
+                        code=code,
+                        message=message,
+                        file=file,
+                        game=loaded.number,
+                        line=loaded.line,
+                        pointer="/match",
+                    )
+                )
+            report.valid = not report.diagnostics
+        yield report
     if empty:
         yield _error_report(file, Loaded(0, 0), RecordError("empty", "the file holds no game"))
 

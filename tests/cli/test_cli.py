@@ -97,3 +97,20 @@ def test_thai_moves_prints_captures_in_full_notation() -> None:
     result = runner.invoke(app, ["moves", "--game", "thai", "--fen", "B:W9,K18:B14,22"])
     assert result.exit_code == 0
     assert result.output.split() == ["14x5", "22x15"]
+
+
+def test_trax_perft_depth_4_and_moves_of_a_token_list() -> None:
+    """Issue 3: perft from the empty board (depth 5, 246,888, is in tests/trax as slow)."""
+    result = runner.invoke(app, ["perft", "--game", "trax", "--depth", "4"])
+    assert result.exit_code == 0
+    assert [line.split("\t")[1] for line in result.output.splitlines()[:4]] == [
+        "2",
+        "24",
+        "432",
+        "9568",
+    ]
+    moves = runner.invoke(
+        app, ["moves", "--game", "trax", "--moves", "@0+ B1/ C1/ A2/ A3+ A4/ B4+ C4/"]
+    )
+    assert moves.exit_code == 0
+    assert "C3+" in moves.output.split() and "C3/" not in moves.output.split()

@@ -52,7 +52,7 @@ def test_perfect_play_never_scores_below_half_over_duplicate_dice(tmp_path: Path
     )
     run_tournament(tmp_path, config, concurrency=2)
     points = 0.0
-    records = list(TournamentStore(tmp_path).finished().values())
+    records = TournamentStore(tmp_path).records()
     for record in records:
         seat = [player.name for player in record.players].index("thax-perfect")
         winner = record.result.winner

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.records.io import iter_jsonl
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
+from referee.tournament.store import TournamentStore
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
@@ -26,8 +26,7 @@ def bad_bot(mode: str) -> BotEntry:
 
 
 def stored(directory: Path):
-    with (directory / "games.jsonl").open("rb") as stream:
-        return [loaded.record for loaded in iter_jsonl(stream)]
+    return TournamentStore(directory).records()
 
 
 @pytest.mark.parametrize(
@@ -75,3 +74,32 @@ def test_the_example_bot_plays_a_tournament(tmp_path: Path) -> None:
     records = stored(tmp_path)
     assert len(records) == 4
     assert all(r.result is not None and r.result.reason.value == "rules" for r in records)
+
+
+def test_a_trax_bot_speaking_the_contest_protocol_plays_a_tournament(tmp_path: Path) -> None:
+    """Issue 7: `-W`/`-B`, then one move in Trax notation per line each way."""
+    contest = BotEntry(
+        name="contest",
+        command=[sys.executable, str(ROOT / "examples" / "bots" / "trax_contest_bot.py")],
+        protocol="trax",
+    )
+    config = build_config(
+        game="trax",
+        bots=[
+            BotEntry(name="random", spec="random"),
+            BotEntry(name="greedy", spec="greedy"),
+            contest,
+        ],
+        games_per_pair=4,
+        time_limit=5.0,
+    )
+    run_tournament(tmp_path, config, concurrency=2)
+    records = stored(tmp_path)
+    assert len(records) == 12
+    with_contest = [r for r in records if "contest" in [p.name for p in r.players]]
+    assert len(with_contest) == 8
+    for record in with_contest:
+        assert record.result is not None
+        assert record.result.reason.value in ("rules", "adjudicated"), record.result
+    seats = {[p.name for p in r.players].index("contest") for r in with_contest}
+    assert seats == {0, 1}  # it played White (-W) and Black (-B)

@@ -30,7 +30,7 @@ _CELL = 28
 
 
 def render_svg(state: ThaxState) -> str:
-    width, height = 15 * _CELL + 90, 2 * _CELL + 40
+    width, height = 70 + 15 * _CELL + 4 * 6 + 10, 2 * _CELL + 40  # label, cells, gaps, margin
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',

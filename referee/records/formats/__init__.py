@@ -5,12 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.records.formats.base import FileFormat
+from referee.records.formats.mat import MatFormat
 from referee.records.formats.pdn import PdnFormat
 from referee.records.formats.referee_json import JsonFormat, JsonlFormat
+from referee.records.formats.trax_list import TraxListFormat
 from referee.records.io import RecordError
 
 # PDN before JSON: JSON's sniff takes any text that starts with '[', tag pairs included.
-FORMATS: tuple[FileFormat, ...] = (JsonlFormat(), PdnFormat(), JsonFormat())
+FORMATS: tuple[FileFormat, ...] = (
+    JsonlFormat(),
+    PdnFormat(),
+    JsonFormat(),
+    TraxListFormat(),
+    MatFormat(),
+)
 
 
 def format_named(name: str) -> FileFormat:

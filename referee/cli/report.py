@@ -1,0 +1,53 @@
+"""The report and show commands: a tournament as an HTML page, a position as text or SVG."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from referee.cli.output import fail, user_errors
+from referee.ratings import RatingsError
+from referee.records.positions import position_from_record
+from referee.report import build_report
+
+
+def report(
+    paths: Annotated[list[Path], typer.Argument(help="tournament folders and record files")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="the HTML file to write")] = Path(
+        "report.html"
+    ),
+) -> None:
+    """One self-contained HTML page: standings, crosstable, rating plot, forfeits and every
+    game in a viewer."""
+    with user_errors():
+        try:
+            text = build_report(paths)
+        except RatingsError as error:
+            fail(str(error))
+        output.write_text(text, encoding="utf-8")
+    typer.echo(f"wrote {output} ({len(text.encode('utf-8')) / 1e6:.1f} MB)")
+
+
+def show(
+    record: Annotated[Path, typer.Argument(help="a record file (.json, .jsonl)")],
+    game_number: Annotated[
+        int, typer.Option("--game-number", help="which game of the file, from 1")
+    ] = 1,
+    turn: Annotated[
+        int | None, typer.Option(help="the position after this turn (default: the last)")
+    ] = None,
+    svg: Annotated[Path | None, typer.Option(help="also write the position as an SVG")] = None,
+) -> None:
+    """Print a position of a recorded game as text, and write it as an SVG with --svg."""
+    with user_errors():
+        game, state = position_from_record(record, game_number, turn, None)
+        typer.echo(game.render_text(state))
+        if svg is not None:
+            svg.write_text(game.render_svg(state), encoding="utf-8")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(report)
+    app.command()(show)

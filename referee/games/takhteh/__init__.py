@@ -1,0 +1,108 @@
+"""Takhteh (Tavla), backgammon with the Takhteh rules (RULES.md section 2)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from referee.games.base import Game, NotationError, Ruleset, RulesetError, State
+from referee.games.takhteh import notation, position_id, render
+from referee.games.takhteh.rules import (
+    NO_MOVE,
+    START,
+    TakhtehMove,
+    TakhtehState,
+)
+
+__all__ = ["GAME", "NO_MOVE", "TakhtehGame", "TakhtehMove", "TakhtehState"]
+
+
+class TakhtehGame(Game):
+    name: ClassVar[str] = "takhteh"
+    title: ClassVar[str] = "Takhteh"
+    has_dice: ClassVar[bool] = True
+    turn_cap: ClassVar[int] = 1000
+
+    def ruleset(self, variant: str = "standard", **options: Any) -> Ruleset:
+        """`match=N` plays a match to N points (default 1, a single game, left out of the id)."""
+        unknown = set(options) - {"match"}
+        if unknown:
+            raise RulesetError(f"takhteh takes only the option 'match', got {sorted(unknown)}")
+        length = options.get("match", 1)
+        if type(length) is not int or length < 1:
+            raise RulesetError(f"match length must be a whole number of points >= 1: {length!r}")
+        return super().ruleset(variant, **({"match": length} if length != 1 else {}))
+
+    def coerce_options(self, options: dict[str, str]) -> dict[str, Any]:
+        coerced: dict[str, Any] = dict(options)
+        if "match" in options:
+            text = options["match"]
+            if not text.isdigit():
+                raise RulesetError(f"match length must be a whole number of points: {text!r}")
+            coerced["match"] = int(text)
+        return coerced
+
+    def match_length(self, ruleset: Ruleset) -> int:
+        """Points needed to win the match the ruleset describes (1 for a single game)."""
+        return int(ruleset.option("match", 1))
+
+    def initial_state(
+        self, ruleset: Ruleset, start: str | None = None, first: int | None = None
+    ) -> TakhtehState:
+        """The start; `start` is a Position ID with seat `first` (or seat 0) on roll.
+
+        With `first` (a later game of a match) that seat rolls two dice at once; without it
+        the opening roll decides who starts.
+        """
+        if first not in (None, 0, 1):
+            raise RulesetError(f"the first player is seat 0 or 1, not {first!r}")
+        board = START
+        if start is not None:
+            board = position_id.decode(start)
+            if max(board) <= 0 or min(board) >= 0:
+                raise NotationError(f"start {start!r}: both players need checkers on the board")
+        if first is None:
+            return TakhtehState(ruleset, board)
+        return TakhtehState(ruleset, board, first)
+
+    def parse_position(self, ruleset: Ruleset, text: str) -> TakhtehState:
+        """A Position ID with seat 0 on roll, waiting for its roll.
+
+        A position where one player has borne off every checker is that player's win.
+        """
+        board = position_id.decode(text)
+        if max(board) <= 0 and min(board) >= 0:
+            raise NotationError(f"{text!r}: a position needs checkers of one player at least")
+        if max(board) <= 0:
+            return TakhtehState(ruleset, board, 0, None, 0, 2 if sum(board) == -15 else 1)
+        if min(board) >= 0:
+            return TakhtehState(ruleset, board, 0, None, 1, 2 if sum(board) == 15 else 1)
+        return TakhtehState(ruleset, board, 0)
+
+    def format_position(self, state: State) -> str:
+        """The Position ID with the player on roll (seat 0 before the opening roll)."""
+        assert isinstance(state, TakhtehState)
+        return position_id.encode(state.board)
+
+    def parse_move(self, state: State, text: str) -> TakhtehMove:
+        assert isinstance(state, TakhtehState)
+        return notation.parse_move(state, text)
+
+    def format_move(self, state: State, move: Any) -> str:
+        assert isinstance(state, TakhtehState)
+        return notation.format_move(state, move)
+
+    def render_text(self, state: State) -> str:
+        assert isinstance(state, TakhtehState)
+        return render.render_text(state)
+
+    def render_svg(self, state: State) -> str:
+        assert isinstance(state, TakhtehState)
+        return render.render_svg(state)
+
+    def bots(self) -> dict[str, type]:
+        from referee.games.takhteh.bots import BOTS
+
+        return BOTS
+
+
+GAME = TakhtehGame()

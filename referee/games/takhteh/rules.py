@@ -1,0 +1,972 @@
+"""Takhteh rules (RULES.md section 2): the position, the dice, legal plays and their check.
+
+A position is a tuple of 26 ints seen from the player on roll ("the mover"): index p in
+1..24 holds the mover's checkers on the mover's point p (positive) or the opponent's checkers
+on that point (negative); index 25 is the mover's bar (>= 0) and index 0 the opponent's bar
+(<= 0, the opponent's point 25 seen from the mover). Checkers borne off are not stored: each
+side has 15 minus what is on the board and bar. Turning the board round for the other player is
+`flip`: index i becomes minus index 25 - i.
+
+A move is a whole play: the checker moves ("legs") of one turn, each (from, to) with from 25
+for the bar and to 0 for off. Plays are judged by the position they reach, so the Takhteh
+restrictions are checked leg by leg and the "as many dice as possible / the larger die" rules
+are judged on the set of positions that legal leg sequences reach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from operator import neg
+
+from referee.games.base import IllegalMove, Outcome, Roll, Ruleset, State
+
+Board = tuple[int, ...]
+Leg = tuple[int, int]
+
+BAR = 25
+OFF = 0
+CHECKERS = 15
+HOME = 6
+"""The mover's home board is points 1..HOME."""
+
+
+def _start() -> Board:
+    board = [0] * 26
+    for point, count in ((24, 2), (13, 5), (8, 3), (6, 5)):
+        board[point] = count
+        board[25 - point] = -count
+    return tuple(board)
+
+
+START: Board = _start()
+
+_DIE = frozenset(range(1, 7))
+
+OPENING_OUTCOMES: tuple[tuple[Roll, float], ...] = tuple(
+    ((a, b), 1 / 30) for a in range(1, 7) for b in range(1, 7) if a != b
+)
+"""The opening roll (seat 0's die, seat 1's die); a tie is rolled again, so it is not listed."""
+
+TURN_OUTCOMES: tuple[tuple[Roll, float], ...] = tuple(
+    ((a, b), (1 if a == b else 2) / 36) for a in range(6, 0, -1) for b in range(a, 0, -1)
+)
+"""The 21 distinct rolls of two dice, larger die first."""
+
+
+TakhtehMove = tuple[Leg, ...]
+"""A play: its legs (from, to), highest first; the empty play is the turn with no move.
+
+Two plays that reach the same position are the same move for legality; `play` accepts
+either. Legs as a player writes them may span several dice (`24/13` with 6-5) and are then
+split by the engine.
+"""
+
+NO_MOVE: TakhtehMove = ()
+
+
+def flip(board: Board) -> Board:
+    """The same position seen from the other player."""
+    return tuple(map(neg, board[::-1]))
+
+
+def point_name(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def legs_text(legs: Iterable[Leg]) -> str:
+    """Plain `from/to` text of legs, for messages."""
+    return " ".join(f"{point_name(s)}/{point_name(d)}" for s, d in legs)
+
+
+def outside_count(board: Board | list[int]) -> int:
+    """The mover's checkers on the bar or outside the home board (bearing off needs none)."""
+    return sum([n for n in board[HOME + 1 :] if n > 0])
+
+
+# --- legal plays -------------------------------------------------------------------------
+#
+# The generators walk the legs of a turn on a mutable copy `c` of the board, with `outside`
+# (the mover's checkers on the bar or on 7..24) and `frozen` (a bit for each home point where
+# a checker hit a blot this turn: that checker may not move again). Each point is hit at most
+# once a turn, so one frozen checker per point is all there can be. `sources` lists, highest
+# first, the points that can hold a checker of the mover during the turn (held at the start,
+# or reached by a die or by two or three equal dice); no other point needs looking at.
+
+
+def _sources(c: Board | list[int], steps: tuple[int, ...]) -> list[int]:
+    """Points (highest first) a checker of the mover can be on this turn, given the steps
+    one checker can make (each die; or d, 2d, 3d for doubles)."""
+    held = [p for p in range(1, 26) if c[p] > 0]
+    points = set(held)
+    for p in held:
+        for step in steps:
+            if p - step > 0:
+                points.add(p - step)
+    points.discard(BAR)
+    return sorted(points, reverse=True)
+
+
+def _steps(c: list[int], d: int, outside: int, frozen: int, sources: list[int]) -> list[Leg]:
+    """Every single leg the die `d` can play now, the Takhteh restrictions included."""
+    if c[25] > 0:
+        dst = 25 - d
+        return [(25, dst)] if c[dst] >= -1 else []
+    if outside:
+        return [
+            (s, s - d) for s in sources if s > d and c[s] > (frozen >> s & 1) and c[s - d] >= -1
+        ]
+    # Bearing off. No wasted pips: a movable checker on point d must be borne off by d.
+    if c[d] > (frozen >> d & 1):
+        return [(d, 0)]
+    top = HOME
+    while top and c[top] <= 0:
+        top -= 1
+    legs = [(s, s - d) for s in range(top, d, -1) if c[s] > (frozen >> s & 1) and c[s - d] >= -1]
+    if 0 < top < d and c[top] > (frozen >> top & 1):
+        legs.append((top, 0))
+    return legs
+
+
+def _generate(board: Board, high: int, low: int) -> dict[Board, tuple[Leg, ...]]:
+    """Each position a legal play reaches, with the legs (highest first) of one way there.
+
+    The general way, used where bearing off can start or go on during the turn: every
+    sequence of legs allowed by the Takhteh restrictions, compared by the positions they
+    reach; then the most dice, then the larger die. No legal play gives {board: ()}.
+    """
+    c = list(board)
+    outside = outside_count(board)
+    if high == low:
+        found = _generate_double(c, high, outside)
+    else:
+        found = _generate_pair(c, high, low, outside)
+    return found or {board: ()}
+
+
+def _generate_pair(c: list[int], high: int, low: int, outside: int) -> dict[Board, tuple[Leg, ...]]:
+    both: dict[Board, tuple[Leg, ...]] = {}
+    single_high: dict[Board, tuple[Leg, ...]] = {}
+    single_low: dict[Board, tuple[Leg, ...]] = {}
+    sources = _sources(c, (high, low))
+    for first, second, singles in ((high, low, single_high), (low, high, single_low)):
+        for leg in _steps(c, first, outside, 0, sources):
+            src, dst = leg
+            c[src] -= 1
+            hit = dst and c[dst] == -1
+            if hit:
+                c[dst] = 1
+                c[0] -= 1
+                frozen = 1 << dst if dst <= HOME else 0
+            else:
+                frozen = 0
+                if dst:
+                    c[dst] += 1
+            after = outside - 1 if src > HOME >= dst else outside
+            nexts = _steps(c, second, after, frozen, sources)
+            if nexts:
+                for leg2 in nexts:
+                    s2, d2 = leg2
+                    c[s2] -= 1
+                    if d2 and c[d2] == -1:
+                        c[d2] = 1
+                        c[0] -= 1
+                        key = tuple(c)
+                        c[d2] = -1
+                        c[0] += 1
+                    elif d2:
+                        c[d2] += 1
+                        key = tuple(c)
+                        c[d2] -= 1
+                    else:
+                        key = tuple(c)
+                    c[s2] += 1
+                    if key not in both:
+                        both[key] = (leg, leg2) if leg >= leg2 else (leg2, leg)
+            elif not both:
+                singles.setdefault(tuple(c), (leg,))
+            if hit:
+                c[dst] = -1
+                c[0] += 1
+            elif dst:
+                c[dst] -= 1
+            c[src] += 1
+    return both or single_high or single_low
+
+
+def _generate_double(c: list[int], d: int, outside: int) -> dict[Board, tuple[Leg, ...]]:
+    found: dict[Board, tuple[Leg, ...]] = {}
+    seen: set[Board] = set()
+    best = 0
+    sources = _sources(c, (d, 2 * d, 3 * d))
+
+    def walk(depth: int, legs: tuple[Leg, ...], outside: int, frozen: int) -> None:
+        nonlocal best, found
+        steps = _steps(c, d, outside, frozen, sources) if depth < 4 else ()
+        if not steps:
+            if depth >= best:
+                if depth > best:
+                    best, found = depth, {}
+                key = tuple(c)
+                if key not in found:
+                    found[key] = tuple(sorted(legs, reverse=True))
+            return
+        for leg in steps:
+            src, dst = leg
+            c[src] -= 1
+            hit = dst and c[dst] == -1
+            if hit:
+                c[dst] = 1
+                c[0] -= 1
+            elif dst:
+                c[dst] += 1
+            key = tuple(c)
+            # The position fixes everything else (frozen points, checkers outside, and the
+            # number of legs played: each point has one way forward with one die).
+            if key not in seen:
+                seen.add(key)
+                walk(
+                    depth + 1,
+                    (*legs, leg),
+                    outside - 1 if src > HOME >= dst else outside,
+                    frozen | (1 << dst) if hit and dst <= HOME else frozen,
+                )
+            if hit:
+                c[dst] = -1
+                c[0] += 1
+            elif dst:
+                c[dst] -= 1
+            c[src] += 1
+
+    walk(0, (), outside, 0)
+    return found if best else {}
+
+
+# The fast paths below list each play once without comparing positions, where no bearing off
+# can happen during the turn (so "no wasted pips" never applies and the order of the legs
+# matters only through what each leg checks). The tests hold them, and `_generate`, against a
+# plain reference generator.
+
+
+def legal_plays(board: Board, high: int, low: int) -> list[tuple[Leg, ...]]:
+    """The legs (highest first) of each legal play, one play per position it reaches."""
+    outside = outside_count(board)
+    bar = board[BAR]
+    if high == low:
+        if outside > 4 or not _may_bear_off(board, high):
+            return _double_plays(list(board), high)
+    elif bar >= 2:
+        return _entry_plays(board, high, low)
+    elif bar:
+        return _bar_pair_plays(board, high, low)
+    elif outside > 1:
+        return _pair_plays(board, high, low)
+    return list(_generate(board, high, low).values())
+
+
+def _may_bear_off(board: Board, d: int) -> bool:
+    """Whether four legs of `d` could bring every checker home, so bearing off could start."""
+    legs = -(-(BAR - HOME) // d) * board[BAR]
+    for p in range(HOME + 1, BAR):
+        if board[p] > 0:
+            legs += -(-(p - HOME) // d) * board[p]
+    return legs <= 4
+
+
+def _entry_plays(board: Board, high: int, low: int) -> list[tuple[Leg, ...]]:
+    """Two or more checkers on the bar: the dice can only enter them."""
+    enter_high = board[25 - high] >= -1
+    enter_low = board[25 - low] >= -1
+    if enter_high and enter_low:
+        return [((25, 25 - high), (25, 25 - low))]
+    if enter_high:
+        return [((25, 25 - high),)]
+    if enter_low:
+        return [((25, 25 - low),)]
+    return [()]
+
+
+def _bar_pair_plays(c: Board, a: int, b: int) -> list[tuple[Leg, ...]]:
+    """One checker on the bar and two different dice: enter it, then play the other die.
+
+    The entered checker stays outside the home board, so no bearing off is possible. Two
+    plays reach the same position only when the checker enters and moves on with both dice,
+    passing no blot either way; that one is listed entering with the larger die.
+    """
+    ea, eb = 25 - a, 25 - b
+    plays: list[tuple[Leg, ...]] = []
+    held = [s for s in range(24, 0, -1) if c[s] > 0]
+    chain_a = c[ea] >= -1 and c[ea - b] >= -1
+    if c[ea] >= -1:
+        enter = (25, ea)
+        plays += [(enter, (s, s - b)) for s in held if s > b and c[s - b] >= -1]
+        if chain_a and c[ea] <= 0:
+            plays.append((enter, (ea, ea - b)))
+    if c[eb] >= -1:
+        enter = (25, eb)
+        twice = chain_a and c[ea] != -1 and c[eb] != -1
+        plays += [
+            (enter, (s, s - a))
+            for s in held
+            if s > a and c[s - a] >= -1 and not (twice and s == eb)
+        ]
+        if c[eb] <= 0 and c[eb - a] >= -1 and not twice:
+            plays.append((enter, (eb, eb - a)))
+    if plays:
+        return plays
+    if c[ea] >= -1:
+        return [((25, ea),)]
+    if c[eb] >= -1:
+        return [((25, eb),)]
+    return [()]
+
+
+def _pair_plays(c: Board, a: int, b: int) -> list[tuple[Leg, ...]]:
+    """Two different dice, nothing on the bar, no bearing off possible this turn.
+
+    A play of both dice either moves two checkers (or two from one point), landing on no
+    point it leaves, and each such pair reaches its own position; or it moves one checker on
+    by a + b, through s - a or s - b (a checker already there may be the one moving on, which
+    comes to the same). Both ways reach the same position unless one of them hits a blot on
+    the way, so each start point gives one play, or two when a way hits.
+    """
+    held = [s for s in range(24, 0, -1) if c[s] > 0]
+    from_a = [s for s in held if s > a and c[s - a] >= -1]
+    legs_b = [(s, s - b) for s in held if s > b and c[s - b] >= -1]
+    plays: list[tuple[Leg, ...]] = []
+    for sa in from_a:
+        ta = sa - a
+        leg_a = (sa, ta)
+        single = c[sa] == 1
+        plays += [
+            (leg_a, leg_b) if sa >= leg_b[0] else (leg_b, leg_a)
+            for leg_b in legs_b
+            if leg_b[0] != ta and leg_b[1] != sa and not (single and leg_b[0] == sa)
+        ]
+    for s in held:
+        m = s - a
+        by_a = m > b and c[m] >= -1 and c[m - b] >= -1 and not (c[m] == -1 and m <= HOME)
+        n = s - b
+        by_b = n > a and c[n] >= -1 and c[n - a] >= -1 and not (c[n] == -1 and n <= HOME)
+        if by_a:
+            plays.append(((s, m), (m, m - b)))
+        if by_b and not (by_a and c[m] != -1 and c[n] != -1):
+            plays.append(((s, n), (n, n - a)))
+    if plays:
+        return plays
+    if from_a:
+        return [((s, s - a),) for s in from_a]
+    if legs_b:
+        return [(leg_b,) for leg_b in legs_b]
+    return [()]
+
+
+def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
+    """Doubles when no bearing off can happen during the turn.
+
+    Legs are taken from non-increasing points: every legal set of legs can be played in that
+    order (arrivals on a point come before departures from it), and each set of legs reaches
+    its own position (each point has one way forward), so nothing is listed twice.
+    """
+    # Points that can send a checker on: their landing is not blocked (that never changes).
+    points = [s for s in _sources(c, (d, 2 * d, 3 * d)) if s > d and c[s - d] >= -1]
+    if c[BAR] or not points:
+        return _double_walk(c, d, points)
+    legs = [(s, s - d) for s in points]
+    n = len(points)
+    plays: list[tuple[Leg, ...]] = []
+    for i1 in range(n):
+        s1 = points[i1]
+        if c[s1] <= 0:
+            continue
+        l1 = legs[i1]
+        t1 = l1[1]
+        c[s1] -= 1
+        h1 = c[t1] == -1
+        if h1:
+            c[t1] = 1
+            c[0] -= 1
+            f1 = 1 << t1 if t1 <= HOME else 0
+        else:
+            c[t1] += 1
+            f1 = 0
+        for i2 in range(i1, n):
+            s2 = points[i2]
+            if c[s2] <= (f1 >> s2 & 1):
+                continue
+            l2 = legs[i2]
+            t2 = l2[1]
+            c[s2] -= 1
+            h2 = c[t2] == -1
+            if h2:
+                c[t2] = 1
+                c[0] -= 1
+                f2 = f1 | (1 << t2) if t2 <= HOME else f1
+            else:
+                c[t2] += 1
+                f2 = f1
+            for i3 in range(i2, n):
+                s3 = points[i3]
+                if c[s3] <= (f2 >> s3 & 1):
+                    continue
+                l3 = legs[i3]
+                t3 = l3[1]
+                c[s3] -= 1
+                h3 = c[t3] == -1
+                if h3:
+                    c[t3] = 1
+                    c[0] -= 1
+                    f3 = f2 | (1 << t3) if t3 <= HOME else f2
+                else:
+                    c[t3] += 1
+                    f3 = f2
+                plays += [
+                    (l1, l2, l3, legs[i4])
+                    for i4 in range(i3, n)
+                    if c[points[i4]] > (f3 >> points[i4] & 1)
+                ]
+                if h3:
+                    c[t3] = -1
+                    c[0] += 1
+                else:
+                    c[t3] -= 1
+                c[s3] += 1
+            if h2:
+                c[t2] = -1
+                c[0] += 1
+            else:
+                c[t2] -= 1
+            c[s2] += 1
+        if h1:
+            c[t1] = -1
+            c[0] += 1
+        else:
+            c[t1] -= 1
+        c[s1] += 1
+    return plays or _double_walk(c, d, points)
+
+
+def _double_walk(c: list[int], d: int, points: list[int]) -> list[tuple[Leg, ...]]:
+    """`_double_plays` leg by leg: with checkers on the bar, or when fewer than four legs fit."""
+    plays: list[tuple[Leg, ...]] = []
+    best = 0
+    entry = 25 - d
+
+    def walk(depth: int, top: int, legs: tuple[Leg, ...], frozen: int) -> None:
+        nonlocal best, plays
+        if depth < 4:
+            if c[BAR] > 0:
+                options = [BAR] if c[entry] >= -1 else []
+            else:
+                options = [s for s in points if s <= top and c[s] > (frozen >> s & 1)]
+            if options:
+                for s in options:
+                    dst = s - d
+                    c[s] -= 1
+                    if c[dst] == -1:
+                        c[dst] = 1
+                        c[0] -= 1
+                        walk(
+                            depth + 1,
+                            s,
+                            (*legs, (s, dst)),
+                            frozen | (1 << dst) if dst <= HOME else frozen,
+                        )
+                        c[dst] = -1
+                        c[0] += 1
+                    else:
+                        c[dst] += 1
+                        walk(depth + 1, s, (*legs, (s, dst)), frozen)
+                        c[dst] -= 1
+                    c[s] += 1
+                return
+        if depth > best:
+            best, plays = depth, [legs]
+        elif depth == best:
+            plays.append(legs)
+
+    walk(0, BAR, (), 0)
+    return plays
+
+
+def apply_legs(board: Board, legs: Iterable[Leg]) -> Board:
+    """The board (still seen from the mover) after legs taken highest first."""
+    c = list(board)
+    for src, dst in legs:
+        c[src] -= 1
+        if dst:
+            if c[dst] == -1:
+                c[dst] = 1
+                c[0] -= 1
+            else:
+                c[dst] += 1
+    return tuple(c)
+
+
+# --- checking a play without generating every play ----------------------------------------
+
+
+def _leg_error(
+    c: list[int], src: int, dst: int, d: int, outside: int, frozen: int
+) -> IllegalMove | None:
+    """Why the die `d` may not move a checker from `src` to `dst` now, or None."""
+    if c[25] > 0 and src != BAR:
+        return IllegalMove(
+            "takhteh.bar-first",
+            f"{point_name(src)}/{point_name(dst)}: a checker on the bar must enter first",
+        )
+    where = point_name(src)
+    if c[src] <= 0:
+        return IllegalMove("takhteh.no-checker", f"there is no checker of yours on {where}")
+    if c[src] <= (frozen >> src & 1):
+        return IllegalMove(
+            "takhteh.hit-and-run",
+            f"the checker on {where} hit a blot in your home board this turn and may not "
+            "move again (no hit-and-run)",
+        )
+    if dst == OFF:
+        if outside:
+            return IllegalMove(
+                "takhteh.bear-off-not-home",
+                f"{where}/off: bearing off needs all your checkers in your home board",
+            )
+        if d > src and any(c[p] > 0 for p in range(src + 1, HOME + 1)):
+            return IllegalMove(
+                "takhteh.bear-off-higher",
+                f"{where}/off with a {d}: a checker on a higher point must move first",
+            )
+    elif c[dst] <= -2:
+        return IllegalMove("takhteh.blocked", f"point {dst} is held by your opponent")
+    if not outside and d != src and c[d] > (frozen >> d & 1):
+        return IllegalMove(
+            "takhteh.wasted-pips",
+            f"{where}/{point_name(dst)}: the {d} must bear off your checker on the {d}-point "
+            "(no wasted pips)",
+        )
+    return None
+
+
+_RANK = {"takhteh.dice": 0}
+"""Which failure to report when no reading of a play works: a broken rule beats a die that
+does not fit, since trying each die on each leg produces many of the latter."""
+
+
+def check_play(
+    board: Board,
+    roll: tuple[int, int],
+    segments: tuple[Leg, ...],
+    legal_play: Callable[[Board], tuple[Leg, ...] | None],
+) -> tuple[Board, tuple[Leg, ...]]:
+    """The position a play reaches and its legs, one die each; raises IllegalMove.
+
+    `segments` are the checker moves as written, each spanning one or more dice. They are
+    played in any order and split over the dice in any way. Only when the play uses fewer dice
+    than the roll gives, or cannot be played as written, is `legal_play(after)` asked for the
+    legal play reaching a position (it lists every legal play): a play is legal when the
+    position it reaches is, so `5/2 2/off` stands for `5/3 3/off` when the 3 must bear a
+    checker off the 3-point. Passing over an unwritten point where a blot stands (`24/13`
+    through a blot on 18) is a hit, taken only when the play has no reading without it.
+    """
+    high, low = roll
+    straight = _play_straight(board, high, low, segments)
+    if straight is not None:
+        after, played, every_die = straight
+        if every_die or legal_play(after) is not None:
+            return after, played
+    dice = [high] * 4 if high == low else [high, low]
+    full = len(dice)
+    for src, dst in segments:
+        if not (0 < src <= BAR and OFF <= dst < BAR and dst < src):
+            raise IllegalMove(
+                "takhteh.direction",
+                f"{point_name(src)}/{point_name(dst)} is not a move forward on the board",
+            )
+    if len(segments) > full:
+        raise IllegalMove(
+            "takhteh.dice", f"{len(segments)} checker moves, but the roll gives {full} dice"
+        )
+    # Dice each written move needs at least (bearing off may take any die that is enough).
+    needed = 0
+    for src, dst in segments:
+        distance = src - dst
+        if dst == OFF:
+            needed += 1
+        elif high == low and distance % high == 0 and distance <= 4 * high:
+            needed += distance // high
+        elif distance in (high, low):
+            needed += 1
+        elif distance == high + low and high != low:
+            needed += 2
+        else:
+            raise IllegalMove(
+                "takhteh.dice",
+                f"{point_name(src)}/{point_name(dst)} is {distance} pips, which the dice "
+                f"{high}-{low} cannot make",
+            )
+    if needed > full:
+        raise IllegalMove(
+            "takhteh.dice",
+            f"{_segs_text(segments)} needs more dice than the roll {high}-{low} gives",
+        )
+    c = list(board)
+    segs = [list(seg) for seg in sorted(segments, reverse=True)]
+    legs: list[Leg] = []
+    errors: list[IllegalMove] = []
+    max_error: list[IllegalMove] = []
+
+    def note(error: IllegalMove) -> None:
+        if not errors or _RANK.get(errors[0].rule, 1) < _RANK.get(error.rule, 1):
+            errors[:] = [error]
+
+    def search(outside: int, frozen: int, hits_on_the_way: bool) -> bool:
+        pending = [seg for seg in segs if seg[0] != seg[1]]
+        if not pending:
+            if len(legs) == full or legal_play(tuple(c)) is not None:
+                return True
+            if not max_error:
+                max_error.append(_max_dice_error(board, roll, len(legs)))
+            return False
+        if not dice:
+            note(IllegalMove("takhteh.dice", f"{_segs_text(segments)} needs more dice"))
+            return False
+        tried: set[tuple[int, int, int]] = set()
+        for seg in pending:
+            cur, target = seg
+            for d in sorted(set(dice), reverse=True):
+                if (cur, target, d) in tried:
+                    continue
+                tried.add((cur, target, d))
+                dst = cur - d
+                if target and dst < target:
+                    note(
+                        IllegalMove(
+                            "takhteh.dice",
+                            f"{point_name(cur)}/{point_name(target)} does not fit the dice "
+                            f"{high}-{low}",
+                        )
+                    )
+                    continue
+                if dst < 0:
+                    dst = 0
+                if dst != target and dst and c[dst] == -1 and not hits_on_the_way:
+                    continue
+                error = _leg_error(c, cur, dst, d, outside, frozen)
+                if error is not None:
+                    note(error)
+                    continue
+                c[cur] -= 1
+                hit = dst and c[dst] == -1
+                if hit:
+                    c[dst] = 1
+                    c[0] -= 1
+                elif dst:
+                    c[dst] += 1
+                seg[0] = dst
+                dice.remove(d)
+                legs.append((cur, dst))
+                if search(
+                    outside - 1 if cur > HOME >= dst else outside,
+                    frozen | (1 << dst) if hit and dst <= HOME else frozen,
+                    hits_on_the_way,
+                ):
+                    return True
+                legs.pop()
+                dice.append(d)
+                dice.sort(reverse=True)
+                seg[0] = cur
+                if hit:
+                    c[dst] = -1
+                    c[0] += 1
+                elif dst:
+                    c[dst] -= 1
+                c[cur] += 1
+        return False
+
+    outside = outside_count(board)
+    if search(outside, 0, False):
+        return tuple(c), tuple(sorted(legs, reverse=True))
+    # Not playable as written without hitting on the way: the position it stands for (each
+    # checker straight to its written point, hitting nothing on the way) may still be legal,
+    # reached in another order or by other checkers (2/1 8/2 is written 8/1).
+    reached = _transfer(board, segments)
+    if reached is not None:
+        same = legal_play(reached)
+        if same is not None:
+            return reached, same
+    if search(outside, 0, True):
+        return tuple(c), tuple(sorted(legs, reverse=True))
+    if max_error:
+        raise max_error[0]
+    if errors:
+        raise errors[0]
+    raise IllegalMove("takhteh.dice", f"{_segs_text(segments)} does not fit the dice")
+
+
+def _play_straight(
+    board: Board, high: int, low: int, segments: tuple[Leg, ...]
+) -> tuple[Board, tuple[Leg, ...], bool] | None:
+    """The usual plays, without search: each written move one die (bearing off with a die
+    that is enough), or one checker passing only points no opposing checker holds; legal when
+    played highest first. Returns the position, the legs and whether every die was used; None
+    when the play is not of that kind (check_play then looks further)."""
+    pool = [high] * 4 if high == low else [high, low]
+    legs: list[tuple[int, int, int]] = []
+    for src, dst in segments:
+        distance = src - dst
+        if distance <= 0 or not 0 < src <= BAR or dst < OFF:
+            return None
+        if distance in pool:
+            pool.remove(distance)
+            legs.append((src, dst, distance))
+        elif dst == OFF:
+            enough = [d for d in pool if d > distance]
+            if not enough:
+                return None
+            pool.remove(enough[-1])
+            legs.append((src, dst, enough[-1]))
+        elif high == low:
+            steps, rest = divmod(distance, high)
+            if rest or steps > len(pool):
+                return None
+            for step in range(steps):
+                point = src - step * high
+                if step and board[point] < 0:
+                    return None
+                legs.append((point, point - high, high))
+            del pool[:steps]
+        elif distance == high + low and len(pool) == 2:
+            for mid in (src - high, src - low):
+                if board[mid] >= 0:
+                    legs += [(src, mid, src - mid), (mid, dst, mid - dst)]
+                    break
+            else:
+                return None
+            pool.clear()
+        else:
+            return None
+    legs.sort(reverse=True)
+    c = list(board)
+    outside = sum([n for n in board[HOME + 1 :] if n > 0])
+    frozen = 0
+    for src, dst, die in legs:
+        # The conditions of _leg_error, inlined: this runs for nearly every play replayed.
+        if (c[25] > 0 and src != BAR) or c[src] <= (frozen >> src & 1):
+            return None
+        if dst:
+            if c[dst] < -1:
+                return None
+        elif outside or (die > src and any(c[p] > 0 for p in range(src + 1, HOME + 1))):
+            return None
+        if not outside and die != src and c[die] > (frozen >> die & 1):
+            return None
+        c[src] -= 1
+        if dst:
+            if c[dst] == -1:
+                c[dst] = 1
+                c[0] -= 1
+                if dst <= HOME:
+                    frozen |= 1 << dst
+            else:
+                c[dst] += 1
+        if src > HOME >= dst:
+            outside -= 1
+    return tuple(c), tuple([(src, dst) for src, dst, _ in legs]), not pool
+
+
+def _transfer(board: Board, segments: tuple[Leg, ...]) -> Board | None:
+    """The position after moving each checker straight to where it is written to go."""
+    c = list(board)
+    for src, dst in sorted(segments, reverse=True):
+        if c[src] <= 0 or (dst and c[dst] <= -2):
+            return None
+        c[src] -= 1
+        if dst:
+            if c[dst] == -1:
+                c[dst] = 1
+                c[0] -= 1
+            else:
+                c[dst] += 1
+    return tuple(c)
+
+
+def _segs_text(segments: tuple[Leg, ...]) -> str:
+    return legs_text(segments) if segments else "no move"
+
+
+def _max_dice_error(board: Board, roll: tuple[int, int], used: int) -> IllegalMove:
+    high, low = roll
+    plays = _generate(board, high, low)
+    example = next(iter(plays.values()))
+    most = len(example)
+    if most > used:
+        what = "no die" if used == 0 else f"{used} of the dice"
+        return IllegalMove(
+            "takhteh.max-dice",
+            f"the play uses {what}, but {most} can be played, e.g. {legs_text(example)} "
+            "(play as many dice as possible)",
+        )
+    return IllegalMove(
+        "takhteh.larger-die",
+        f"only one die of {high}-{low} can be played and the {high} can: it must be "
+        f"(e.g. {legs_text(example)})",
+    )
+
+
+# --- the state ------------------------------------------------------------------------------
+
+
+class TakhtehState(State):
+    """A Takhteh position with who is on roll, the dice once rolled, and the winner if over.
+
+    `board` is seen from `seat` (the player on roll; seat 0 during the opening roll). A
+    finished game keeps the loser as `seat`, as the player who would be on roll next.
+    """
+
+    __slots__ = (
+        "_afters",
+        "_hash",
+        "_moves",
+        "board",
+        "points",
+        "roll",
+        "ruleset",
+        "seat",
+        "winner",
+    )
+
+    ruleset: Ruleset
+    board: Board
+    seat: int | None
+    roll: tuple[int, int] | None  # type: ignore[assignment]
+    winner: int | None
+    points: int
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        board: Board = START,
+        seat: int | None = None,
+        roll: tuple[int, int] | None = None,
+        winner: int | None = None,
+        points: int = 0,
+    ) -> None:
+        # Plain slot assignment: states are made twice a turn, and nothing assigns to a state
+        # after this (the caches below only remember what the state already determines).
+        self.ruleset = ruleset
+        self.board = board
+        self.seat = seat
+        self.roll = roll
+        self.winner = winner
+        self.points = points
+        self._hash: int | None = None
+        self._moves: list[TakhtehMove] | None = None
+        self._afters: dict[Board, TakhtehMove] | None = None
+
+    def _key(self) -> tuple:
+        return (self.board, self.seat, self.roll, self.winner)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TakhtehState) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self._key())
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"TakhtehState(board={self.board}, seat={self.seat}, roll={self.roll})"
+
+    @property
+    def to_move(self) -> int | None:
+        return self.seat
+
+    def is_chance(self) -> bool:
+        return self.roll is None and self.winner is None
+
+    def chance_outcomes(self) -> tuple[tuple[Roll, float], ...]:
+        if not self.is_chance():
+            return ()
+        return OPENING_OUTCOMES if self.seat is None else TURN_OUTCOMES
+
+    def apply_chance(self, roll: Roll) -> TakhtehState:
+        if self.roll is not None or self.winner is not None:
+            raise IllegalMove("takhteh.no-roll-expected", "no dice roll is expected here")
+        if len(roll) != 2 or roll[0] not in _DIE or roll[1] not in _DIE:
+            raise IllegalMove("roll.values", f"a roll is two dice of 1..6, not {list(roll)}")
+        a, b = roll
+        if type(a) is not int or type(b) is not int:
+            raise IllegalMove("roll.values", f"a roll is two dice of 1..6, not {list(roll)}")
+        if self.seat is None:
+            if a == b:
+                return self
+            if a > b:
+                return TakhtehState(self.ruleset, self.board, 0)
+            return TakhtehState(self.ruleset, flip(self.board), 1)
+        return TakhtehState(self.ruleset, self.board, self.seat, (a, b) if a >= b else (b, a))
+
+    def legal_moves(self) -> list[TakhtehMove]:
+        moves = self._moves
+        if moves is None:
+            if self.roll is None or self.winner is not None:
+                moves = []
+            else:
+                moves = legal_plays(self.board, *self.roll)
+            self._moves = moves
+        return list(moves)
+
+    def _legal_play(self, after: Board) -> tuple[Leg, ...] | None:
+        """The legal play reaching `after`, if there is one."""
+        afters = self._afters
+        if afters is None:
+            board = self.board
+            afters = {apply_legs(board, move): move for move in self.legal_moves()}
+            self._afters = afters
+        return afters.get(after)
+
+    def resolve(self, move: TakhtehMove) -> tuple[Board, tuple[Leg, ...]]:
+        """The position `move` reaches (seen from the mover) and its legs one die each."""
+        if self.winner is not None:
+            raise IllegalMove("game-over", "the game is over")
+        if self.roll is None:
+            raise IllegalMove("roll-expected", "the dice must be rolled first")
+        moves = self._moves
+        if moves is not None and move in moves:
+            return apply_legs(self.board, move), move
+        return check_play(self.board, self.roll, move, self._legal_play)
+
+    def play(self, move: TakhtehMove) -> TakhtehState:
+        moves = self._moves
+        if moves is not None and move in moves:
+            return self._after(apply_legs(self.board, move))
+        return self._after(self.resolve(move)[0])
+
+    def _after(self, after: Board) -> TakhtehState:
+        """The next state once the mover's play has reached `after` (seen from the mover)."""
+        seat = self.seat
+        assert seat is not None
+        if max(after) <= 0:
+            # The mover has borne off every checker; the loser keeps all 15 only if none is off.
+            points = 2 if sum(after) == -CHECKERS else 1
+            return TakhtehState(self.ruleset, flip(after), 1 - seat, None, seat, points)
+        return TakhtehState(self.ruleset, flip(after), 1 - seat)
+
+    def outcome(self) -> Outcome | None:
+        if self.winner is None:
+            return None
+        return Outcome(
+            self.winner, self.points, "rules", "gammon" if self.points == 2 else "single"
+        )
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    def board_of(self, seat: int) -> Board:
+        """The position seen from `seat`."""
+        seen_from = 0 if self.seat is None else self.seat
+        return self.board if seat == seen_from else flip(self.board)
+
+    def checkers(self, seat: int) -> tuple[int, int, int]:
+        """(on the points, on the bar, borne off) for `seat`."""
+        board = self.board_of(seat)
+        on_points = sum(n for n in board[1:25] if n > 0)
+        bar = board[BAR]
+        return on_points, bar, CHECKERS - on_points - bar

@@ -1,0 +1,75 @@
+"""Trax, the tile-laying game of loops and lines (RULES.md section 3)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from referee.games.base import Game, IllegalMove, NotationError, Ruleset, RulesetError, State
+from referee.games.trax import gamelist, notation, render
+from referee.games.trax.rules import TraxMove, TraxState
+
+__all__ = ["GAME", "TraxGame", "TraxMove", "TraxState"]
+
+
+class TraxGame(Game):
+    name: ClassVar[str] = "trax"
+    title: ClassVar[str] = "Trax"
+    variants: ClassVar[tuple[str, ...]] = ("standard", "8x8", "looptrax")
+    turn_cap: ClassVar[int] = 400
+
+    def initial_state(
+        self, ruleset: Ruleset, start: str | None = None, first: int | None = None
+    ) -> TraxState:
+        if first not in (None, 0):
+            raise RulesetError("in Trax White (seat 0) always moves first")
+        if start is not None:
+            return self.parse_position(ruleset, start)
+        return TraxState(ruleset)
+
+    def parse_position(self, ruleset: Ruleset, text: str) -> TraxState:
+        """The position after a token list such as `@0+ B1/ A2\\` from the empty board.
+
+        Move numbers (`1. @0+ 2. B1/`) and `#` comments may be given as in a game list.
+        """
+        try:
+            listed = gamelist.parse_block(list(enumerate(text.splitlines() or [""], 1)))
+        except gamelist.GameListError as error:
+            raise NotationError(error.message) from None
+        if listed.resign is not None:
+            raise NotationError("Resign ends a game; a position is a list of moves only")
+        state = TraxState(ruleset)
+        for number, token in enumerate(listed.moves, 1):
+            try:
+                state = state.play(notation.parse_move(state, token.text))
+            except IllegalMove as error:
+                raise IllegalMove(error.rule, f"move {number} {token.text}: {error}") from None
+            except NotationError as error:
+                raise NotationError(f"move {number}: {error}", error.rule) from None
+        return state
+
+    def format_position(self, state: State) -> str:
+        assert isinstance(state, TraxState)
+        return " ".join(state.tokens())
+
+    def parse_move(self, state: State, text: str) -> TraxMove:
+        assert isinstance(state, TraxState)
+        return notation.parse_move(state, text)
+
+    def format_move(self, state: State, move: Any) -> str:
+        return notation.format_move(move)
+
+    def render_text(self, state: State) -> str:
+        assert isinstance(state, TraxState)
+        return render.render_text(state)
+
+    def render_svg(self, state: State) -> str:
+        assert isinstance(state, TraxState)
+        return render.render_svg(state)
+
+    def bots(self) -> dict[str, type]:
+        from referee.games.trax.bots import BOTS
+
+        return BOTS
+
+
+GAME = TraxGame()

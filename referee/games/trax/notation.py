@@ -1,0 +1,84 @@
+"""The official Trax notation: one token per turn, `<column><row><symbol>`, e.g. `B1/`.
+
+A token names the primary tile only, in the labels of the position before the move; its
+symbol names two tiles that differ by their colours, and the neighbours' colours pick one.
+Reading a token looks at its space and neighbours only, never at the list of legal moves.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from referee.games.base import IllegalMove, NotationError
+from referee.games.trax.rules import (
+    FIRST_TILES,
+    SYMBOL_TILES,
+    TraxMove,
+    TraxState,
+    format_token,
+    space_label,
+)
+
+TOKEN = re.compile(r"(@|[A-Z]+)(\d+)([+/\\])")
+"""A move token; letters are read in either case."""
+
+
+def column_number(letters: str) -> int:
+    """0 for `@`, then A=1 .. Z=26, AA=27 (bijective base 26)."""
+    if letters == "@":
+        return 0
+    number = 0
+    for letter in letters:
+        number = number * 26 + ord(letter) - ord("A") + 1
+    return number
+
+
+@functools.lru_cache(maxsize=4096)
+def split_token(text: str) -> tuple[int, int, str]:
+    """(column, row, symbol) of a token; NotationError if it is not one."""
+    match = TOKEN.fullmatch(text.strip().upper())
+    if match is None:
+        raise NotationError(
+            f"{text!r} is not a Trax move: write column, row and tile, e.g. @0+, B1/ or AA12\\"
+        )
+    letters, digits, symbol = match.groups()
+    return column_number(letters), int(digits), symbol
+
+
+def parse_move(state: TraxState, text: str) -> TraxMove:
+    """The move `text` denotes in `state`; IllegalMove when no tile of its symbol fits there."""
+    col, row, symbol = split_token(text)
+    first, second = SYMBOL_TILES[symbol]
+    if state.box is None:
+        if (col, row) != (0, 0) or symbol == "\\":
+            raise IllegalMove(
+                "trax.first-move",
+                f"the first move is @0+ or @0/ (it fixes the orientation of the notation), "
+                f"not {text.strip()}",
+            )
+        return TraxMove(0, 0, first if first in FIRST_TILES else second)
+    if state.is_terminal():
+        raise IllegalMove("trax.game-over", "the game is over")
+    key = state.space_of(col, row)
+    code = state.codes.get(key) if key is not None else None
+    if code is None:
+        label = space_label(col, row)
+        if key is not None and key in state.tiles:
+            raise IllegalMove("trax.occupied", f"{label} already holds a tile")
+        raise IllegalMove(
+            "trax.not-adjacent", f"{label} touches no tile: a tile must join the tiles in play"
+        )
+    known, white = code >> 4, code & 15
+    for tile in (first, second):
+        if tile & known == white:
+            return TraxMove(col, row, tile)
+    raise IllegalMove(
+        "trax.colour-mismatch",
+        f"no {symbol} tile fits at {space_label(col, row)}: its neighbours' track colours "
+        "cannot all be matched",
+    )
+
+
+def format_move(move: TraxMove) -> str:
+    return format_token(move)

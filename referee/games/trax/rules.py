@@ -1,0 +1,681 @@
+"""Trax rules (RULES.md section 3): tiles, placement, forced play, loops and lines.
+
+The board is three dicts keyed by packed coordinates (`y << SHIFT | x`, so the neighbours of a
+space are a fixed offset away):
+
+- `tiles`: space -> tile, a tile being the 4-bit set of its edges that carry white track;
+- `codes`: every empty space that touches a tile -> what its neighbours demand of it, as
+  `known << 4 | white` (the edges that face a tile, and which of those are white), so the
+  tiles that fit, the forced tile and the illegal space are table look-ups;
+- `ends`: every open track end (a tile edge facing an empty space, `space << 2 | edge`) -> the
+  other end of the same track, so placing a tile finds a closed loop at once and knows the
+  two ends of every track it lengthens.
+
+A turn touches only the spaces next to the tiles it places: the primary tile and the forced
+tiles it sets off.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from referee.games.base import IllegalMove, Outcome, Ruleset, State
+
+N, E, S, W = 0, 1, 2, 3
+"""Edges of a space, also the directions to its neighbours."""
+WHITE, BLACK = 0, 1
+"""Track colours; White is seat 0, Black seat 1, so a seat plays the colour of its number."""
+COLOUR_NAMES = ("white", "black")
+
+SHIFT = 20
+COORD_MASK = (1 << SHIFT) - 1
+ORIGIN = 1 << (SHIFT - 1)
+"""Both coordinates of the first tile: room for half a million tiles in every direction (a
+board grows at most one space per tile)."""
+DELTA = (-(1 << SHIFT), 1, 1 << SHIFT, -1)
+DIRECTIONS = tuple(enumerate(DELTA))
+INCOMING = tuple((delta << 2) + (d ^ 2) for d, delta in DIRECTIONS)
+"""From `space << 2`: the open end of the neighbour in direction d that faces the space."""
+
+STRAIGHT_WHITE_NS = 0b0101
+STRAIGHT_WHITE_EW = 0b1010
+CURVE_WHITE_NW = 0b1001
+CURVE_WHITE_SE = 0b0110
+CURVE_WHITE_NE = 0b0011
+CURVE_WHITE_SW = 0b1100
+TILES = (
+    STRAIGHT_WHITE_NS,
+    STRAIGHT_WHITE_EW,
+    CURVE_WHITE_NW,
+    CURVE_WHITE_SE,
+    CURVE_WHITE_NE,
+    CURVE_WHITE_SW,
+)
+FIRST_TILES = (STRAIGHT_WHITE_NS, CURVE_WHITE_NW)
+"""The first tile as `@0+` and `@0/` fix it: the orientation of the notation."""
+
+SYMBOLS = {
+    STRAIGHT_WHITE_NS: "+",
+    STRAIGHT_WHITE_EW: "+",
+    CURVE_WHITE_NW: "/",
+    CURVE_WHITE_SE: "/",
+    CURVE_WHITE_NE: "\\",
+    CURVE_WHITE_SW: "\\",
+}
+SYMBOL_TILES = {
+    "+": (STRAIGHT_WHITE_NS, STRAIGHT_WHITE_EW),
+    "/": (CURVE_WHITE_NW, CURVE_WHITE_SE),
+    "\\": (CURVE_WHITE_NE, CURVE_WHITE_SW),
+}
+
+NO_FORCE = -1
+THREE_EDGES = -2
+
+NO_WIN = -1
+ILLEGAL = -2
+"""What `TraxState.preview` returns besides a winner's seat."""
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    return tuple(d for d in range(4) if mask >> d & 1)
+
+
+def _force(code: int) -> int:
+    known, white = code >> 4, code & 15
+    black = known & ~white
+    whites, blacks = len(_bits(white)), len(_bits(black))
+    if whites >= 3 or blacks >= 3:
+        return THREE_EDGES
+    if whites == 2:
+        return white
+    if blacks == 2:
+        return 15 ^ black
+    return NO_FORCE
+
+
+FITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(t for t in TILES if t & (code >> 4) == code & 15) for code in range(256)
+)
+"""The tiles that match the neighbours' colours of a space with this code."""
+FORCE: tuple[int, ...] = tuple(_force(code) for code in range(256))
+"""The tile a space with this code must take, NO_FORCE, or THREE_EDGES (the turn is illegal)."""
+CONTRIB: tuple[tuple[int, ...], ...] = tuple(
+    tuple((1 << (d ^ 2)) << 4 | ((1 << (d ^ 2)) if t >> d & 1 else 0) for d in range(4))
+    for t in range(16)
+)
+"""What a tile adds to the code of its neighbour in direction d (seen from that neighbour)."""
+PAIRS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = tuple(
+    ((1, *_bits(t)), (2, *_bits(15 ^ t))) if len(_bits(t)) == 2 else ((0, 0, 0), (0, 0, 0))
+    for t in range(16)
+)
+"""Per tile: (colour bit, edge, edge) of the white track, then of the black track."""
+
+
+def key_of(x: int, y: int) -> int:
+    return y << SHIFT | x
+
+
+def coords(key: int) -> tuple[int, int]:
+    return key & COORD_MASK, key >> SHIFT
+
+
+def end_colour(tiles: dict[int, int], end: int) -> int:
+    """The colour of the track at an open end."""
+    return WHITE if tiles[end >> 2] >> (end & 3) & 1 else BLACK
+
+
+class TraxMove(NamedTuple):
+    """A turn's primary tile, in the labels of the position before it (as the notation).
+
+    `col` 0 is the `@` column left of the tiles, 1 is `A`; `row` 0 is the row above them.
+    `tile` is the set of edges carrying white track (N=1, E=2, S=4, W=8).
+    """
+
+    col: int
+    row: int
+    tile: int
+
+
+Box = list[int]
+"""minx, maxx, miny, maxy of the tiles in play."""
+
+
+def play_turn(
+    tiles: dict[int, int],
+    codes: dict[int, int],
+    ends: dict[int, int],
+    box: Box,
+    key: int,
+    tile: int,
+    limit: int,
+) -> tuple[int, list[int]]:
+    """Place a primary tile and every forced tile after it, on the given (mutable) board.
+
+    Returns the colours the turn closed into loops (bit 0 white, bit 1 black) and one end of
+    every track it lengthened. Raises IllegalMove when a space is entered from three edges by
+    one colour, or a tile leaves the `limit` x `limit` area (limit 0: no limit); the board is
+    then left half-changed, so play on copies.
+    """
+    force_of, contribs, pairs, incoming = FORCE, CONTRIB, PAIRS, INCOMING
+    minx, maxx, miny, maxy = box
+    forced: list[int] = []
+    grown: list[int] = []
+    loops = 0
+    while True:
+        tiles[key] = tile
+        codes.pop(key, None)
+        x, y = key & COORD_MASK, key >> SHIFT
+        if x < minx:
+            minx = x
+        elif x > maxx:
+            maxx = x
+        if y < miny:
+            miny = y
+        elif y > maxy:
+            maxy = y
+        if limit and (maxx - minx >= limit or maxy - miny >= limit):
+            raise IllegalMove(
+                "trax.8x8-limit",
+                f"the tiles in play would span more than {limit} columns or rows",
+            )
+        contrib = contribs[tile]
+        occupied = 0
+        for d, delta in DIRECTIONS:
+            neighbour = key + delta
+            if neighbour in tiles:
+                occupied |= 1 << d
+                continue
+            code = codes.get(neighbour, 0) | contrib[d]
+            codes[neighbour] = code
+            force = force_of[code]
+            if force >= 0:
+                forced.append(neighbour)
+            elif force == THREE_EDGES:
+                raise IllegalMove(
+                    "trax.three-edges",
+                    "the turn leaves a space that one colour enters from three edges",
+                )
+        here = key << 2
+        for colour_bit, a, b in pairs[tile]:
+            far_a = ends.pop(here + incoming[a]) if occupied >> a & 1 else here | a
+            if occupied >> b & 1:
+                in_b = here + incoming[b]
+                if far_a == in_b:
+                    # The track from edge a ends at edge b: this tile closes it.
+                    del ends[in_b]
+                    loops |= colour_bit
+                    continue
+                far_b = ends.pop(in_b)
+            else:
+                far_b = here | b
+            ends[far_a] = far_b
+            ends[far_b] = far_a
+            grown.append(far_a)
+        while forced:
+            key = forced.pop()
+            if key not in tiles:
+                break
+        else:
+            box[:] = minx, maxx, miny, maxy
+            return loops, grown
+        # A space once forced stays forced: its code only gains edges, and a third edge of
+        # one colour raised already.
+        tile = force_of[codes[key]]
+
+
+def is_line(end: int, other: int, box: Sequence[int]) -> bool:
+    """Whether the track with these two open ends joins opposite outermost edges, 8+ apart."""
+    d1, d2 = end & 3, other & 3
+    if d1 ^ d2 != 2:
+        return False
+    if d1 & 1:
+        west, east = (end, other) if d1 == W else (other, end)
+        return (
+            box[1] - box[0] >= 7
+            and (west >> 2) & COORD_MASK == box[0]
+            and (east >> 2) & COORD_MASK == box[1]
+        )
+    north, south = (end, other) if d1 == N else (other, end)
+    return (
+        box[3] - box[2] >= 7 and north >> (2 + SHIFT) == box[2] and south >> (2 + SHIFT) == box[3]
+    )
+
+
+def formed(
+    tiles: dict[int, int],
+    ends: dict[int, int],
+    box: Box,
+    loops: int,
+    grown: list[int],
+    lines: bool,
+) -> tuple[str | None, str | None]:
+    """What each colour (white, black) formed in the turn: "loop", "line" or None."""
+    result: list[str | None] = [
+        "loop" if loops & 1 else None,
+        "loop" if loops & 2 else None,
+    ]
+    if lines:
+        for end in grown:
+            other = ends.get(end)
+            if other is not None and is_line(end, other, box):
+                colour = end_colour(tiles, end)
+                if result[colour] is None:
+                    result[colour] = "line"
+    return result[0], result[1]
+
+
+def turn_is_legal(
+    tiles: dict[int, int],
+    codes: dict[int, int],
+    box: Sequence[int],
+    key: int,
+    tile: int,
+    limit: int,
+) -> bool:
+    """Whether a fitting primary tile makes a legal turn, without changing the board.
+
+    Only forced play can make it illegal (a third same-coloured edge, or the 8x8 limit), so
+    this follows forced play as `play_turn` does, in a small overlay, and ignores the tracks.
+    """
+    placed: dict[int, int] = {}
+    changed: dict[int, int] = {}
+    pending: list[int] = []
+    minx, maxx, miny, maxy = box
+    space, put = key, tile
+    while True:
+        placed[space] = put
+        if limit:
+            x, y = space & COORD_MASK, space >> SHIFT
+            minx, maxx = min(minx, x), max(maxx, x)
+            miny, maxy = min(miny, y), max(maxy, y)
+            if maxx - minx >= limit or maxy - miny >= limit:
+                return False
+        contrib = CONTRIB[put]
+        for d in range(4):
+            neighbour = space + DELTA[d]
+            if neighbour in tiles or neighbour in placed:
+                continue
+            code = changed.get(neighbour)
+            if code is None:
+                code = codes.get(neighbour, 0)
+            code |= contrib[d]
+            changed[neighbour] = code
+            force = FORCE[code]
+            if force >= 0:
+                pending.append(neighbour)
+            elif force == THREE_EDGES:
+                return False
+        # A forced space is filled only when its turn comes, from its code at that time, so
+        # every tile placed next to it meanwhile is checked against it (as in play_turn).
+        while pending:
+            space = pending.pop()
+            if space not in placed:
+                break
+        else:
+            return True
+        put = FORCE[changed[space]]
+
+
+def column_label(col: int) -> str:
+    """`@` for 0, then A..Z, AA.. (bijective base 26)."""
+    if col < 0:
+        raise ValueError(f"no column label for {col}")
+    if col == 0:
+        return "@"
+    letters = []
+    while col:
+        col, rest = divmod(col - 1, 26)
+        letters.append(chr(ord("A") + rest))
+    return "".join(reversed(letters))
+
+
+def space_label(col: int, row: int) -> str:
+    return f"{column_label(col)}{row}"
+
+
+class TraxState(State):
+    """A Trax position: the tiles in play, whose turn it is, and how the game ended.
+
+    Immutable by contract: nothing changes a state after `play` made it (its dicts are its
+    own copies); the only writes are the lazily computed hash and "has no move" flag. There
+    is no `__setattr__` guard because it would cost a tenth of the time of a move.
+
+    Equal positions compare equal wherever their tiles lie in the internal coordinates (only
+    the shape matters, as in the notation); the moves that led here are kept for
+    `format_position` and are not part of the identity.
+    """
+
+    __slots__ = (
+        "_hash",
+        "_stuck",
+        "box",
+        "codes",
+        "detail",
+        "ends",
+        "history",
+        "limit",
+        "lines",
+        "ruleset",
+        "seat",
+        "tiles",
+        "winner",
+    )
+
+    ruleset: Ruleset
+    tiles: dict[int, int]
+    codes: dict[int, int]
+    ends: dict[int, int]
+    box: tuple[int, int, int, int] | None
+    """minx, maxx, miny, maxy of the tiles in play; None on the empty board."""
+    seat: int
+    winner: int | None
+    detail: str
+    limit: int
+    lines: bool
+    history: tuple[Any, ...] | None
+    """The moves so far as a linked list (move, earlier), newest first."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        """The empty board, White to move."""
+        _init(self, ruleset, {}, {}, {}, None, 0, None, "", None, *_variant_flags(ruleset))
+
+    def _shape(self) -> frozenset[tuple[int, int]]:
+        if self.box is None:
+            return frozenset()
+        base = self.box[2] << SHIFT | self.box[0]
+        return frozenset((key - base, tile) for key, tile in self.tiles.items())
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, TraxState)
+            and self.seat == other.seat
+            and self.winner == other.winner
+            and self.ruleset == other.ruleset
+            and len(self.tiles) == len(other.tiles)
+            and self._shape() == other._shape()
+        )
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            value = hash((self._shape(), self.seat, self.winner, self.ruleset))
+            self._hash = value
+            return value
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"TraxState({' '.join(self.tokens())!r}, {self.ruleset.id})"
+
+    @property
+    def to_move(self) -> int:
+        return self.seat
+
+    def moves(self) -> list[TraxMove]:
+        """The moves played from the empty board, oldest first."""
+        moves: list[TraxMove] = []
+        node = self.history
+        while node is not None:
+            moves.append(node[0])
+            node = node[1]
+        moves.reverse()
+        return moves
+
+    def tokens(self) -> list[str]:
+        return [format_token(move) for move in self.moves()]
+
+    def label(self, key: int) -> str:
+        """The notation label of a space in this position."""
+        assert self.box is not None
+        x, y = coords(key)
+        return space_label(x - self.box[0] + 1, y - self.box[2] + 1)
+
+    def space_of(self, col: int, row: int) -> int | None:
+        """The space at notation labels (col, row), or None beyond the ring around the tiles."""
+        box = self.box
+        if box is None:
+            return None
+        if not (0 <= col <= box[1] - box[0] + 2 and 0 <= row <= box[3] - box[2] + 2):
+            return None
+        return (box[2] - 1 + row) << SHIFT | (box[0] - 1 + col)
+
+    def check(self, move: Any) -> int:
+        """The space of a primary tile that may be placed as `move`; raises IllegalMove if not.
+
+        Checks the tile itself (the space, its colours, the 8x8 limit), not forced play.
+        """
+        if self.winner is not None or self._stuck:
+            raise IllegalMove("trax.game-over", "the game is over")
+        if not (
+            isinstance(move, TraxMove)
+            and isinstance(move.col, int)
+            and isinstance(move.row, int)
+            and isinstance(move.tile, int)
+            and move.col >= 0
+            and move.row >= 0
+            and move.tile in SYMBOLS
+        ):
+            raise IllegalMove("trax.no-such-move", f"{move!r} is not a Trax move")
+        col, row, tile = move
+        if self.box is None:
+            if (col, row) != (0, 0) or tile not in FIRST_TILES:
+                raise IllegalMove(
+                    "trax.first-move",
+                    "the first move is @0+ or @0/ (it fixes the orientation of the notation), "
+                    f"not {format_token(move)}",
+                )
+            return key_of(ORIGIN, ORIGIN)
+        key = self.space_of(col, row)
+        code = self.codes.get(key) if key is not None else None
+        if code is None:
+            label = space_label(col, row)
+            if key is not None and key in self.tiles:
+                raise IllegalMove("trax.occupied", f"{label} already holds a tile")
+            raise IllegalMove(
+                "trax.not-adjacent", f"{label} touches no tile: a tile must join the tiles in play"
+            )
+        if tile & (code >> 4) != code & 15:
+            raise IllegalMove(
+                "trax.colour-mismatch",
+                f"{format_token(move)}: the tile's track colours do not match its neighbours'",
+            )
+        if self.limit and not self._within_limit(key):
+            raise IllegalMove(
+                "trax.8x8-limit",
+                f"{space_label(col, row)} lies outside the {self.limit}x{self.limit} area "
+                "the tiles may span",
+            )
+        return key
+
+    def _within_limit(self, key: int) -> bool:
+        box, limit = self.box, self.limit
+        assert box is not None
+        x, y = key & COORD_MASK, key >> SHIFT
+        return max(box[1], x) - min(box[0], x) < limit and max(box[3], y) - min(box[2], y) < limit
+
+    def candidates(self) -> list[tuple[int, int]]:
+        """(space, tile) of every tile that fits an empty space, row by row.
+
+        These are the moves unless forced play makes them illegal (see `preview`).
+        """
+        codes = self.codes
+        spaces = sorted(codes)
+        if self.limit:
+            spaces = [key for key in spaces if self._within_limit(key)]
+        return [(key, tile) for key in spaces for tile in FITS[codes[key]]]
+
+    def move_at(self, key: int, tile: int) -> TraxMove:
+        """The move that places `tile` on the space `key` of this position."""
+        if self.box is None:
+            return TraxMove(0, 0, tile)
+        return TraxMove(
+            (key & COORD_MASK) - self.box[0] + 1, (key >> SHIFT) - self.box[2] + 1, tile
+        )
+
+    def preview(self, key: int, tile: int) -> int:
+        """How a turn placing a fitting `tile` on `key` ends: the winner's seat, NO_WIN or ILLEGAL.
+
+        Cheaper than `play` for the bots: without forced play no loop can close (two ends
+        of one track facing one empty space would have forced it), and only the two tracks
+        through the new tile can become lines, so they are looked up instead of played.
+        """
+        tiles, codes, box, limit = self.tiles, self.codes, self.box, self.limit
+        assert box is not None
+        contrib = CONTRIB[tile]
+        forcing = False
+        for d, delta in DIRECTIONS:
+            neighbour = key + delta
+            if neighbour not in tiles:
+                force = FORCE[codes.get(neighbour, 0) | contrib[d]]
+                if force == THREE_EDGES:
+                    return ILLEGAL
+                forcing = forcing or force >= 0
+        x, y = key & COORD_MASK, key >> SHIFT
+        new_box = [min(box[0], x), max(box[1], x), min(box[2], y), max(box[3], y)]
+        if limit and (new_box[1] - new_box[0] >= limit or new_box[3] - new_box[2] >= limit):
+            return ILLEGAL
+        lines = self.lines and (new_box[1] - new_box[0] >= 7 or new_box[3] - new_box[2] >= 7)
+        if forcing:
+            new_tiles, new_ends = tiles.copy(), self.ends.copy()
+            try:
+                loops, grown = play_turn(
+                    new_tiles, codes.copy(), new_ends, new_box, key, tile, limit
+                )
+            except IllegalMove:
+                return ILLEGAL
+            lines = self.lines and (new_box[1] - new_box[0] >= 7 or new_box[3] - new_box[2] >= 7)
+            if not (loops or lines):
+                return NO_WIN
+            made = formed(new_tiles, new_ends, new_box, loops, grown, lines)
+        elif not lines:
+            return NO_WIN
+        else:
+            ends, here = self.ends, key << 2
+            made_lines: list[str | None] = []
+            for _, a, b in PAIRS[tile]:
+                far_a = ends[here + INCOMING[a]] if key + DELTA[a] in tiles else here | a
+                far_b = ends[here + INCOMING[b]] if key + DELTA[b] in tiles else here | b
+                made_lines.append("line" if is_line(far_a, far_b, new_box) else None)
+            made = (made_lines[0], made_lines[1])
+        seat = self.seat
+        if made[seat] is not None:
+            return seat
+        if made[1 - seat] is not None:
+            return 1 - seat
+        return NO_WIN
+
+    def legal_moves(self) -> list[TraxMove]:
+        if self.winner is not None:
+            return []
+        box = self.box
+        if box is None:
+            return [TraxMove(0, 0, tile) for tile in FIRST_TILES]
+        tiles, codes, limit = self.tiles, self.codes, self.limit
+        minx, miny = box[0] - 1, box[2] - 1
+        moves = [
+            TraxMove((key & COORD_MASK) - minx, (key >> SHIFT) - miny, tile)
+            for key, tile in self.candidates()
+            if turn_is_legal(tiles, codes, box, key, tile, limit)
+        ]
+        self._stuck = not moves
+        return moves
+
+    def has_legal_move(self) -> bool:
+        """Whether any legal move exists, stopping at the first one found."""
+        if self._stuck is None:
+            self._stuck = self.box is not None and not self._find_move()
+        return not self._stuck
+
+    def _find_move(self) -> bool:
+        tiles, codes, box, limit = self.tiles, self.codes, self.box, self.limit
+        assert box is not None
+        for key, code in codes.items():
+            if limit and not self._within_limit(key):
+                continue
+            for tile in FITS[code]:
+                if turn_is_legal(tiles, codes, box, key, tile, limit):
+                    return True
+        return False
+
+    def play(self, move: Any) -> TraxState:
+        key = self.check(move)
+        tiles, codes, ends = self.tiles.copy(), self.codes.copy(), self.ends.copy()
+        if self.box is None:
+            x, y = coords(key)
+            box = [x, x, y, y]
+        else:
+            box = list(self.box)
+        loops, grown = play_turn(tiles, codes, ends, box, key, move.tile, self.limit)
+        winner, detail = None, ""
+        lines = self.lines and (box[1] - box[0] >= 7 or box[3] - box[2] >= 7)
+        if loops or lines:
+            white, black = formed(tiles, ends, box, loops, grown, lines)
+            mine, theirs = (white, black) if self.seat == WHITE else (black, white)
+            if mine is not None:
+                winner, detail = self.seat, mine
+            elif theirs is not None:
+                winner, detail = 1 - self.seat, theirs
+        state = object.__new__(TraxState)
+        _init(
+            state,
+            self.ruleset,
+            tiles,
+            codes,
+            ends,
+            tuple(box),  # type: ignore[arg-type]
+            1 - self.seat,
+            winner,
+            detail,
+            (move, self.history),
+            self.limit,
+            self.lines,
+        )
+        return state
+
+    def outcome(self) -> Outcome | None:
+        if self.winner is not None:
+            return Outcome(self.winner, 1, "rules", self.detail)
+        if self.limit and not self.has_legal_move():
+            return Outcome(None, 0, "rules", "no legal move")
+        return None
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None or (self.limit > 0 and not self.has_legal_move())
+
+
+def _variant_flags(ruleset: Ruleset) -> tuple[int, bool]:
+    """The area limit (0: none) and whether lines win."""
+    return (8 if ruleset.variant == "8x8" else 0), ruleset.variant != "looptrax"
+
+
+def _init(
+    state: TraxState,
+    ruleset: Ruleset,
+    tiles: dict[int, int],
+    codes: dict[int, int],
+    ends: dict[int, int],
+    box: tuple[int, int, int, int] | None,
+    seat: int,
+    winner: int | None,
+    detail: str,
+    history: tuple[Any, ...] | None,
+    limit: int,
+    lines: bool,
+) -> None:
+    state.ruleset = ruleset
+    state.tiles = tiles
+    state.codes = codes
+    state.ends = ends
+    state.box = box
+    state.seat = seat
+    state.winner = winner
+    state.detail = detail
+    state.history = history
+    state.limit = limit
+    state.lines = lines
+    state._hash = None
+    # No move is legal once the game is won; otherwise found out when first asked.
+    state._stuck = True if winner is not None else None
+
+
+def format_token(move: TraxMove) -> str:
+    return f"{column_label(move.col)}{move.row}{SYMBOLS[move.tile]}"

@@ -1,0 +1,21 @@
+"""The tournament report: one self-contained HTML page with the rating tables, the plot, the
+forfeits and every game in a viewer that steps through the engine-drawn boards.
+
+`build_report(paths)` gathers it (`build.collect`) and writes the page (`page.render_page`);
+docs/report.md describes the page and how its boards are stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from referee.report.build import Report, collect
+from referee.report.page import render_page
+
+__all__ = ["Report", "build_report", "collect", "render_page"]
+
+
+def build_report(paths: Iterable[str | Path]) -> str:
+    """The report of tournament folders and record files (any mix) as HTML text."""
+    return render_page(collect(paths))

@@ -1,0 +1,193 @@
+"""What a report shows, gathered from tournament folders and record files.
+
+The rating tables come from the same code as `referee ratings` (so the two always agree); the
+games are read a second time in full, for the list and the viewer, and replayed through their
+engines so that every position can be drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.games.base import Game, State
+from referee.ratings import RatingTable, build_tables, read_games
+from referee.ratings.errors import RatingsInputError
+from referee.ratings.plot import ratings_svg
+from referee.ratings.results import record_files
+from referee.records.formats import detect_format
+from referee.records.model import FORFEITS, Record, Result
+from referee.records.replay import ReplayError, game_of, replay, start_state
+from referee.report.boards import BoardEncoder
+from referee.tournament.config import ConfigError
+from referee.tournament.store import TournamentStore
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One game of the report's list."""
+
+    file: str
+    number: int
+    """1-based place of the game in its file, as `referee show --game-number` counts."""
+    ruleset: str
+    players: tuple[str, str]
+    result: str
+    """`1-0`, `0-1`, `½-½`, or `*` for a game without a result."""
+    reason: str
+    """Why it ended (with the points when a win is worth more than one), or empty."""
+    detail: str
+    turns: int
+    forfeited_by: str | None
+    """The player who lost by a forfeit (time, crash, illegal move, protocol error)."""
+
+
+@dataclass(frozen=True)
+class Report:
+    title: str
+    facts: list[str]
+    """Short lines about where the games come from (tournament, configuration, files)."""
+    tables: list[RatingTable]
+    plot_svg: str | None
+    """The ratings plot, or None when no game is finished."""
+    files: list[str]
+    games: list[GameRow]
+    packs: list[str]
+    """Per game, its turns as [seat, roll, move] and its positions as token numbers, packed
+    (`boards.BoardEncoder.pack_game`)."""
+    errors: list[str | None]
+    """Per game, why its record stops replaying, if it does."""
+    tokens: str
+    """The SVG tokens of all boards, packed (`boards.BoardEncoder.pack_tokens`)."""
+
+
+def _result_text(result: Result | None) -> str:
+    if result is None:
+        return "*"
+    if result.winner is None:
+        return "½-½"
+    return "1-0" if result.winner == 0 else "0-1"
+
+
+def _reason_text(result: Result | None) -> str:
+    if result is None:
+        return ""
+    reason = result.reason.value.replace("_", " ")
+    return f"{reason}, {result.points} points" if result.points != 1 else reason
+
+
+def _row(file: str, number: int, record: Record) -> GameRow:
+    result = record.result
+    players = (record.players[0].name, record.players[1].name)
+    forfeited_by = None
+    if result is not None and result.winner is not None and result.reason in FORFEITS:
+        forfeited_by = players[1 - result.winner]
+    return GameRow(
+        file=file,
+        number=number,
+        ruleset=record.ruleset,
+        players=players,
+        result=_result_text(result),
+        reason=_reason_text(result),
+        detail=(result.detail or "") if result is not None else "",
+        turns=len(record.turns),
+        forfeited_by=forfeited_by,
+    )
+
+
+def _records(path: Path) -> Iterator[Record]:
+    """The records of a file. `read_games` has read it before and refused any bad record, so
+    these errors only meet a file that changed in between."""
+    with path.open("rb") as stream:
+        file_format = detect_format(path, stream.peek(4096)[:4096])
+        if file_format is None:
+            raise RatingsInputError(path, "not a game record file in any format referee reads")
+        for loaded in file_format.read(stream):
+            if loaded.record is None:
+                raise RatingsInputError(path, f"record {loaded.number}: {loaded.error}")
+            yield loaded.record
+
+
+def _positions(record: Record) -> tuple[Game | None, list[State], str | None]:
+    """The record's engine, its start and the position after each turn, as far as the record
+    replays, and why it stops when it does."""
+    game = None
+    states: list[State] = []
+    try:
+        game = game_of(record)
+        states.append(start_state(record, game))
+        for step in replay(record, game):
+            states.append(step.after)
+    except ReplayError as error:
+        where = "" if error.turn is None else f" at turn {error.turn + 1}"
+        return game, states, f"the record stops replaying{where}: {error.message}"
+    return game, states, None
+
+
+def _turns(record: Record) -> list[list[Any]]:
+    return [
+        [turn.seat, "" if turn.roll is None else f"{turn.roll[0]}-{turn.roll[1]}", turn.move]
+        for turn in record.turns
+    ]
+
+
+def _about(paths: list[Path], files: list[Path]) -> tuple[str, list[str]]:
+    """A title and a few facts: from tournament.json when a path is a tournament folder."""
+    facts = []
+    titles = []
+    for path in paths:
+        store = TournamentStore(path)
+        if not (path.is_dir() and store.exists()):
+            continue
+        try:
+            info = store.load()
+        except ConfigError as error:
+            facts.append(str(error))
+            continue
+        config = info.config
+        titles.append(info.id)
+        bots = ", ".join(bot.name for bot in config.bots)
+        facts.append(
+            f"Tournament {info.id}, created {info.created}: {config.game}/{config.variant}, "
+            f"{config.games_per_pair} games per pairing, seed {config.seed}; bots: {bots}."
+        )
+    facts.append("Games from " + ", ".join(str(file) for file in files) + ".")
+    if titles:
+        return "Tournament " + ", ".join(titles), facts
+    return "Games of " + ", ".join(file.name for file in files), facts
+
+
+def collect(paths: Iterable[str | Path]) -> Report:
+    """Everything a report shows, from tournament folders and record files (any mix), with
+    the rating tables of `referee ratings`' defaults.
+
+    Raises `RatingsInputError` for a missing path, a folder that is no tournament folder or
+    a record that cannot be read.
+    """
+    given = [Path(path) for path in paths]
+    tables = build_tables(read_games(given))
+    files = record_files(given)
+    rows: list[GameRow] = []
+    packs: list[str] = []
+    errors: list[str | None] = []
+    encoder = BoardEncoder()
+    for file in files:
+        for number, record in enumerate(_records(file), 1):
+            rows.append(_row(str(file), number, record))
+            game, states, error = _positions(record)
+            packs.append(encoder.pack_game(game, states, _turns(record)))
+            errors.append(error)
+    title, facts = _about(given, files)
+    return Report(
+        title=title,
+        facts=facts,
+        tables=tables,
+        plot_svg=ratings_svg(tables) if tables else None,
+        files=[str(file) for file in files],
+        games=rows,
+        packs=packs,
+        errors=errors,
+        tokens=encoder.pack_tokens(),
+    )

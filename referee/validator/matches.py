@@ -1,0 +1,63 @@
+"""Checks across the games of a match in one file: numbering, score, who starts, the end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.records.model import Record
+
+MatchKey = tuple[str | None, int | None, tuple[str, ...], int]
+
+
+@dataclass
+class _Standing:
+    game: int
+    score: list[int]
+    last_winner: int | None
+
+
+class MatchTracker:
+    """Follows each match through a file. Games of several matches may interleave (a
+    tournament's games.jsonl), so a match is known by its tournament, job, players, length."""
+
+    def __init__(self) -> None:
+        self.matches: dict[MatchKey, _Standing] = {}
+
+    def check(self, record: Record) -> list[tuple[str, str]]:
+        """Problems of `record` as the next game of its match, as (code, message) pairs."""
+        match = getattr(record, "match", None)
+        if match is None:
+            return []
+        key: MatchKey = (
+            record.event.tournament,
+            record.event.game_number if record.event.tournament else None,
+            tuple(player.name for player in record.players),
+            match.length,
+        )
+        before = self.matches.get(key, _Standing(0, [0, 0], None))
+        problems: list[tuple[str, str]] = []
+        if max(before.score) >= match.length:
+            problems.append(
+                ("match-over", f"game {match.game} after the match to {match.length} was won")
+            )
+        if match.game != before.game + 1:
+            expected = before.game + 1
+            problems.append(("match-order", f"game {match.game} of the match, expected {expected}"))
+        if match.score != before.score:
+            problems.append(
+                ("match-score", f"the score before this game is {before.score}, not {match.score}")
+            )
+        if match.game > 1 and match.first != before.last_winner:
+            problems.append(
+                (
+                    "match-first",
+                    f"seat {before.last_winner} won the last game and starts this one, "
+                    f"not seat {match.first}",
+                )
+            )
+        score = list(match.score)
+        winner = record.result.winner if record.result is not None else None
+        if winner is not None and record.result is not None:
+            score[winner] += record.result.points
+        self.matches[key] = _Standing(match.game, score, winner)
+        return problems

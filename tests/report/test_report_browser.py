@@ -1,0 +1,153 @@
+"""The report in headless Chromium: tables, the game viewer for each game, size and opening time.
+
+The browser is Debian's chromium (`.ci/install-browser` installs it), driven by Playwright.
+Without it the tests are skipped, so that a developer can run the rest of the suite; on CI
+(CI set) a missing browser is a failure, not a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from referee.games import GAME_NAMES
+from referee.records.io import iter_jsonl
+from referee.records.model import Record
+from referee.report import build_report
+
+MakeTournament = Callable[..., Path]
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+# As root Chromium needs --no-sandbox; the others keep it from calling out (this machine's
+# network is closed) and from doing anything a test did not ask for.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+OPEN_SECONDS = 2.0
+SIZE_BYTES = 5_000_000
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if CHROMIUM is None:
+        if os.environ.get("CI"):
+            pytest.fail("no Chromium on CI: .ci/run must run .ci/install-browser first")
+        pytest.skip("no Chromium: `bash .ci/install-browser` installs Debian's chromium")
+    with sync_playwright() as playwright:
+        # launch() gives the browser a new, empty profile of its own each time.
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def open_report(page: Page, path: Path) -> float:
+    """Open the report; the seconds until its script has drawn the list and is ready."""
+    started = time.perf_counter()
+    page.goto(path.as_uri())
+    page.wait_for_function("document.documentElement.dataset.ready === 'true'")
+    return time.perf_counter() - started
+
+
+def records_of(path: Path) -> list[Record]:
+    with path.open("rb") as stream:
+        return [loaded.record for loaded in iter_jsonl(stream) if loaded.record is not None]
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_standings_and_stepping_through_a_game(
+    game: str, page: Page, tmp_path: Path, make_tournament: MakeTournament
+) -> None:
+    directory = make_tournament(tmp_path / "t", game=game, games_per_pair=4)
+    records = records_of(directory / "games.jsonl")
+    report = tmp_path / "report.html"
+    report.write_text(build_report([directory]), encoding="utf-8")
+    open_report(page, report)
+
+    standings = page.locator("section.ratings table").first
+    expect(standings.locator("thead th")).to_contain_text(["#", "bot", "games", "W", "D", "L"])
+    rows = standings.locator("tbody tr")
+    expect(rows).to_have_count(2)
+    bots = sorted(rows.nth(i).locator("td").nth(1).inner_text() for i in range(2))
+    assert bots == ["random-a", "random-b"]
+    expect(rows.locator("td:nth-child(3)")).to_have_text(["4", "4"])
+
+    # The first game with two turns or more; a click anywhere on its row opens it.
+    number = next(i for i, record in enumerate(records, 1) if len(record.turns) >= 2)
+    page.locator("#game-list tbody tr").nth(number - 1).locator("td").nth(1).click()
+    board = page.locator("#board")
+    expect(board.locator("svg")).to_be_visible()
+    marked = page.locator("#moves li.current")
+    expect(marked).to_have_text("start")
+    expect(page.locator("#counter")).to_have_text(f"0 / {len(records[number - 1].turns)}")
+
+    for turn in (1, 2):
+        before = board.inner_html()
+        page.keyboard.press("ArrowRight")
+        expect(marked).to_have_attribute("data-position", str(turn))
+        assert marked.inner_text().startswith(f"{turn}. ")
+        assert board.inner_html() != before
+        assert board.locator("svg").count() == 1
+
+    page.keyboard.press("End")
+    last = len(records[number - 1].turns)
+    expect(marked).to_have_attribute("data-position", str(last))
+    page.get_by_role("button", name="first position").click()
+    expect(marked).to_have_text("start")
+    page.keyboard.press("Escape")
+    expect(page.locator("#viewer")).not_to_be_visible()
+
+
+def test_report_of_a_thousand_games_is_small_and_opens_fast(
+    page: Page, tmp_path: Path, make_tournament: MakeTournament
+) -> None:
+    directory = make_tournament(tmp_path / "t", game="thax", games_per_pair=1000)
+    records = records_of(directory / "games.jsonl")
+    report = tmp_path / "report.html"
+    report.write_text(build_report([directory]), encoding="utf-8")
+    size = report.stat().st_size
+    assert size < SIZE_BYTES, f"{size} bytes"
+
+    seconds = open_report(page, report)
+    assert seconds < OPEN_SECONDS, f"{seconds:.2f} s to open"
+    print(f"\n1,000-game report: {size / 1e6:.2f} MB, opened in {seconds:.2f} s")
+
+    # The list shows a page of rows; the filter counts over all games.
+    expect(page.locator("#game-list tbody tr")).to_have_count(100)
+    expect(page.locator("#page-info")).to_have_text("1–100 of 1000")
+    page.locator("#next-page").click()
+    expect(page.locator("#game-list tbody tr").first.locator("td").first).to_have_text("101")
+    seat_one_wins = sum(1 for r in records if r.result is not None and r.result.winner == 1)
+    page.locator("#filter").fill("0-1")
+    expect(page.locator("#page-info")).to_contain_text(f"of {seat_one_wins}")
+
+    # A link straight to a position of the last game.
+    last = len(records[-1].turns)
+    page.evaluate(f"location.hash = '#game-1000/turn-{last}'")
+    expect(page.locator("#board svg")).to_be_visible()
+    expect(page.locator("#counter")).to_have_text(f"{last} / {last}")
+    expect(page.locator("#moves li.current")).to_have_attribute("data-position", str(last))
