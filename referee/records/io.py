@@ -38,6 +38,8 @@ class Loaded:
     error: RecordError | None = None
     turn_places: tuple[tuple[int, int], ...] = ()
     """(line, column) of each turn's move, for records read from a game's text notation."""
+    turn_labels: tuple[str, ...] = ()
+    """How the text numbers each turn, where that differs from the turn count (PDN `3...`)."""
 
 
 def _pointer(loc: tuple[Any, ...]) -> str:

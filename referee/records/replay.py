@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.games import get_game
 from referee.games.base import Game, GameError, IllegalMove, NotationError, Outcome, State
@@ -32,8 +31,9 @@ class ReplayError(Exception):
         """The position before the bad turn."""
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
+    """One turn replayed (a named tuple: made for every move, it must be cheap to build)."""
+
     index: int
     before: State
     """The position after the roll, when there is one, and before the move."""
@@ -78,7 +78,7 @@ def replay(record: Record, game: Game | None = None) -> Iterator[Step]:
         if state.is_terminal():
             raise _turn_error("after-end", "a turn after the game ended by its rules", index, state)
         roll = turn.roll
-        if state.is_chance():
+        if dice and state.is_chance():
             if state.to_move is None:
                 message = "the opening rolls do not decide who starts"
                 raise _turn_error("opening", message, index, state)

@@ -79,8 +79,12 @@ def split_bot_specs(text: str) -> list[str]:
 
 
 def bot_entries(specs: list[str], externals: list[str]) -> list[BotEntry]:
-    """Built-in specs named by themselves, and externals given as NAME=COMMAND."""
-    entries = [BotEntry(name=spec, spec=spec) for spec in specs]
+    """Built-in specs named by themselves (`random`, `random#2` when given twice, for
+    self-play), and externals given as NAME=COMMAND."""
+    entries = []
+    for index, spec in enumerate(specs):
+        repeat = specs[:index].count(spec)
+        entries.append(BotEntry(name=spec if not repeat else f"{spec}#{repeat + 1}", spec=spec))
     for item in externals:
         name, eq, command = item.partition("=")
         if not eq or not name.strip() or not command.strip():

@@ -74,6 +74,7 @@ def validate_record(
     number: int,
     line: int | None = None,
     turn_places: tuple[tuple[int, int], ...] = (),
+    turn_labels: tuple[str, ...] = (),
 ) -> GameReport:
     """Replay one record and report every problem found, with its place."""
     report = GameReport(
@@ -92,7 +93,10 @@ def validate_record(
         for step in replay(record, game):
             state = step.after
     except ReplayError as error:
-        diagnostics.append(_replay_diagnostic(error, record, file, number, line, turn_places))
+        diagnostic = _replay_diagnostic(error, record, file, number, line, turn_places)
+        if error.turn is not None and error.turn < len(turn_labels):
+            diagnostic.move_number = turn_labels[error.turn]
+        diagnostics.append(diagnostic)
     else:
         for code, message in result_problems(record.result, state.outcome()):
             diagnostics.append(
@@ -158,7 +162,9 @@ def validate_loaded(file: str, loaded: Loaded) -> GameReport:
     if loaded.error is not None or loaded.record is None:
         assert loaded.error is not None
         return _error_report(file, loaded, loaded.error)
-    return validate_record(loaded.record, file, loaded.number, loaded.line, loaded.turn_places)
+    return validate_record(
+        loaded.record, file, loaded.number, loaded.line, loaded.turn_places, loaded.turn_labels
+    )
 
 
 def validate_stream(stream: IO[bytes], file: str, path: Path | None) -> Iterator[GameReport]:

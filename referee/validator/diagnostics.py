@@ -18,6 +18,8 @@ class Diagnostic(BaseModel):
     """JSON pointer into the record, for JSON input."""
     turn: int | None = None
     """1-based number of the turn in the record."""
+    move_number: str | None = None
+    """The move number as the game's text writes it (PDN `3...`), where it has its own."""
     seat: int | None = None
     move: str | None = None
     position: str | None = None
@@ -33,6 +35,8 @@ class Diagnostic(BaseModel):
             parts.append(f"game {self.game}")
         if self.turn is not None:
             parts.append(f"turn {self.turn}")
+        if self.move_number is not None:
+            parts.append(f"move {self.move_number}")
         if self.move is not None:
             parts.append(repr(self.move))
         return f"{', '.join(parts)}: [{self.code}] {self.message}"

@@ -13,7 +13,12 @@ from referee.games.thai.bots import AlphaBetaBot, evaluate, material
 
 def test_bots_are_listed_with_their_options() -> None:
     bots = {info.name: info.options for info in describe_bots("thai")}
-    assert bots == {"random": {}, "greedy": {}, "alphabeta": {"depth": "6", "time": "1.0"}}
+    assert bots == {
+        "random": {},
+        "greedy": {},
+        "alphabeta": {"depth": "6", "time": "1.0"},
+        "search": {"depth": "40", "time": "1.0"},
+    }
     bot = make_bot("thai", "alphabeta:depth=3,time=0.5")
     assert isinstance(bot, AlphaBetaBot)
     assert (bot.depth, bot.time) == (3, 0.5)

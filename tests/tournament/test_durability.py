@@ -3,7 +3,6 @@ games; a Dask cluster plays the same games as the process pool (issue 7)."""
 
 from __future__ import annotations
 
-import json
 import random
 import signal
 import subprocess
@@ -11,23 +10,13 @@ import sys
 import time
 from pathlib import Path
 
+from tournament_helpers import stored_games
+
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.executors import dask_executors
 from referee.tournament.runner import run_tournament
 
 GAMES = 200
-
-
-def comparable(directory: Path) -> list[dict]:
-    """The stored games in file order, without the times and the tournament id."""
-    games = []
-    for line in (directory / "games.jsonl").read_text().splitlines():
-        data = json.loads(line)
-        data["event"].pop("tournament")
-        for turn in data["turns"]:
-            turn.pop("time_ms", None)
-        games.append(data)
-    return games
 
 
 def command(out: Path, resume: bool) -> list[str]:
@@ -81,11 +70,10 @@ def test_sigkill_at_random_moments_then_resume_gives_the_uninterrupted_games(
         partial_counts.append(stored_lines(killed))
     subprocess.run(command(killed, resume=True), check=True, capture_output=True)
     assert any(0 < count < GAMES for count in partial_counts), partial_counts
-    stored = comparable(killed)
+    stored = stored_games(killed)
     numbers = [game["event"]["game_number"] for game in stored]
     assert len(numbers) == len(set(numbers)) == GAMES
-    by_number = sorted(stored, key=lambda game: game["event"]["game_number"])
-    assert by_number == sorted(comparable(whole), key=lambda game: game["event"]["game_number"])
+    assert stored == stored_games(whole)
 
 
 def test_a_dask_local_cluster_plays_the_same_games_as_the_process_pool(tmp_path: Path) -> None:
@@ -99,9 +87,4 @@ def test_a_dask_local_cluster_plays_the_same_games_as_the_process_pool(tmp_path:
     with dask_executors("local", 2) as factory:
         run_tournament(tmp_path / "dask", config, concurrency=2, executor_factory=factory)
 
-    def key(game: dict) -> int:
-        return game["event"]["game_number"]
-
-    assert sorted(comparable(tmp_path / "dask"), key=key) == sorted(
-        comparable(tmp_path / "pool"), key=key
-    )
+    assert stored_games(tmp_path / "dask") == stored_games(tmp_path / "pool")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.records.io import iter_jsonl
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
+from referee.tournament.store import TournamentStore
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
@@ -26,8 +26,7 @@ def bad_bot(mode: str) -> BotEntry:
 
 
 def stored(directory: Path):
-    with (directory / "games.jsonl").open("rb") as stream:
-        return [loaded.record for loaded in iter_jsonl(stream)]
+    return TournamentStore(directory).records()
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,9 @@ winner starting the next; a match cut off midway resumes to the same games (issu
 from __future__ import annotations
 
 import itertools
-import json
 from pathlib import Path
+
+from tournament_helpers import stored_games
 
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.play import match_score
@@ -19,17 +20,6 @@ def config():
     return build_config(
         game="takhteh", bots=bots, games_per_pair=2, seed="match", options={"match": 3}
     )
-
-
-def comparable(directory: Path) -> list[dict]:
-    games = []
-    for line in (directory / "games.jsonl").read_text().splitlines():
-        data = json.loads(line)
-        data["event"].pop("tournament")
-        for turn in data["turns"]:
-            turn.pop("time_ms", None)
-        games.append(data)
-    return sorted(games, key=lambda g: (g["event"]["game_number"], g["match"]["game"]))
 
 
 def test_each_job_is_a_whole_match_with_its_score_and_starter(tmp_path: Path) -> None:
@@ -58,4 +48,4 @@ def test_a_match_cut_off_midway_resumes_to_the_same_games(tmp_path: Path) -> Non
     (cut / "games.jsonl").write_text("".join(keep))
     summary = run_tournament(cut, None, concurrency=1)
     assert summary.played == 1 and summary.stored == 1
-    assert comparable(cut) == comparable(whole)
+    assert stored_games(cut) == stored_games(whole)

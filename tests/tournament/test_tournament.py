@@ -7,13 +7,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from tournament_helpers import stored_games
 from typer.testing import CliRunner
 
 from referee.cli.app import app
-from referee.records.io import iter_jsonl
 from referee.tournament.config import (
     BotEntry,
     ConfigError,
+    bot_entries,
     build_config,
     load_config_file,
     split_bot_specs,
@@ -28,20 +29,6 @@ runner = CliRunner()
 def config(games_per_pair: int = 6, seed: str = "9"):
     bots = [BotEntry(name=name, spec=name) for name in ("random", "greedy")]
     return build_config(game="thax", bots=bots, games_per_pair=games_per_pair, seed=seed)
-
-
-def games(directory: Path) -> list[dict]:
-    """The stored games without the times, which differ from run to run."""
-    with (directory / "games.jsonl").open("rb") as stream:
-        records = [loaded.record for loaded in iter_jsonl(stream)]
-    out = []
-    for record in records:
-        data = record.model_dump(mode="json")
-        data["event"].pop("tournament")
-        for turn in data["turns"]:
-            turn.pop("time_ms")
-        out.append(data)
-    return sorted(out, key=lambda d: d["event"]["game_number"])
 
 
 def test_every_pairing_plays_pairs_with_seats_swapped() -> None:
@@ -61,7 +48,7 @@ def test_duplicate_dice_give_each_seat_the_same_rolls_in_both_games(tmp_path: Pa
     run_tournament(
         tmp_path, config(games_per_pair=8), executor_factory=lambda: ThreadPoolExecutor(1)
     )
-    stored = games(tmp_path)
+    stored = stored_games(tmp_path)
     for first, second in zip(stored[::2], stored[1::2], strict=True):
         assert first["opening_rolls"] == second["opening_rolls"]
         for seat in (0, 1):
@@ -74,7 +61,7 @@ def test_duplicate_dice_give_each_seat_the_same_rolls_in_both_games(tmp_path: Pa
 def test_concurrency_does_not_change_the_games(tmp_path: Path) -> None:
     run_tournament(tmp_path / "one", config(), concurrency=1)
     run_tournament(tmp_path / "two", config(), concurrency=2)
-    assert games(tmp_path / "one") == games(tmp_path / "two")
+    assert stored_games(tmp_path / "one") == stored_games(tmp_path / "two")
 
 
 def test_resume_plays_only_what_is_missing_and_drops_a_half_written_line(tmp_path: Path) -> None:
@@ -85,7 +72,7 @@ def test_resume_plays_only_what_is_missing_and_drops_a_half_written_line(tmp_pat
     (cut / "games.jsonl").write_text("".join(lines[:3]) + lines[3][:50])
     summary = run_tournament(cut, None, concurrency=1)
     assert summary.already == 3 and summary.played == 7
-    assert games(cut) == games(whole)
+    assert stored_games(cut) == stored_games(whole)
     assert len(TournamentStore(cut).by_job()) == 10
 
 
@@ -124,7 +111,7 @@ def test_cli_round_robin_of_400_games_greedy_against_random(tmp_path: Path) -> N
     ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    stored = games(out)
+    stored = stored_games(out)
     assert len(stored) == 400
     assert all(g["result"] is not None for g in stored)
     status = runner.invoke(app, ["tournament", "status", str(out)])
@@ -175,3 +162,8 @@ def test_a_built_in_bot_that_raises_loses_by_crash_and_the_tournament_goes_on() 
     assert record.result is not None
     assert (record.result.winner, record.result.reason.value) == (1, "crash")
     assert "ZeroDivisionError: a bug" in (record.result.detail or "")
+
+
+def test_a_bot_given_twice_plays_itself_under_two_names() -> None:
+    names = [entry.name for entry in bot_entries(["random", "greedy", "random"], [])]
+    assert names == ["random", "greedy", "random#2"]

@@ -11,7 +11,13 @@ from trax_support import position, random_state
 
 from referee.bots.registry import describe_bots, make_bot
 from referee.games.trax import GAME, TraxState
-from referee.games.trax.bots import TraxGreedyBot, TraxSearchBot, can_win_at_once, outlook
+from referee.games.trax.bots import (
+    TraxGreedyBot,
+    TraxSearchBot,
+    TraxThreatBot,
+    can_win_at_once,
+    outlook,
+)
 from referee.records.model import Player
 from referee.tournament.play import play_game
 
@@ -25,7 +31,13 @@ DOUBLE_THREATS = [
 """Positions with no win at once but one move after which every reply leaves a win."""
 
 
-def started(bot: TraxGreedyBot | TraxSearchBot, state: TraxState, seed: str = "s") -> None:
+MIDGAME = "@0+ B1+ C1\\ C2\\ C3+ D2+ E1\\ E0+ E4\\ F2\\ A4/ B5\\ @3+ H2\\"
+"""A position with about 90 moves, most of them forcing."""
+
+
+def started(
+    bot: TraxGreedyBot | TraxSearchBot | TraxThreatBot, state: TraxState, seed: str = "s"
+) -> None:
     bot.start_game(state.ruleset, state.to_move, seed)
 
 
@@ -83,7 +95,7 @@ def test_search_takes_a_win_at_once() -> None:
 
 def test_search_answers_within_its_time_limit() -> None:
     """A deep search is cut at the limit and still answers with a legal move."""
-    state = position("@0+ B1+ C1\\ C2\\ C3+ D2+ E1\\ E0+ E4\\ F2\\ A4/ B5\\ @3+ H2\\")
+    state = position(MIDGAME)
     bot = TraxSearchBot(depth=8, time=0.3)
     started(bot, state)
     began = time.perf_counter()
@@ -92,7 +104,7 @@ def test_search_answers_within_its_time_limit() -> None:
     assert move in state.legal_moves()
 
 
-@pytest.mark.parametrize("spec", ["greedy", "search:depth=2,time=5"])
+@pytest.mark.parametrize("spec", ["greedy", "search:depth=2,time=5", "threat:depth=1,time=5"])
 def test_bots_replay_the_same_game_from_the_same_seed(spec: str) -> None:
     """Seeded per game: the same seed gives the same game (no time cut at this depth)."""
 
@@ -106,10 +118,13 @@ def test_bots_replay_the_same_game_from_the_same_seed(spec: str) -> None:
 
 def test_bots_are_listed_with_their_options() -> None:
     listed = {info.name: info for info in describe_bots("trax")}
-    assert set(listed) == {"random", "greedy", "search"}
+    assert set(listed) == {"random", "greedy", "search", "threat"}
     assert listed["search"].options == {"depth": "3", "time": "1.0"}
+    assert listed["threat"].options == {"depth": "8", "time": "1.0"}
     with pytest.raises(ValueError, match="depth"):
         TraxSearchBot(depth=0)
+    with pytest.raises(ValueError, match="time"):
+        TraxThreatBot(time=0)
 
 
 @pytest.mark.parametrize("variant", GAME.variants)
@@ -125,3 +140,57 @@ def test_greedy_beats_random(variant: str) -> None:
         assert record.result is not None
         wins += record.result.winner == greedy_seat
     assert wins >= 9
+
+
+def test_threat_takes_a_win_at_once() -> None:
+    state = position("@0/ A2\\ A3/")
+    bot = TraxThreatBot(time=60)
+    started(bot, state)
+    assert wins_at_once(state, GAME.format_move(state, bot.choose(state)))
+
+
+@pytest.mark.parametrize(("moves", "answer"), DOUBLE_THREATS)
+def test_threat_finds_the_double_threat(moves: str, answer: str) -> None:
+    """One move deep already: after the answer the opponent has no move that stops every
+    threat, so no reply needs a search."""
+    state = position(moves)
+    bot = TraxThreatBot(depth=1, time=60)
+    started(bot, state)
+    assert GAME.format_move(state, bot.choose(state)) == answer
+
+
+@settings(max_examples=20, deadline=None)
+@given(variant=st.sampled_from(GAME.variants), choices=st.lists(st.integers(0, 10**6), max_size=30))
+def test_threat_stops_a_threat_when_it_can(variant: str, choices: list[int]) -> None:
+    """The threat bot never leaves the opponent a win at once when some move prevents it."""
+    state = random_state(variant, choices)
+    if state.box is None or state.is_terminal():
+        return
+    bot = TraxThreatBot(depth=1, time=60)
+    started(bot, state)
+    after = state.play(bot.choose(state))
+    if after.winner == state.to_move:
+        return
+    _, quiet, _ = outlook(state)
+    safe_exists = any(
+        not can_win_at_once(state.play(state.move_at(key, tile))) for key, tile in quiet
+    )
+    if safe_exists:
+        assert after.winner is None and not can_win_at_once(after)
+
+
+@pytest.mark.parametrize("limit", [0.05, 0.1])
+def test_threat_answers_within_its_time_limit(limit: float) -> None:
+    """The clock is read at every node and between quiet leaves: moves of a big position come
+    within the limit, but for a margin for a machine busy with other work."""
+    state = position(MIDGAME)
+    times = []
+    for seed in "abcdefgh":
+        bot = TraxThreatBot(time=limit)
+        started(bot, state, seed)
+        began = time.perf_counter()
+        move = bot.choose(state)
+        times.append(time.perf_counter() - began)
+        assert move in state.legal_moves()
+    assert sorted(times)[len(times) // 2] < limit + 0.05
+    assert max(times) < limit + 0.25

@@ -31,7 +31,7 @@ def diagnostics(name: str) -> list[dict]:
     return found
 
 
-PLACE = ("code", "game", "line", "column", "pointer", "turn", "move")
+PLACE = ("code", "game", "line", "column", "pointer", "turn", "move_number", "move")
 
 
 def expected() -> dict[str, list[dict]]:

@@ -15,14 +15,27 @@ class ThaiGame(Game):
     name: ClassVar[str] = "thai"
     title: ClassVar[str] = "Thai checkers"
     turn_cap: ClassVar[int] = 400
+    _starts: ClassVar[dict[Ruleset, ThaiState]] = {}
+    _rulesets: ClassVar[dict[str, Ruleset]] = {}
 
     def initial_state(
         self, ruleset: Ruleset, start: str | None = None, first: int | None = None
     ) -> ThaiState:
         """The standard start, or the PDN FEN `start` (which says who moves; `first` is unused)."""
         if start is None:
-            return ThaiState(ruleset)
+            # States are immutable, so one start serves every game of a ruleset.
+            state = self._starts.get(ruleset)
+            if state is None:
+                state = self._starts[ruleset] = ThaiState(ruleset)
+            return state
         return self.parse_position(ruleset, start)
+
+    def parse_ruleset(self, text: str) -> Ruleset:
+        # Every record names its ruleset: read each text once.
+        ruleset = self._rulesets.get(text)
+        if ruleset is None:
+            ruleset = self._rulesets[text] = super().parse_ruleset(text)
+        return ruleset
 
     def parse_position(self, ruleset: Ruleset, text: str) -> ThaiState:
         turn, black, white, kings = fen.parse_fen(text)
@@ -36,6 +49,10 @@ class ThaiGame(Game):
         return fen.format_fen(state.turn, state.black, state.white, state.kings)
 
     def parse_move(self, state: State, text: str) -> ThaiMove:
+        # The common case first, one lookup: a step between neighbouring squares.
+        step = notation.STEPS.get(text)
+        if step is not None:
+            return step
         assert isinstance(state, ThaiState)
         return notation.parse_move(state, text)
 

@@ -9,6 +9,7 @@ from typing import Any
 from referee.games.base import State
 from referee.games.bot import Bot, GreedyBot
 from referee.games.thai.rules import BLACK, ThaiMove, ThaiState
+from referee.games.thai.search import SearchBot
 
 MAN = 100
 KING = 250
@@ -167,4 +168,8 @@ class AlphaBetaBot(Bot):
         return best
 
 
-BOTS: dict[str, type[Bot]] = {"greedy": ThaiGreedyBot, "alphabeta": AlphaBetaBot}
+BOTS: dict[str, type[Bot]] = {
+    "greedy": ThaiGreedyBot,
+    "alphabeta": AlphaBetaBot,
+    "search": SearchBot,
+}

@@ -23,7 +23,7 @@ from referee.games.thai.rules import QUIET_MOVES, ThaiMove, ThaiState
 
 _SEPARATOR = re.compile(r"\s*[-xX:]\s*")
 
-_STEPS: dict[str, ThaiMove] = {
+STEPS: dict[str, ThaiMove] = {
     f"{origin + 1}-{target + 1}": QUIET_MOVES[origin][target + 1]
     for origin in range(32)
     for d in DIRECTIONS
@@ -37,7 +37,7 @@ _SQUARES = {str(n): n for n in range(1, 33)} | {f"0{n}": n for n in range(1, 10)
 
 
 def parse_move(state: ThaiState, text: str) -> ThaiMove:
-    step = _STEPS.get(text)
+    step = STEPS.get(text)
     if step is not None:
         return step
     squares, capture = _plain(text)

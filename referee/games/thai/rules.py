@@ -115,6 +115,13 @@ _KING_RAYS = tuple(
 )
 """Per square: (ray mask, whether it runs to higher bits, step table) of each diagonal ray."""
 
+_BEHIND = tuple(
+    tuple(STEP[OPPOSITE[DIRECTION[a][b]]][b] if DIRECTION[a][b] >= 0 else -1 for b in range(32))
+    for a in range(32)
+)
+"""_BEHIND[a][b]: the square just before b on the diagonal from a: what a capture leg from a
+to b jumps."""
+
 _JUMPABLE = tuple(sum(1 << s for d in DIRECTIONS for s in RAY[d][i][:-1]) for i in range(32))
 """Per square: where a piece a king there could jump may stand (not on a ray's last square)."""
 
@@ -376,6 +383,72 @@ class ThaiState(State):
                         moves.append(quiet[target + 1])
         return moves
 
+    def successors(self) -> list[tuple[ThaiMove, ThaiState]]:
+        """Every move the pieces allow, each with the position it leads to, for a search.
+
+        The moves are those of `legal_moves()`, in the same order, and the positions those of
+        `play`, built without checking the moves again. Unlike `legal_moves()` this ignores
+        the draw rules: a search applies them itself (see `outcome()`).
+        """
+        turn, kings, ruleset = self.turn, self.kings, self.ruleset
+        own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
+        out: list[tuple[ThaiMove, ThaiState]] = []
+        if _any_capture(turn, own, opponent, kings):
+            far = FAR_ROW[turn]
+            for path in capture_lines(turn, own, opponent, kings):
+                origin = position = path[0] - 1
+                taken = 0
+                for square in path[1:]:
+                    taken |= 1 << _BEHIND[position][square - 1]
+                    position = square - 1
+                moved = (1 << origin) ^ (1 << position)
+                if (kings >> origin) & 1:
+                    new_kings = (kings & ~taken & ~(1 << origin)) | (1 << position)
+                else:
+                    new_kings = (kings & ~taken) | ((1 << position) & far)
+                if turn == BLACK:
+                    child = _make(ruleset, own ^ moved, opponent & ~taken, new_kings, WHITE, ())
+                else:
+                    child = _make(ruleset, opponent & ~taken, own ^ moved, new_kings, BLACK, ())
+                out.append((ThaiMove(path, True), child))
+            return out
+        occupied = own | opponent
+        far = FAR_ROW[turn]
+        after_king = (*self.history, self.key) if own & kings else ()
+        for square in bits(own):
+            quiet = QUIET_MOVES[square]
+            if (kings >> square) & 1:
+                for d in DIRECTIONS:
+                    for target in RAY[d][square]:
+                        if (occupied >> target) & 1:
+                            break
+                        moved = (1 << square) | (1 << target)
+                        if turn == BLACK:
+                            child = _make(
+                                ruleset, own ^ moved, opponent, kings ^ moved, WHITE, after_king
+                            )
+                        else:
+                            child = _make(
+                                ruleset, opponent, own ^ moved, kings ^ moved, BLACK, after_king
+                            )
+                        out.append((quiet[target + 1], child))
+            else:
+                for d in FORWARD[turn]:
+                    target = STEP[d][square]
+                    if target >= 0 and not (occupied >> target) & 1:
+                        moved = (1 << square) | (1 << target)
+                        crowned = kings | ((1 << target) & far)
+                        if turn == BLACK:
+                            child = _make(ruleset, own ^ moved, opponent, crowned, WHITE, ())
+                        else:
+                            child = _make(ruleset, opponent, own ^ moved, crowned, BLACK, ())
+                        out.append((quiet[target + 1], child))
+        return out
+
+    def has_move(self) -> bool:
+        """Whether the player to move has any move on the board (the draw rules aside)."""
+        return self._has_move()
+
     def _has_move(self) -> bool:
         turn, kings = self.turn, self.kings
         own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
@@ -410,7 +483,8 @@ class ThaiState(State):
     def _play(self, move: ThaiMove) -> ThaiState:
         if not isinstance(move, ThaiMove):
             raise IllegalMove("thai.not-a-move", f"{move!r} is not a Thai checkers move")
-        if self.history:
+        # A position already known not to be over (the replay asks first) needs no draw check.
+        if self.history and self._outcome is not None:
             draw = self._draw()
             if draw is not None:
                 raise IllegalMove("thai.game-over", f"the game is over ({draw})")
@@ -487,7 +561,9 @@ class ThaiState(State):
         else:
             kings |= (1 << target) & FAR_ROW[turn]
             history = ()
-        return self._child(own, opponent, kings, history)
+        if turn == BLACK:
+            return _make(self.ruleset, own, opponent, kings, WHITE, history)
+        return _make(self.ruleset, opponent, own, kings, BLACK, history)
 
     def _capture(self, path: list[int]) -> ThaiState:
         """A capture along `path` (bit indices); every rule of capturing is checked."""
@@ -669,9 +745,10 @@ class ThaiState(State):
             own = self.sides()[0]
             detail = "no pieces left" if not own else "no legal move"
             return Outcome(1 - self.turn, 1, "rules", f"{COLOURS[self.turn]} has {detail}")
-        draw = self._draw()
-        if draw is not None:
-            return Outcome(None, 0, "rules", draw)
+        if self.history:
+            draw = self._draw()
+            if draw is not None:
+                return Outcome(None, 0, "rules", draw)
         return None
 
     def is_terminal(self) -> bool:

@@ -53,7 +53,7 @@ class TraxGame(Game):
 
     def parse_move(self, state: State, text: str) -> TraxMove:
         assert isinstance(state, TraxState)
-        return notation.parse_move(state, text)
+        return state.read_move(*notation.split_token(text))
 
     def format_move(self, state: State, move: Any) -> str:
         return notation.format_move(move)

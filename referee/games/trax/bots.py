@@ -18,6 +18,7 @@ from referee.games.trax.rules import (
     TraxState,
     end_colour,
 )
+from referee.games.trax.threats import Effect, Move, Probe, Scan, probe, widens
 
 WIN = 1_000_000.0
 """The value of a won position; wins sooner score higher (WIN minus the plies to it)."""
@@ -242,4 +243,283 @@ class TraxSearchBot(Bot):
         return best
 
 
-BOTS: dict[str, type] = {"greedy": TraxGreedyBot, "search": TraxSearchBot}
+class TraxThreatBot(Bot):
+    """Iterative deepening alpha-beta that reads threats: every node knows the moves that win
+    at once for either side (`threats.Scan`), a threatened side plays only the moves that
+    stop every threat, and forced replies cost no depth."""
+
+    name = "threat"
+    description = (
+        "alpha-beta to `depth` moves within `time` seconds a move that sees every move winning "
+        "at once for either side: a threatened side plays only real defences, forced replies "
+        "cost no depth, so double threats and forcing sequences are read through"
+    )
+
+    def __init__(self, depth: int = 8, time: float = 1.0) -> None:
+        super().__init__()
+        if depth < 1 or time <= 0:
+            raise ValueError("the search needs depth >= 1 and time > 0")
+        self.depth = depth
+        self.time = time
+        self._deadline = 0.0
+        self._horizon = 0
+        self._history: dict[Move, int] = {}
+        self._probes: dict[Move, Probe] = {}
+        self._effects: dict[Move, Effect] = {}
+        self._kept = 0
+        self.nodes = 0
+
+    def choose(self, state: State, history: Sequence[Any] = ()) -> TraxMove:
+        assert isinstance(state, TraxState)
+        first = _opening(self, state)
+        if first is not None:
+            return first
+        # A tenth of the time is left for unwinding the search and for a busy machine.
+        self._deadline = time.perf_counter() + self.time * 0.9
+        self._history = {}
+        self._probes = {}
+        self._effects = {}
+        self._kept = 0
+        self.nodes = 0
+        scan = Scan(state, cache=self._probes)
+        seat = state.seat
+        if scan.forms[seat]:
+            return state.move_at(*self.rng.choice(scan.forms[seat]))
+        moves, _ = self._replies(state, scan, keep=True)
+        if not moves:
+            # Lost whatever it plays: any legal move.
+            return self.rng.choice(state.legal_moves())
+        self.rng.shuffle(moves)
+        best = moves[0]
+        if len(moves) == 1:
+            return state.move_at(*best)
+        for depth in range(1, self.depth + 1):
+            scores: dict[Move, float] = {}
+            try:
+                self._root(state, scan, moves, depth, scores)
+            except _OutOfTime:
+                # Moves are searched best first: a finished one that beats the previous
+                # best is better than it even though the iteration did not finish.
+                if scores and max(scores.values()) > scores.get(best, -WIN - 1):
+                    best = max(scores, key=lambda move: scores[move])
+                break
+            top = max(scores.values())
+            best = next(move for move in moves if scores[move] == top)
+            moves.sort(key=lambda move: -scores[move])
+            if abs(top) >= WIN - depth - 1:
+                break
+        return state.move_at(*best)
+
+    def _replies(
+        self, state: TraxState, scan: Scan, keep: bool
+    ) -> tuple[list[Move], dict[Move, TraxState]]:
+        """The moves worth searching when the side to move cannot win at once, and the
+        positions after those it had to play to find them.
+
+        They are the moves that complete nothing (a move completing only the opponent's
+        colour loses), and of them, when the opponent threatens, only those that stop every
+        threat: a move that writes none of a threat's reads leaves it standing; the others
+        are played and the threats probed again after them.
+        """
+        probes = scan.probes
+        quiet = [move for move, found in probes.items() if found.result == 0]
+        threats = [(move, probes[move]) for move in scan.forms[1 - state.seat]]
+        if not threats:
+            return quiet, {}
+        touching = [
+            move
+            for move in quiet
+            if all(
+                not threat.reads.isdisjoint(probes[move].writes)
+                or (threat.lines and widens(state, move[0], place, threat.lines))
+                for place, threat in threats
+            )
+        ]
+        attack = 1 << (1 - state.seat)
+        stopping = []
+        played: dict[Move, TraxState] = {}
+        for move in touching:
+            known = scan.children.get(move)
+            after = known[0] if known is not None else state.play(state.move_at(*move))
+            if keep and known is None:
+                scan.children[move] = (after, None)
+                self._kept += 1
+            played[move] = after
+            if all(_gone(after, place, attack) for place, _ in threats):
+                stopping.append(move)
+        return stopping, played
+
+    def _child(
+        self,
+        state: TraxState,
+        scan: Scan,
+        grandparent: Scan | None,
+        move: Move,
+        played: TraxState | None,
+        keep: bool,
+    ) -> tuple[TraxState, Scan]:
+        """The position after `move` and its scan; with `keep`, kept for the next iterations
+        and as the transposition of the cousin positions (see `Scan.child`)."""
+        known = scan.children.get(move)
+        if known is not None:
+            if known[1] is not None:
+                return known  # type: ignore[return-value]
+            played = known[0]
+        child = played if played is not None else state.play(state.move_at(*move))
+        transposed = grandparent.children.get(move) if grandparent is not None else None
+        child_scan = scan.child(
+            state, move, child, transposed[1] if transposed else None, self._probes
+        )
+        if keep:
+            scan.children[move] = (child, child_scan)
+            self._kept += 1
+        return child, child_scan
+
+    def _root(
+        self,
+        state: TraxState,
+        scan: Scan,
+        moves: list[Move],
+        depth: int,
+        scores: dict[Move, float],
+    ) -> None:
+        """Score each root move to `depth` into `scores`, in order, as far as time allows."""
+        alpha = -WIN - 1
+        self._horizon = depth + EXTENSION
+        for move in moves:
+            child, child_scan = self._child(state, scan, None, move, None, True)
+            writes = scan.probes[move].writes
+            if move not in self._effects:
+                self._effects[move] = child_scan.effect(writes)
+            after = (child, child_scan, scan, depth - 1)
+            further = (1, writes, writes)
+            if scores:
+                # Principal variation search (see _negamax).
+                score = -self._negamax(*after, -alpha - NARROW, -alpha, *further)
+                if score > alpha:
+                    score = -self._negamax(*after, -WIN - 1, -alpha, *further)
+            else:
+                score = -self._negamax(*after, -WIN - 1, -alpha, *further)
+            scores[move] = score
+            alpha = max(alpha, score)
+
+    def _negamax(
+        self,
+        state: TraxState,
+        scan: Scan,
+        parent: Scan,
+        depth: int,
+        alpha: float,
+        beta: float,
+        ply: int,
+        path: frozenset[int],
+        came: frozenset[int],
+    ) -> float:
+        """The score for the side to move. `path`: the spaces the turns since the root wrote;
+        `came`: those the last turn wrote, near which the next threats most likely are."""
+        self.nodes += 1
+        if time.perf_counter() > self._deadline:
+            raise _OutOfTime
+        seat = state.seat
+        if scan.forms[seat]:
+            return WIN - ply
+        if not scan.legal:
+            return 0.0
+        threatened = bool(scan.forms[1 - seat])
+        if depth <= 0 and not (threatened and ply < self._horizon):
+            return evaluate(state, seat)
+        keep = ply < KEEP and self._kept < KEPT
+        moves, played = self._replies(state, scan, keep)
+        if not moves:
+            return -(WIN - ply - 1)
+        if depth <= 0 and len(moves) > FORCED:
+            # Beyond the depth only nearly forced replies are followed.
+            return evaluate(state, seat)
+        # A forced reply costs no depth, so threat sequences are followed (up to the horizon).
+        next_depth = depth if threatened else depth - 1
+        history, probes, effects = self._history, scan.probes, self._effects
+        mine, theirs = 1 << seat, 2 >> seat
+        known: dict[Move, int] = {}
+        if next_depth == 0 and not threatened:
+            # A move that writes none of the spaces the turns since the root wrote most
+            # likely does what it did at the root: if it threatened nothing there, the
+            # position after it is a leaf scored without a scan. Those come first: cheap.
+            for move in moves:
+                effect = effects.get(move)
+                if (
+                    effect is not None
+                    and not effect.made & mine
+                    and probes[move].writes.isdisjoint(path)
+                ):
+                    known[move] = effect.made
+        if len(moves) > 1:
+            moves.sort(
+                key=lambda move: (
+                    move not in known,
+                    probes[move].reads.isdisjoint(came),
+                    -history.get(move, 0),
+                )
+            )
+        best = -WIN - 1
+        searched = False
+        for move in moves:
+            made = known.get(move)
+            if made is not None:
+                if made & theirs:
+                    score = -(WIN - ply - 1)
+                else:
+                    if time.perf_counter() > self._deadline:
+                        raise _OutOfTime
+                    child = played.get(move) or state.play(state.move_at(*move))
+                    score = -evaluate(child, 1 - seat)
+            else:
+                child, child_scan = self._child(state, scan, parent, move, played.get(move), keep)
+                writes = probes[move].writes
+                after = (child, child_scan, scan, next_depth)
+                further = (ply + 1, path | writes, writes)
+                if searched:
+                    # Principal variation search: after the first move searched, ask only
+                    # whether a move beats the best so far; search again the few that do.
+                    score = -self._negamax(*after, -alpha - NARROW, -alpha, *further)
+                    if alpha < score < beta:
+                        score = -self._negamax(*after, -beta, -alpha, *further)
+                else:
+                    score = -self._negamax(*after, -beta, -alpha, *further)
+                    searched = True
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        history[move] = history.get(move, 0) + (depth + 1) ** 2
+                        break
+        return best
+
+
+def _gone(after: TraxState, threat: Move, attack: int) -> bool:
+    """Whether a move that completed the colour `attack` (a probe bit) no longer does."""
+    key, tile = threat
+    code = after.codes.get(key)
+    if code is None or tile & (code >> 4) != code & 15 or not after.fits(key):
+        return True
+    return not probe(after, key, tile).result & attack
+
+
+EXTENSION = 4
+"""Forced replies are followed this many plies beyond the depth of the iteration."""
+NARROW = 1e-6
+"""The width of the null windows of the principal variation search."""
+FORCED = 2
+"""Beyond the depth, a threatened side's replies are followed only if it has this many or
+fewer."""
+KEEP = 3
+"""Nodes nearer the root than this keep what follows each of their moves: the next iteration
+goes through them again, and their grandchildren's scans are built from them."""
+KEPT = 20_000
+"""At most this many positions are kept a move (a few kilobytes each)."""
+
+BOTS: dict[str, type] = {
+    "greedy": TraxGreedyBot,
+    "search": TraxSearchBot,
+    "threat": TraxThreatBot,
+}

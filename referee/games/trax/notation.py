@@ -10,15 +10,8 @@ from __future__ import annotations
 import functools
 import re
 
-from referee.games.base import IllegalMove, NotationError
-from referee.games.trax.rules import (
-    FIRST_TILES,
-    SYMBOL_TILES,
-    TraxMove,
-    TraxState,
-    format_token,
-    space_label,
-)
+from referee.games.base import NotationError
+from referee.games.trax.rules import TraxMove, TraxState, format_token
 
 TOKEN = re.compile(r"(@|[A-Z]+)(\d+)([+/\\])")
 """A move token; letters are read in either case."""
@@ -48,36 +41,7 @@ def split_token(text: str) -> tuple[int, int, str]:
 
 def parse_move(state: TraxState, text: str) -> TraxMove:
     """The move `text` denotes in `state`; IllegalMove when no tile of its symbol fits there."""
-    col, row, symbol = split_token(text)
-    first, second = SYMBOL_TILES[symbol]
-    if state.box is None:
-        if (col, row) != (0, 0) or symbol == "\\":
-            raise IllegalMove(
-                "trax.first-move",
-                f"the first move is @0+ or @0/ (it fixes the orientation of the notation), "
-                f"not {text.strip()}",
-            )
-        return TraxMove(0, 0, first if first in FIRST_TILES else second)
-    if state.is_terminal():
-        raise IllegalMove("trax.game-over", "the game is over")
-    key = state.space_of(col, row)
-    code = state.codes.get(key) if key is not None else None
-    if code is None:
-        label = space_label(col, row)
-        if key is not None and key in state.tiles:
-            raise IllegalMove("trax.occupied", f"{label} already holds a tile")
-        raise IllegalMove(
-            "trax.not-adjacent", f"{label} touches no tile: a tile must join the tiles in play"
-        )
-    known, white = code >> 4, code & 15
-    for tile in (first, second):
-        if tile & known == white:
-            return TraxMove(col, row, tile)
-    raise IllegalMove(
-        "trax.colour-mismatch",
-        f"no {symbol} tile fits at {space_label(col, row)}: its neighbours' track colours "
-        "cannot all be matched",
-    )
+    return state.read_move(*split_token(text))
 
 
 def format_move(move: TraxMove) -> str:

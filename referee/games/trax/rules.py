@@ -110,6 +110,10 @@ PAIRS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = tuple(
     for t in range(16)
 )
 """Per tile: (colour bit, edge, edge) of the white track, then of the black track."""
+FREE: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((d, DELTA[d]) for d in range(4) if not known >> d & 1) for known in range(16)
+)
+"""Per set of edges that face a tile: (edge, offset) of the others, whose spaces are empty."""
 
 
 def key_of(x: int, y: int) -> int:
@@ -154,48 +158,48 @@ def play_turn(
 
     Returns the colours the turn closed into loops (bit 0 white, bit 1 black) and one end of
     every track it lengthened. Raises IllegalMove when a space is entered from three edges by
-    one colour, or a tile leaves the `limit` x `limit` area (limit 0: no limit); the board is
-    then left half-changed, so play on copies.
+    one colour, or the primary tile leaves the `limit` x `limit` area (limit 0: no limit);
+    the board is then left half-changed, so play on copies. `box` is widened in place.
     """
-    force_of, contribs, pairs, incoming = FORCE, CONTRIB, PAIRS, INCOMING
+    force_of, contribs, pairs, incoming, free = FORCE, CONTRIB, PAIRS, INCOMING, FREE
+    # Only the primary tile can widen the tiles in play: a space beyond them and the primary
+    # touches at most one tile, so it is never forced (and so on, tile by tile).
+    x, y = key & COORD_MASK, key >> SHIFT
     minx, maxx, miny, maxy = box
+    if x < minx:
+        box[0] = minx = x
+    elif x > maxx:
+        box[1] = maxx = x
+    if y < miny:
+        box[2] = miny = y
+    elif y > maxy:
+        box[3] = maxy = y
+    if limit and (maxx - minx >= limit or maxy - miny >= limit):
+        raise IllegalMove(
+            "trax.8x8-limit",
+            f"the tiles in play would span more than {limit} columns or rows",
+        )
     forced: list[int] = []
     grown: list[int] = []
     loops = 0
     while True:
         tiles[key] = tile
-        codes.pop(key, None)
-        x, y = key & COORD_MASK, key >> SHIFT
-        if x < minx:
-            minx = x
-        elif x > maxx:
-            maxx = x
-        if y < miny:
-            miny = y
-        elif y > maxy:
-            maxy = y
-        if limit and (maxx - minx >= limit or maxy - miny >= limit):
-            raise IllegalMove(
-                "trax.8x8-limit",
-                f"the tiles in play would span more than {limit} columns or rows",
-            )
+        # The space's own code says which of its edges face a tile: no look-up of the four
+        # neighbours in `tiles`.
+        occupied = codes.pop(key, 0) >> 4
         contrib = contribs[tile]
-        occupied = 0
-        for d, delta in DIRECTIONS:
+        for d, delta in free[occupied]:
             neighbour = key + delta
-            if neighbour in tiles:
-                occupied |= 1 << d
-                continue
             code = codes.get(neighbour, 0) | contrib[d]
             codes[neighbour] = code
             force = force_of[code]
-            if force >= 0:
+            if force != NO_FORCE:
+                if force == THREE_EDGES:
+                    raise IllegalMove(
+                        "trax.three-edges",
+                        "the turn leaves a space that one colour enters from three edges",
+                    )
                 forced.append(neighbour)
-            elif force == THREE_EDGES:
-                raise IllegalMove(
-                    "trax.three-edges",
-                    "the turn leaves a space that one colour enters from three edges",
-                )
         here = key << 2
         for colour_bit, a, b in pairs[tile]:
             far_a = ends.pop(here + incoming[a]) if occupied >> a & 1 else here | a
@@ -217,7 +221,6 @@ def play_turn(
             if key not in tiles:
                 break
         else:
-            box[:] = minx, maxx, miny, maxy
             return loops, grown
         # A space once forced stays forced: its code only gains edges, and a third edge of
         # one colour raised already.
@@ -338,8 +341,9 @@ class TraxState(State):
     """A Trax position: the tiles in play, whose turn it is, and how the game ended.
 
     Immutable by contract: nothing changes a state after `play` made it (its dicts are its
-    own copies); the only writes are the lazily computed hash and "has no move" flag. There
-    is no `__setattr__` guard because it would cost a tenth of the time of a move.
+    own copies); the only writes are caches: the hash, the "has no move" flag and the last
+    move `read_move` checked. There is no `__setattr__` guard because it would cost a tenth
+    of the time of a move.
 
     Equal positions compare equal wherever their tiles lie in the internal coordinates (only
     the shape matters, as in the notation); the moves that led here are kept for
@@ -348,6 +352,7 @@ class TraxState(State):
 
     __slots__ = (
         "_hash",
+        "_read",
         "_stuck",
         "box",
         "codes",
@@ -438,6 +443,52 @@ class TraxState(State):
             return None
         return (box[2] - 1 + row) << SHIFT | (box[0] - 1 + col)
 
+    def read_move(self, col: int, row: int, symbol: str) -> TraxMove:
+        """The move of a token's space (in labels) and symbol; IllegalMove when none fits.
+
+        Looks at the space and its neighbours only. The move is remembered with its space, so
+        that `play` of this very move does not check it again.
+        """
+        box = self.box
+        if box is None:
+            if (col, row) != (0, 0) or symbol == "\\":
+                raise IllegalMove(
+                    "trax.first-move",
+                    "the first move is @0+ or @0/ (it fixes the orientation of the notation), "
+                    f"not {space_label(col, row)}{symbol}",
+                )
+            first, second = SYMBOL_TILES[symbol]
+            move = TraxMove(0, 0, first if first in FIRST_TILES else second)
+            self._read = (move, key_of(ORIGIN, ORIGIN))
+            return move
+        if self.winner is not None or (self.limit and not self.has_legal_move()):
+            raise IllegalMove("trax.game-over", "the game is over")
+        # space_of, inline: this is the hot path of replaying a game.
+        key = None
+        if 0 <= col <= box[1] - box[0] + 2 and 0 <= row <= box[3] - box[2] + 2:
+            key = (box[2] - 1 + row) << SHIFT | (box[0] - 1 + col)
+        code = self.codes.get(key) if key is not None else None
+        if code is None:
+            label = space_label(col, row)
+            if key is not None and key in self.tiles:
+                raise IllegalMove("trax.occupied", f"{label} already holds a tile")
+            raise IllegalMove(
+                "trax.not-adjacent", f"{label} touches no tile: a tile must join the tiles in play"
+            )
+        known, white = code >> 4, code & 15
+        for tile in SYMBOL_TILES[symbol]:
+            if tile & known == white:
+                # TraxMove(col, row, tile) without the named tuple's Python-level __new__.
+                move = tuple.__new__(TraxMove, (col, row, tile))
+                if not self.limit or self._within_limit(key):
+                    self._read = (move, key)
+                return move
+        raise IllegalMove(
+            "trax.colour-mismatch",
+            f"no {symbol} tile fits at {space_label(col, row)}: its neighbours' track colours "
+            "cannot all be matched",
+        )
+
     def check(self, move: Any) -> int:
         """The space of a primary tile that may be placed as `move`; raises IllegalMove if not.
 
@@ -485,6 +536,10 @@ class TraxState(State):
                 "the tiles may span",
             )
         return key
+
+    def fits(self, key: int) -> bool:
+        """Whether a tile on `key` keeps the tiles within the 8x8 limit (always, without one)."""
+        return not self.limit or self._within_limit(key)
 
     def _within_limit(self, key: int) -> bool:
         box, limit = self.box, self.limit
@@ -597,38 +652,40 @@ class TraxState(State):
         return False
 
     def play(self, move: Any) -> TraxState:
-        key = self.check(move)
+        read = self._read
+        key = read[1] if read is not None and read[0] is move else self.check(move)
         tiles, codes, ends = self.tiles.copy(), self.codes.copy(), self.ends.copy()
         if self.box is None:
             x, y = coords(key)
             box = [x, x, y, y]
         else:
             box = list(self.box)
-        loops, grown = play_turn(tiles, codes, ends, box, key, move.tile, self.limit)
+        limit, lines, seat = self.limit, self.lines, self.seat
+        loops, grown = play_turn(tiles, codes, ends, box, key, move.tile, limit)
         winner, detail = None, ""
-        lines = self.lines and (box[1] - box[0] >= 7 or box[3] - box[2] >= 7)
+        lines = lines and (box[1] - box[0] >= 7 or box[3] - box[2] >= 7)
         if loops or lines:
-            white, black = formed(tiles, ends, box, loops, grown, lines)
-            mine, theirs = (white, black) if self.seat == WHITE else (black, white)
-            if mine is not None:
-                winner, detail = self.seat, mine
-            elif theirs is not None:
-                winner, detail = 1 - self.seat, theirs
+            made = formed(tiles, ends, box, loops, grown, lines)
+            if made[seat] is not None:
+                winner, detail = seat, made[seat]
+            elif made[1 - seat] is not None:
+                winner, detail = 1 - seat, made[1 - seat]
+        # `_init` by hand: this is the hot path of replaying a game.
         state = object.__new__(TraxState)
-        _init(
-            state,
-            self.ruleset,
-            tiles,
-            codes,
-            ends,
-            tuple(box),  # type: ignore[arg-type]
-            1 - self.seat,
-            winner,
-            detail,
-            (move, self.history),
-            self.limit,
-            self.lines,
-        )
+        state.ruleset = self.ruleset
+        state.tiles = tiles
+        state.codes = codes
+        state.ends = ends
+        state.box = tuple(box)  # type: ignore[assignment]
+        state.seat = 1 - seat
+        state.winner = winner
+        state.detail = detail
+        state.history = (move, self.history)
+        state.limit = limit
+        state.lines = self.lines
+        state._hash = None
+        state._read = None
+        state._stuck = None if winner is None else True
         return state
 
     def outcome(self) -> Outcome | None:
@@ -673,6 +730,7 @@ def _init(
     state.limit = limit
     state.lines = lines
     state._hash = None
+    state._read = None
     # No move is legal once the game is won; otherwise found out when first asked.
     state._stuck = True if winner is not None else None
 

@@ -77,6 +77,18 @@ class _Unreadable(Exception):
         self.line = line
 
 
+def move_numbers(turns: int, white_starts: bool = False) -> tuple[str, ...]:
+    """PDN move numbers of the turns: `1.` for Black's move, `1...` for White's."""
+    offset = 1 if white_starts else 0
+    return tuple(
+        f"{(i + offset) // 2 + 1}{'.' if (i + offset) % 2 == 0 else '...'}" for i in range(turns)
+    )
+
+
+def _white_starts(record: Record) -> bool:
+    return record.start is not None and record.start.lstrip().upper().startswith("W")
+
+
 class PdnFormat(FileFormat):
     name = "pdn"
     description = "Portable Draughts Notation, Thai checkers (GameType 31)"
@@ -94,7 +106,8 @@ class PdnFormat(FileFormat):
             except _Unreadable as problem:
                 yield Loaded(number, problem.line, error=problem.error)
             else:
-                yield Loaded(number, game.line, record, turn_places=places)
+                labels = move_numbers(len(record.turns), white_starts=_white_starts(record))
+                yield Loaded(number, game.line, record, turn_places=places, turn_labels=labels)
 
     def write(self, records: Iterable[Record], stream: IO[str]) -> None:
         for record in records:
