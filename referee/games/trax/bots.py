@@ -1,9 +1,10 @@
-"""Trax bots: `greedy` (one move deep with a safety check) and `search` (alpha-beta)."""
+"""Trax bots: `greedy` (one move deep with a safety check), `search` (alpha-beta) and `threat`
+(alpha-beta over the threats of every move)."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from referee.games.base import State
@@ -138,6 +139,31 @@ class _OutOfTime(Exception):
     """The search ran past its deadline."""
 
 
+def _deepen(moves: list[Move], depth: int, root: Callable[[int, dict[Move, float]], None]) -> Move:
+    """Iterative deepening: `root(d, scores)` scores `moves` searched to depth d, best first.
+
+    The answer is the best move of the last finished depth, or of the unfinished one where a
+    finished move beat it; `moves` is left sorted by the last finished scores.
+    """
+    best = moves[0]
+    for d in range(1, depth + 1):
+        scores: dict[Move, float] = {}
+        try:
+            root(d, scores)
+        except _OutOfTime:
+            # Moves are searched best first: a finished one that beats the previous best is
+            # better than it even though the iteration did not finish.
+            if scores and max(scores.values()) > scores.get(best, -WIN - 1):
+                best = max(scores, key=scores.__getitem__)
+            break
+        top = max(scores.values())
+        best = next(move for move in moves if scores[move] == top)
+        moves.sort(key=lambda move: -scores[move])
+        if abs(top) >= WIN - d - 1:
+            break
+    return best
+
+
 class TraxSearchBot(Bot):
     """Iterative deepening alpha-beta; every node first checks for a win at once."""
 
@@ -174,22 +200,9 @@ class TraxSearchBot(Bot):
             return self.rng.choice(state.legal_moves())
         moves = list(quiet)
         self.rng.shuffle(moves)
-        best = moves[0]
-        for depth in range(1, self.depth + 1):
-            scores: dict[tuple[int, int], float] = {}
-            try:
-                self._root(state, moves, depth, scores)
-            except _OutOfTime:
-                # Moves are searched best first: a finished one that beats the previous
-                # best is better than it even though the iteration did not finish.
-                if scores and max(scores.values()) > scores.get(best, -WIN - 1):
-                    best = max(scores, key=lambda move: scores[move])
-                break
-            top = max(scores.values())
-            best = next(move for move in moves if scores[move] == top)
-            moves.sort(key=lambda move: -scores[move])
-            if abs(top) >= WIN - depth - 1:
-                break
+        best = _deepen(
+            moves, self.depth, lambda depth, scores: self._root(state, moves, depth, scores)
+        )
         return state.move_at(*best)
 
     def _root(
@@ -290,24 +303,13 @@ class TraxThreatBot(Bot):
             # Lost whatever it plays: any legal move.
             return self.rng.choice(state.legal_moves())
         self.rng.shuffle(moves)
-        best = moves[0]
         if len(moves) == 1:
-            return state.move_at(*best)
-        for depth in range(1, self.depth + 1):
-            scores: dict[Move, float] = {}
-            try:
-                self._root(state, scan, moves, depth, scores)
-            except _OutOfTime:
-                # Moves are searched best first: a finished one that beats the previous
-                # best is better than it even though the iteration did not finish.
-                if scores and max(scores.values()) > scores.get(best, -WIN - 1):
-                    best = max(scores, key=lambda move: scores[move])
-                break
-            top = max(scores.values())
-            best = next(move for move in moves if scores[move] == top)
-            moves.sort(key=lambda move: -scores[move])
-            if abs(top) >= WIN - depth - 1:
-                break
+            return state.move_at(*moves[0])
+        best = _deepen(
+            moves,
+            self.depth,
+            lambda depth, scores: self._root(state, scan, moves, depth, scores),
+        )
         return state.move_at(*best)
 
     def _replies(

@@ -24,6 +24,7 @@ This module reads and writes the text only; what a token means is for the engine
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -202,15 +203,10 @@ def format_game(
     """A game in canonical form: headers, then unnumbered tokens wrapped at 78 columns."""
     lines = format_headers(headers or {})
     words = [*moves, "Resign"] if resign else list(moves)
-    current = ""
     for word in words:
         if any(c.isspace() or c == "#" for c in word) or not word:
             raise ValueError(f"{word!r} cannot be a token of a game list")
-        if current and len(current) + 1 + len(word) > LINE_WIDTH:
-            lines.append(current)
-            current = word
-        else:
-            current = f"{current} {word}" if current else word
-    if current:
-        lines.append(current)
+    lines += textwrap.wrap(
+        " ".join(words), LINE_WIDTH, break_long_words=False, break_on_hyphens=False
+    )
     return "\n".join(lines) + "\n"

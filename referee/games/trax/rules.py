@@ -434,6 +434,15 @@ class TraxState(State):
         x, y = coords(key)
         return space_label(x - self.box[0] + 1, y - self.box[2] + 1)
 
+    def _no_tile_fits(self, col: int, row: int, key: int | None) -> IllegalMove:
+        """Why the space at (col, row) takes no tile: it holds one, or touches none."""
+        label = space_label(col, row)
+        if key is not None and key in self.tiles:
+            return IllegalMove("trax.occupied", f"{label} already holds a tile")
+        return IllegalMove(
+            "trax.not-adjacent", f"{label} touches no tile: a tile must join the tiles in play"
+        )
+
     def space_of(self, col: int, row: int) -> int | None:
         """The space at notation labels (col, row), or None beyond the ring around the tiles."""
         box = self.box
@@ -469,12 +478,7 @@ class TraxState(State):
             key = (box[2] - 1 + row) << SHIFT | (box[0] - 1 + col)
         code = self.codes.get(key) if key is not None else None
         if code is None:
-            label = space_label(col, row)
-            if key is not None and key in self.tiles:
-                raise IllegalMove("trax.occupied", f"{label} already holds a tile")
-            raise IllegalMove(
-                "trax.not-adjacent", f"{label} touches no tile: a tile must join the tiles in play"
-            )
+            raise self._no_tile_fits(col, row, key)
         known, white = code >> 4, code & 15
         for tile in SYMBOL_TILES[symbol]:
             if tile & known == white:
@@ -518,12 +522,7 @@ class TraxState(State):
         key = self.space_of(col, row)
         code = self.codes.get(key) if key is not None else None
         if code is None:
-            label = space_label(col, row)
-            if key is not None and key in self.tiles:
-                raise IllegalMove("trax.occupied", f"{label} already holds a tile")
-            raise IllegalMove(
-                "trax.not-adjacent", f"{label} touches no tile: a tile must join the tiles in play"
-            )
+            raise self._no_tile_fits(col, row, key)
         if tile & (code >> 4) != code & 15:
             raise IllegalMove(
                 "trax.colour-mismatch",
