@@ -164,15 +164,17 @@ def _with_prior(
     return games, score
 
 
-def bounds(counts: PairCounts, pools: np.ndarray) -> list[Bound]:
+def bounds(counts: PairCounts, pools: np.ndarray, anchor: int | None = None) -> list[Bound]:
     """Which ratings the games only bound, because a group of bots was never scored against.
 
     Bot i *reaches* j when a chain of bots, each scoring at least a draw against the next,
-    leads from i to j. Bots reaching each other form a group with a finite maximum-likelihood
-    rating difference. A group that scored against outsiders but was never scored against by
-    them would, without the prior, be rated infinitely high: its rating is a lower bound.
-    A group that only lost to outsiders has an upper bound; one that did both (it beat some
-    groups outright and lost outright to others) is marked "both".
+    leads from i to j: then j cannot be rated infinitely above i. Bots reaching each other
+    form a group with a finite maximum-likelihood rating difference. Measured from a pool's
+    average, a group that scored against outsiders but was never scored against by them
+    would, without the prior, be rated infinitely high: its rating is a lower bound. A group
+    that only lost to outsiders has an upper bound; one that did both (it beat some groups
+    outright and lost outright to others) is marked "both". Measured from an `anchor`, a bot
+    is bounded below when it reaches the anchor and above when the anchor reaches it.
     """
     n = counts.n
     i, j = counts.pairs[:, 0], counts.pairs[:, 1]
@@ -188,6 +190,12 @@ def bounds(counts: PairCounts, pools: np.ndarray) -> list[Bound]:
     group = reach & reach.T
     result: list[Bound] = []
     for bot in range(n):
+        if anchor is not None and pools[bot] == pools[anchor]:
+            below, above = reach[bot, anchor], reach[anchor, bot]
+            result.append(
+                "" if below and above else "lower" if below else "upper" if above else "both"
+            )
+            continue
         inside = group[bot]
         outside = ~inside & (pools == pools[bot])
         scored_out = scored[np.ix_(inside, outside)].any()
@@ -282,7 +290,7 @@ def fit_ratings(
         low, high = ratings - error, ratings + error
     # Where the games set no limit, neither does the interval: the replicates of a bot that
     # won every game won every game too, and would show a spread that is only the prior's.
-    found = bounds(counts, pools)
+    found = bounds(counts, pools, anchor)
     unbounded_above = np.array([bound in ("lower", "both") for bound in found], dtype=bool)
     unbounded_below = np.array([bound in ("upper", "both") for bound in found], dtype=bool)
     high = np.where(unbounded_above, np.inf, high)

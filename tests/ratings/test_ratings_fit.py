@@ -110,6 +110,19 @@ def test_group_between_two_outright_results_is_marked_both():
     assert by_bot(table, "bound") == {"A": "lower", "B": "both", "C": "upper"}
 
 
+def test_bounds_are_measured_from_the_anchor():
+    """Protects the bound analysis with an anchor: A beat B outright and B beat C outright.
+    From the average every rating is open-ended; from B, A has only a lower bound, C only an
+    upper bound, and B itself is exact (its interval is the single point of the anchor)."""
+    records = [record("A", "B", 0)] * 3 + [record("B", "C", 0)] * 3
+    (table,) = build_tables(games_from_records(records), RatingOptions(anchor="B", rating=100))
+    assert by_bot(table, "bound") == {"A": "lower", "B": "", "C": "upper"}
+    assert by_bot(table, "elo_low")["B"] == by_bot(table, "elo_high")["B"] == 100
+    assert by_bot(table, "elo_low")["A"] > 100 > by_bot(table, "elo_high")["C"]
+    assert by_bot(table, "elo_high")["A"] == math.inf
+    assert by_bot(table, "elo_low")["C"] == -math.inf
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     st.integers(2, 5).flatmap(
