@@ -7,9 +7,9 @@ from referee.tournament.config import BotEntry, TournamentConfig
 
 DEMO_BOTS: dict[str, tuple[list[str], int]] = {
     "thax": (["random", "greedy", "thax-perfect"], 100),
-    "takhteh": (["random", "greedy", "expectimax:top=3"], 6),
-    "trax": (["random", "greedy", "search:time=0.05"], 6),
-    "thai": (["random", "greedy", "alphabeta:depth=3,time=0.05"], 10),
+    "takhteh": (["random", "greedy", "tdnet:time=0.2"], 6),
+    "trax": (["random", "greedy", "threat:time=0.05"], 6),
+    "thai": (["random", "greedy", "search:time=0.05"], 10),
 }
 """Per game: the bots and the games per pairing."""
 
