@@ -15,6 +15,7 @@ from common import machine, median_seconds, report, table
 
 from referee.games import GAME_NAMES, get_game
 from referee.games.base import State, perft_counts
+from referee.games.thai.fen import ENGLISH_START_FEN
 
 PERFT_DEPTH = {"thax": 3, "trax": 4, "thai": 6, "takhteh": 2}
 
@@ -65,6 +66,31 @@ def measure(name: str, games: int) -> list[str]:
     ]
 
 
+def fixed_depths() -> list[list[str]]:
+    """The counts issue 10 sets a time for: Trax depth 5 from the empty board, and Thai
+    checkers depth 7 from the English 12-man start."""
+    trax, thai = get_game("trax"), get_game("thai")
+    cases = [
+        ("trax, empty board", trax.initial_state(trax.ruleset()), 5, "under 30 s"),
+        (
+            "thai, English 12-man start",
+            thai.parse_position(thai.ruleset(), ENGLISH_START_FEN),
+            7,
+            "under 10 s",
+        ),
+    ]
+    rows = []
+    for label, start, depth, target in cases:
+        counts: list[int] = []
+
+        def count(start: State = start, depth: int = depth, counts: list[int] = counts) -> None:
+            counts[:] = perft_counts(start, depth)
+
+        seconds = median_seconds(count, runs=3)
+        rows.append([label, str(depth), f"{counts[-1]:,}", f"{seconds:.2f}", target])
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200, help="random playouts per run")
@@ -73,6 +99,8 @@ def main() -> None:
     rows = [measure(name, args.games) for name in GAME_NAMES]
     headers = ["game", "random games/s", "actions/s", "legal-move lists/s", "perft"]
     text = f"Machine: {machine()}; one core; median of 5 runs.\n\n" + table(headers, rows)
+    fixed = table(["position", "depth", "count", "seconds (median of 3)", "target"], fixed_depths())
+    text += "\n\nMove-sequence counts at the depths issue 10 times:\n\n" + fixed
     report(
         "engines",
         "Engines",

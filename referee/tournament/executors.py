@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -11,8 +14,29 @@ from referee.tournament.config import ConfigError
 ExecutorFactory = Callable[[], Executor]
 
 
+PARENT_CHECK = 0.5
+"""Seconds between a pool worker's checks that the runner is still alive."""
+
+
+def _leave_with_parent(parent: int) -> None:
+    """Pool worker initializer: exit when the runner is gone.
+
+    A runner killed outright (SIGKILL, the out-of-memory killer) cannot stop its workers, and
+    they would wait forever on the task pipe, which their siblings hold open.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
+
+
 def process_pool(workers: int) -> ExecutorFactory:
-    return lambda: ProcessPoolExecutor(max_workers=workers)
+    return lambda: ProcessPoolExecutor(
+        max_workers=workers, initializer=_leave_with_parent, initargs=(os.getpid(),)
+    )
 
 
 @contextmanager

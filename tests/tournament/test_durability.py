@@ -47,6 +47,23 @@ def stored_lines(directory: Path) -> int:
     return games_file.read_bytes().count(b"\n") if games_file.exists() else 0
 
 
+def children(pid: int) -> set[int]:
+    """The live child processes of `pid` (Linux /proc)."""
+    found = set()
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found.update(int(child) for child in task.read_text().split())
+    return found
+
+
+def alive(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/stat")
+    try:
+        # A zombie (state Z) has exited and waits for its parent to collect it.
+        return status.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
 def test_sigkill_at_random_moments_then_resume_gives_the_uninterrupted_games(
     tmp_path: Path,
 ) -> None:
@@ -57,6 +74,7 @@ def test_sigkill_at_random_moments_then_resume_gives_the_uninterrupted_games(
     rng = random.Random(5)
     targets = sorted(rng.sample(range(1, GAMES), 6))
     partial_counts = []
+    orphans: set[int] = set()
     for target in targets:
         resume = (killed / "tournament.json").exists()
         process = subprocess.Popen(
@@ -65,15 +83,22 @@ def test_sigkill_at_random_moments_then_resume_gives_the_uninterrupted_games(
         while process.poll() is None and stored_lines(killed) < target:
             time.sleep(0.002)
         time.sleep(rng.uniform(0, 0.01))
+        workers = children(process.pid)
         process.send_signal(signal.SIGKILL)
         process.wait()
         partial_counts.append(stored_lines(killed))
+        orphans.update(workers)
     subprocess.run(command(killed, resume=True), check=True, capture_output=True)
     assert any(0 < count < GAMES for count in partial_counts), partial_counts
     stored = stored_games(killed)
     numbers = [game["event"]["game_number"] for game in stored]
     assert len(numbers) == len(set(numbers)) == GAMES
     assert stored == stored_games(whole)
+    # The pool workers of a killed runner leave by themselves (they check every 0.5 s).
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in orphans) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert orphans and not [pid for pid in orphans if alive(pid)]
 
 
 def test_a_dask_local_cluster_plays_the_same_games_as_the_process_pool(tmp_path: Path) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from referee.games.base import perft, perft_counts
@@ -24,8 +22,6 @@ def test_perft_of_each_depth_alone_agrees_with_the_one_walk() -> None:
 
 
 @pytest.mark.slow
-def test_perft_depth_5_is_246888_within_30_seconds() -> None:
-    """Issue 10's target: depth 5 in under 30 s in pure Python."""
-    started = time.perf_counter()
+def test_perft_depth_5_is_246888() -> None:
+    """The published depth-5 count (its time is measured by benchmarks/engines.py)."""
     assert perft_counts(GAME.initial_state(GAME.ruleset()), 5) == KNOWN
-    assert time.perf_counter() - started < 30
