@@ -75,6 +75,10 @@ def main() -> None:
             f"Machine: {machine()}; median of 3 runs of {args.games} games of random bots, "
             "process pool, every game validated and stored.",
             table(["game", "games/s, concurrency 1", "games/s, concurrency 2"], rows),
+            "A THAX or Thai game of random bots takes about a millisecond to play, less than "
+            "the runner's own work for it (checking the record, writing and syncing it), so a "
+            "second worker helps little there; it pays where a game costs more than its "
+            "keeping (Trax here, and any bot that thinks).",
             f"External bot protocol: {cost:.3f} ms per move round trip (JSON lines, the "
             f"example bot in examples/bots/random_bot.py, {moves:,} moves).",
         ]
