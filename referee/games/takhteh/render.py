@@ -6,6 +6,8 @@ points 1..24, home board at the bottom right. Seat 0's checkers are X (dark), se
 
 from __future__ import annotations
 
+import functools
+
 from referee.games.takhteh import position_id
 from referee.games.takhteh.rules import BAR, CHECKERS, Board, TakhtehState
 
@@ -107,18 +109,21 @@ def _point_x(point: int) -> tuple[float, bool]:
     return x, top
 
 
-def render_svg(state: TakhtehState) -> str:
-    viewer = _viewer(state)
-    board = state.board
-    colours = (_COLOURS[viewer], _COLOURS[1 - viewer])
-    board_right = _W - 50
-    top, bottom = _MARGIN + 20, _H - _MARGIN - 20
+_BOARD_RIGHT = _W - 50
+_TOP, _BOTTOM = _MARGIN + 20, _H - _MARGIN - 20
+
+
+@functools.cache
+def _empty_board() -> str:
+    """The board without checkers: the same in every picture, so drawn once (a report draws
+    every position of every game)."""
+    top, bottom = _TOP, _BOTTOM
     height = (bottom - top) * 0.42
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="{_H}" '
         f'viewBox="0 0 {_W} {_H}" font-family="sans-serif" font-size="11">',
         f'<rect width="{_W}" height="{_H}" fill="#5b3a1e"/>',
-        f'<rect x="{_MARGIN}" y="{top}" width="{board_right - _MARGIN}" '
+        f'<rect x="{_MARGIN}" y="{top}" width="{_BOARD_RIGHT - _MARGIN}" '
         f'height="{bottom - top}" fill="#e8d3a2"/>',
         f'<rect x="{_MARGIN + 6 * _POINT_W}" y="{top}" width="{_BAR_W}" '
         f'height="{bottom - top}" fill="#7a5230"/>',
@@ -137,19 +142,30 @@ def render_svg(state: TakhtehState) -> str:
         parts.append(
             f'<text x="{x}" y="{label_y}" text-anchor="middle" fill="#f4ecd8">{point}</text>'
         )
+    return "".join(parts)
+
+
+def render_svg(state: TakhtehState) -> str:
+    viewer = _viewer(state)
+    board = state.board
+    colours = (_COLOURS[viewer], _COLOURS[1 - viewer])
+    top, bottom = _TOP, _BOTTOM
+    parts = [_empty_board()]
+    for point in range(1, 25):
         count = board[point]
         if count:
+            x, on_top = _point_x(point)
             colour = colours[0] if count > 0 else colours[1]
-            parts.extend(_stack(x, top if on_top else bottom, on_top, abs(count), colour))
+            parts.append(_stack(x, top if on_top else bottom, on_top, abs(count), colour))
     bar_x = _MARGIN + 6 * _POINT_W + _BAR_W / 2
     middle = (top + bottom) / 2
     if board[0]:
-        parts.extend(_stack(bar_x, middle - _R - 4, False, -board[0], colours[1], 3))
+        parts.append(_stack(bar_x, middle - _R - 4, False, -board[0], colours[1], 3))
     if board[BAR]:
-        parts.extend(_stack(bar_x, middle + _R + 4, True, board[BAR], colours[0], 3))
+        parts.append(_stack(bar_x, middle + _R + 4, True, board[BAR], colours[0], 3))
     mine_on = sum(n for n in board if n > 0)
     theirs_on = -sum(n for n in board if n < 0)
-    off_x = board_right + 25
+    off_x = _BOARD_RIGHT + 25
     for label, seat, y in (
         (f"off {CHECKERS - theirs_on}", 1 - viewer, top + 12),
         (f"off {CHECKERS - mine_on}", viewer, bottom - 4),
@@ -166,10 +182,12 @@ def render_svg(state: TakhtehState) -> str:
     return "".join(parts)
 
 
+@functools.cache
 def _stack(
     x: float, edge: float, from_top: bool, count: int, colour: str, most: int = _ROWS
-) -> list[str]:
-    """Checkers piled from `edge` towards the middle; a number on the last when crowded."""
+) -> str:
+    """Checkers piled from `edge` towards the middle; a number on the last when crowded.
+    Cached: a few hundred piles make every picture."""
     parts = []
     stroke = "#888888" if colour == _COLOURS[0] else "#333333"
     text = _COLOURS[1] if colour == _COLOURS[0] else _COLOURS[0]
@@ -182,4 +200,4 @@ def _stack(
             parts.append(
                 f'<text x="{x}" y="{y + 4}" text-anchor="middle" fill="{text}">{count}</text>'
             )
-    return parts
+    return "".join(parts)
