@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.games.thai.geometry import index_at
+from referee.games.thai.geometry import index_at, row_col
 from referee.games.thai.rules import BLACK, COLOURS, ThaiState
 
 _PIECES = {(BLACK, False): "b", (BLACK, True): "B", (1, False): "w", (1, True): "W"}
@@ -52,13 +52,16 @@ _CELL = 48
 _MARGIN = 16
 
 
-def render_svg(state: ThaiState) -> str:
-    size = 8 * _CELL + 2 * _MARGIN
-    height = size + 28
+_SIZE = 8 * _CELL + 2 * _MARGIN
+_HEIGHT = _SIZE + 28
+
+
+def _empty_board() -> str:
+    """The board and its square numbers: the same in every picture, so drawn once."""
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" '
-        f'viewBox="0 0 {size} {height}" font-family="sans-serif">',
-        f'<rect width="{size}" height="{height}" fill="#f4ecd8"/>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_SIZE}" height="{_HEIGHT}" '
+        f'viewBox="0 0 {_SIZE} {_HEIGHT}" font-family="sans-serif">',
+        f'<rect width="{_SIZE}" height="{_HEIGHT}" fill="#f4ecd8"/>',
     ]
     for row in range(8):
         for col in range(8):
@@ -66,28 +69,45 @@ def render_svg(state: ThaiState) -> str:
             index = index_at(row, col)
             fill = "#7a5230" if index >= 0 else "#ead9b5"
             parts.append(f'<rect x="{x}" y="{y}" width="{_CELL}" height="{_CELL}" fill="{fill}"/>')
-            if index < 0:
-                continue
-            parts.append(
-                f'<text x="{x + 3}" y="{y + 11}" font-size="9" fill="#f4ecd8">{index + 1}</text>'
-            )
-            piece = _piece(state, index)
-            if piece is None:
-                continue
-            seat, king = piece
-            cx, cy = x + _CELL / 2, y + _CELL / 2
-            fill, stroke = ("#1b1b1b", "#d8d8d8") if seat == BLACK else ("#fbfbf6", "#333333")
-            parts.append(
-                f'<circle cx="{cx}" cy="{cy}" r="{_CELL * 0.38}" fill="{fill}" '
-                f'stroke="{stroke}" stroke-width="2"/>'
-            )
-            if king:
-                parts.append(
-                    f'<circle cx="{cx}" cy="{cy}" r="{_CELL * 0.2}" fill="none" '
-                    f'stroke="#c9a227" stroke-width="3"/>'
-                )
-    parts.append(
-        f'<text x="{_MARGIN}" y="{size + 16}" font-size="14" fill="#333333">{_status(state)}</text>'
+            if index >= 0:
+                label = f'<text x="{x + 3}" y="{y + 11}" font-size="9" fill="#f4ecd8">'
+                parts.append(f"{label}{index + 1}</text>")
+    return "".join(parts)
+
+
+def _piece_svg(index: int, seat: int, king: bool) -> str:
+    row, col = row_col(index)
+    cx, cy = _MARGIN + col * _CELL + _CELL / 2, _MARGIN + row * _CELL + _CELL / 2
+    fill, stroke = ("#1b1b1b", "#d8d8d8") if seat == BLACK else ("#fbfbf6", "#333333")
+    svg = (
+        f'<circle cx="{cx}" cy="{cy}" r="{_CELL * 0.38}" fill="{fill}" '
+        f'stroke="{stroke}" stroke-width="2"/>'
     )
+    if king:
+        svg += (
+            f'<circle cx="{cx}" cy="{cy}" r="{_CELL * 0.2}" fill="none" '
+            f'stroke="#c9a227" stroke-width="3"/>'
+        )
+    return svg
+
+
+_EMPTY_BOARD = _empty_board()
+_PIECE_SVG = {
+    (index, seat, king): _piece_svg(index, seat, king)
+    for index in range(32)
+    for seat in (BLACK, 1)
+    for king in (False, True)
+}
+"""Every piece on every square, drawn once: a report draws every position of every game."""
+
+
+def render_svg(state: ThaiState) -> str:
+    parts = [_EMPTY_BOARD]
+    for index in range(32):
+        piece = _piece(state, index)
+        if piece is not None:
+            parts.append(_PIECE_SVG[(index, *piece)])
+    status = f'<text x="{_MARGIN}" y="{_SIZE + 16}" font-size="14" fill="#333333">'
+    parts.append(f"{status}{_status(state)}</text>")
     parts.append("</svg>")
     return "".join(parts)
