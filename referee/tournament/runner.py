@@ -130,9 +130,9 @@ def run_tournament(
                         summary.failed.append(f"{type(error).__name__}: {error}")
                         pending.remove(futures[future])
                         continue
-                    for number, new in _by_number(records).items():
-                        for record in new:
-                            _store(store, out, record, summary)
+                    groups = _by_number(records)
+                    _store(store, out, [r for new in groups.values() for r in new], summary)
+                    for number, new in groups.items():
                         stored.setdefault(number, []).extend(new)
                         summary.played += 1
                         if progress is not None:
@@ -154,9 +154,13 @@ def _by_number(records: list[Record]) -> dict[int, list[Record]]:
     return groups
 
 
-def _store(store: TournamentStore, out: IO[str], record: Record, summary: RunSummary) -> None:
-    report = validate_record(record, str(store.games_path), summary.stored + 1)
-    if not report.valid:
-        summary.invalid.extend(d.one_line() for d in report.diagnostics)
-    store.append(out, record)
-    summary.stored += 1
+def _store(
+    store: TournamentStore, out: IO[str], records: list[Record], summary: RunSummary
+) -> None:
+    """Validate the games of a batch and append them together (one sync)."""
+    for number, record in enumerate(records, start=summary.stored + 1):
+        report = validate_record(record, str(store.games_path), number)
+        if not report.valid:
+            summary.invalid.extend(d.one_line() for d in report.diagnostics)
+    store.append(out, records)
+    summary.stored += len(records)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
@@ -91,8 +92,8 @@ class TournamentStore:
         return self.games_path.open("a", encoding="utf-8")
 
     @staticmethod
-    def append(stream: IO[str], record: Record) -> None:
-        append_durably(stream, record)
+    def append(stream: IO[str], records: Sequence[Record]) -> None:
+        append_durably(stream, records)
 
 
 def _complete_length(stream: IO[bytes], chunk: int = 1 << 16) -> int:
