@@ -164,7 +164,20 @@ def _deepen(moves: list[Move], depth: int, root: Callable[[int, dict[Move, float
     return best
 
 
-class TraxSearchBot(Bot):
+class _TimedSearch(Bot):
+    """What both searches share: a depth, a time a move, the deadline and a node count."""
+
+    def __init__(self, depth: int, time: float) -> None:
+        super().__init__()
+        if depth < 1 or time <= 0:
+            raise ValueError("the search needs depth >= 1 and time > 0")
+        self.depth = depth
+        self.time = time
+        self._deadline = 0.0
+        self.nodes = 0
+
+
+class TraxSearchBot(_TimedSearch):
     """Iterative deepening alpha-beta; every node first checks for a win at once."""
 
     name = "search"
@@ -174,15 +187,9 @@ class TraxSearchBot(Bot):
     )
 
     def __init__(self, depth: int = 3, time: float = 1.0) -> None:
-        super().__init__()
-        if depth < 1 or time <= 0:
-            raise ValueError("the search needs depth >= 1 and time > 0")
-        self.depth = depth
-        self.time = time
-        self._deadline = 0.0
+        super().__init__(depth, time)
         self._history: dict[tuple[int, int], int] = {}
         self._outlooks: dict[tuple[int, frozenset[tuple[int, int]]], Outlook] = {}
-        self.nodes = 0
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> TraxMove:
         assert isinstance(state, TraxState)
@@ -256,7 +263,7 @@ class TraxSearchBot(Bot):
         return best
 
 
-class TraxThreatBot(Bot):
+class TraxThreatBot(_TimedSearch):
     """Iterative deepening alpha-beta that reads threats: every node knows the moves that win
     at once for either side (`threats.Scan`), a threatened side plays only the moves that
     stop every threat, and forced replies cost no depth."""
@@ -269,18 +276,12 @@ class TraxThreatBot(Bot):
     )
 
     def __init__(self, depth: int = 8, time: float = 1.0) -> None:
-        super().__init__()
-        if depth < 1 or time <= 0:
-            raise ValueError("the search needs depth >= 1 and time > 0")
-        self.depth = depth
-        self.time = time
-        self._deadline = 0.0
+        super().__init__(depth, time)
         self._horizon = 0
         self._history: dict[Move, int] = {}
         self._probes: dict[Move, Probe] = {}
         self._effects: dict[Move, Effect] = {}
         self._kept = 0
-        self.nodes = 0
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> TraxMove:
         assert isinstance(state, TraxState)
