@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-import time
 
 import numpy as np
 import pytest
+from bot_clock import BUSY_MACHINE, timed
 from helpers_takhteh import random_game
 
 from referee.bots.registry import describe_bots, make_bot
@@ -56,9 +56,10 @@ def test_expectimax_answers_within_its_time_limit() -> None:
     bot = make_bot("takhteh", "expectimax:depth=2,top=8,time=0.05")
     bot.start_game(GAME.ruleset(), 0, "t")
     state = GAME.initial_state(GAME.ruleset(), first=0).apply_chance((2, 1))
-    started = time.perf_counter()
-    assert bot.choose(state) in state.legal_moves()
-    assert time.perf_counter() - started < 0.5
+    move, cpu, wall = timed(lambda: bot.choose(state))
+    assert move in state.legal_moves()
+    assert cpu < 0.5
+    assert wall < 0.05 + BUSY_MACHINE
 
 
 def test_evaluation_is_antisymmetric_and_prefers_being_ahead() -> None:
@@ -89,22 +90,23 @@ def _busy_states() -> list[TakhtehState]:
 def test_tdnet_answers_within_a_short_time_limit() -> None:
     """The clock is read inside the look-ahead (before each of the opponent's rolls): with
     time=0.05 each move comes back in the limit plus the work of one roll and one batch of
-    the network (about 0.015 s), under 0.1 s more even on a busy machine."""
+    the network (about 0.015 s), under 0.1 s more (bot_clock: CPU time bounded tightly)."""
     limit = 0.05
-    timed = make_bot("takhteh", f"tdnet:top=50,time={limit}")
-    timed.start_game(GAME.ruleset(), 0, "t")
+    limited = make_bot("takhteh", f"tdnet:top=50,time={limit}")
+    limited.start_game(GAME.ruleset(), 0, "t")
     untimed = make_bot("takhteh", "tdnet:top=50,time=0")
     untimed.start_game(GAME.ruleset(), 0, "t")
-    spent = []
+    spent, walls = [], []
     for state in _busy_states():
-        started = time.perf_counter()
-        assert timed.choose(state) in state.legal_moves()
-        spent.append(time.perf_counter() - started)
+        move, cpu, wall = timed(lambda state=state: limited.choose(state))
+        assert move in state.legal_moves()
+        spent.append(cpu)
+        walls.append(wall)
     assert max(spent) < limit + 0.1, spent
+    assert max(walls) < limit + BUSY_MACHINE, walls
     # The limit does cut the search: without it the same positions take longer.
-    started = time.perf_counter()
-    untimed.choose(_busy_states()[0])
-    assert time.perf_counter() - started > limit
+    _, cpu, _ = timed(lambda: untimed.choose(_busy_states()[0]))
+    assert cpu > limit
 
 
 def test_tdnet_takes_a_winning_play() -> None:
