@@ -16,7 +16,7 @@ from referee.tournament.executors import ExecutorFactory, process_pool, shutdown
 from referee.tournament.play import match_score
 from referee.tournament.schedule import GameJob, schedule
 from referee.tournament.store import TournamentFile, TournamentStore
-from referee.tournament.worker import play_batch, tournament_ruleset
+from referee.tournament.worker import PlayedGame, play_batch, tournament_ruleset
 from referee.validator.check import validate_record
 
 PAIRS_PER_BATCH = 4
@@ -110,7 +110,7 @@ def run_tournament(
             executor = (executor_factory or process_pool(concurrency))()
             broken = False
             try:
-                futures: dict[Future[list[Record]], list[GameJob]] = {}
+                futures: dict[Future[list[PlayedGame]], list[GameJob]] = {}
                 for batch in pending:
                     earlier = {
                         job.number: stored[job.number] for job in batch if job.number in stored
@@ -121,7 +121,7 @@ def run_tournament(
                     futures[future] = batch
                 for future in as_completed(futures):
                     try:
-                        records = future.result()
+                        played = future.result()
                     except BrokenProcessPool:
                         broken = True
                         continue
@@ -130,9 +130,8 @@ def run_tournament(
                         summary.failed.append(f"{type(error).__name__}: {error}")
                         pending.remove(futures[future])
                         continue
-                    groups = _by_number(records)
-                    _store(store, out, [r for new in groups.values() for r in new], summary)
-                    for number, new in groups.items():
+                    _store(store, out, played, summary)
+                    for number, new in _by_number([game.record for game in played]).items():
                         stored.setdefault(number, []).extend(new)
                         summary.played += 1
                         if progress is not None:
@@ -155,12 +154,13 @@ def _by_number(records: list[Record]) -> dict[int, list[Record]]:
 
 
 def _store(
-    store: TournamentStore, out: IO[str], records: list[Record], summary: RunSummary
+    store: TournamentStore, out: IO[str], played: list[PlayedGame], summary: RunSummary
 ) -> None:
-    """Validate the games of a batch and append them together (one sync)."""
-    for number, record in enumerate(records, start=summary.stored + 1):
-        report = validate_record(record, str(store.games_path), number)
-        if not report.valid:
+    """Append the games of a batch together (one sync), saying what is wrong with any that
+    the worker found invalid, at its place in the file."""
+    for number, game in enumerate(played, start=summary.stored + 1):
+        if not game.valid:
+            report = validate_record(game.record, str(store.games_path), number)
             summary.invalid.extend(d.one_line() for d in report.diagnostics)
-    store.append(out, records)
-    summary.stored += len(records)
+    store.append(out, [game.record for game in played])
+    summary.stored += len(played)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 from referee.bots.external import JsonLineBot, Limits, TraxContestBot
 from referee.bots.registry import make_bot
@@ -13,6 +14,7 @@ from referee.records.model import EventInfo, Player, Record
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.play import play_game, play_match
 from referee.tournament.schedule import GameJob
+from referee.validator.check import validate_record
 
 
 def tournament_ruleset(config: TournamentConfig) -> tuple[Game, Ruleset]:
@@ -52,14 +54,22 @@ def _file_name(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
 
+class PlayedGame(NamedTuple):
+    record: Record
+    valid: bool
+    """Whether the record replays and its result holds, checked where it was played: the
+    runner is one process, and checking every game there would cap a large pool."""
+
+
 def play_batch(
     config: TournamentConfig,
     jobs: list[GameJob],
     tournament_id: str,
     log_dir: str | None = None,
     played: dict[int, list[Record]] | None = None,
-) -> list[Record]:
-    """Play `jobs` in order: each a game, or the games of a match not yet in `played`.
+) -> list[PlayedGame]:
+    """Play `jobs` in order: each a game, or the games of a match not yet in `played`; every
+    record comes back validated.
 
     Built-in bots are made afresh for each game, so batching and resuming never change a
     game; external programs keep running from game to game (restarted after a forfeit) and
@@ -117,4 +127,4 @@ def play_batch(
     finally:
         for bot in [*built, *externals.values()]:
             bot.close()
-    return records
+    return [PlayedGame(record, validate_record(record, "", 0).valid) for record in records]
