@@ -75,11 +75,10 @@ def main() -> None:
             f"Machine: {machine()}; median of 3 runs of {args.games} games of random bots, "
             "process pool, every game validated and stored.",
             table(["game", "games/s, concurrency 1", "games/s, concurrency 2"], rows),
-            "A THAX or Thai game of random bots takes about a millisecond to play, and the "
-            "runner replays every game to validate it before storing it, which costs about as "
-            "much: on two cores the runner and two workers share the processors, so a second "
-            "worker helps little there; it pays where playing costs more than checking (Trax "
-            "here, and any bot that thinks).",
+            "Each worker replays the games it played to validate them (for random bots that "
+            "costs about as much as playing) and the runner writes them to the file: with "
+            "games of about a millisecond (THAX, Thai checkers) the runner's share of the two "
+            "cores keeps concurrency 2 from doubling the rate.",
             f"External bot protocol: {cost:.3f} ms per move round trip (JSON lines, the "
             f"example bot in examples/bots/random_bot.py, {moves:,} moves).",
         ]
