@@ -374,6 +374,9 @@ def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
     points = [s for s in _sources(c, (d, 2 * d, 3 * d)) if s > d and c[s - d] >= -1]
     if c[BAR] or not points:
         return _double_walk(c, d, points)
+    # The four legs as nested loops, the same walk as `_double_walk` written out: doubles are
+    # a sixth of all rolls and this is twice as fast as the recursion (61k positions of random
+    # games: 3.5 s against 7.2 s, the same plays).
     legs = [(s, s - d) for s in points]
     n = len(points)
     plays: list[tuple[Leg, ...]] = []
