@@ -365,23 +365,7 @@ class ThaiState(State):
         kings, turn = self.kings, self.turn
         if _any_capture(turn, own, opponent, kings):
             return [ThaiMove(path, True) for path in capture_lines(turn, own, opponent, kings)]
-        occupied = own | opponent
-        moves = []
-        forward = FORWARD[turn]
-        for square in bits(own):
-            quiet = QUIET_MOVES[square]
-            if (kings >> square) & 1:
-                for d in DIRECTIONS:
-                    for target in RAY[d][square]:
-                        if (occupied >> target) & 1:
-                            break
-                        moves.append(quiet[target + 1])
-            else:
-                for d in forward:
-                    target = STEP[d][square]
-                    if target >= 0 and not (occupied >> target) & 1:
-                        moves.append(quiet[target + 1])
-        return moves
+        return _quiet_moves(turn, own, own | opponent, kings)
 
     def successors(self) -> list[tuple[ThaiMove, ThaiState]]:
         """Every move the pieces allow, each with the position it leads to, for a search.
@@ -390,59 +374,35 @@ class ThaiState(State):
         `play`, built without checking the moves again. Unlike `legal_moves()` this ignores
         the draw rules: a search applies them itself (see `outcome()`).
         """
-        turn, kings, ruleset = self.turn, self.kings, self.ruleset
+        turn, kings, child = self.turn, self.kings, self._child
         own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
+        far = FAR_ROW[turn]
         out: list[tuple[ThaiMove, ThaiState]] = []
         if _any_capture(turn, own, opponent, kings):
-            far = FAR_ROW[turn]
             for path in capture_lines(turn, own, opponent, kings):
                 origin = position = path[0] - 1
                 taken = 0
                 for square in path[1:]:
                     taken |= 1 << _BEHIND[position][square - 1]
                     position = square - 1
-                moved = (1 << origin) ^ (1 << position)
-                if (kings >> origin) & 1:
-                    new_kings = (kings & ~taken & ~(1 << origin)) | (1 << position)
-                else:
-                    new_kings = (kings & ~taken) | ((1 << position) & far)
-                if turn == BLACK:
-                    child = _make(ruleset, own ^ moved, opponent & ~taken, new_kings, WHITE, ())
-                else:
-                    child = _make(ruleset, opponent & ~taken, own ^ moved, new_kings, BLACK, ())
-                out.append((ThaiMove(path, True), child))
+                after = child(
+                    own ^ (1 << origin) ^ (1 << position),
+                    opponent & ~taken,
+                    _kings_after(kings, origin, position, taken, far),
+                    (),
+                )
+                out.append((ThaiMove(path, True), after))
             return out
-        occupied = own | opponent
-        far = FAR_ROW[turn]
         after_king = (*self.history, self.key) if own & kings else ()
-        for square in bits(own):
-            quiet = QUIET_MOVES[square]
-            if (kings >> square) & 1:
-                for d in DIRECTIONS:
-                    for target in RAY[d][square]:
-                        if (occupied >> target) & 1:
-                            break
-                        moved = (1 << square) | (1 << target)
-                        if turn == BLACK:
-                            child = _make(
-                                ruleset, own ^ moved, opponent, kings ^ moved, WHITE, after_king
-                            )
-                        else:
-                            child = _make(
-                                ruleset, opponent, own ^ moved, kings ^ moved, BLACK, after_king
-                            )
-                        out.append((quiet[target + 1], child))
-            else:
-                for d in FORWARD[turn]:
-                    target = STEP[d][square]
-                    if target >= 0 and not (occupied >> target) & 1:
-                        moved = (1 << square) | (1 << target)
-                        crowned = kings | ((1 << target) & far)
-                        if turn == BLACK:
-                            child = _make(ruleset, own ^ moved, opponent, crowned, WHITE, ())
-                        else:
-                            child = _make(ruleset, opponent, own ^ moved, crowned, BLACK, ())
-                        out.append((quiet[target + 1], child))
+        for move in _quiet_moves(turn, own, own | opponent, kings):
+            origin, target = move.path[0] - 1, move.path[1] - 1
+            after = child(
+                own ^ (1 << origin) ^ (1 << target),
+                opponent,
+                _kings_after(kings, origin, target, 0, far),
+                after_king if (kings >> origin) & 1 else (),
+            )
+            out.append((move, after))
         return out
 
     def has_move(self) -> bool:
@@ -553,17 +513,10 @@ class ThaiState(State):
                 "thai.capture-compulsory",
                 f"capturing is compulsory and a capture is possible ({_line_text(example)})",
             )
-        moved = (1 << origin) | (1 << target)
-        own ^= moved
-        if king:
-            kings ^= moved
-            history = (*self.history, self.key)
-        else:
-            kings |= (1 << target) & FAR_ROW[turn]
-            history = ()
-        if turn == BLACK:
-            return _make(self.ruleset, own, opponent, kings, WHITE, history)
-        return _make(self.ruleset, opponent, own, kings, BLACK, history)
+        own ^= (1 << origin) | (1 << target)
+        kings = _kings_after(kings, origin, target, 0, FAR_ROW[turn])
+        # Only a king move can repeat a position: a man move is never undone.
+        return self._child(own, opponent, kings, (*self.history, self.key) if king else ())
 
     def _capture(self, path: list[int]) -> ThaiState:
         """A capture along `path` (bit indices); every rule of capturing is checked."""
@@ -657,11 +610,7 @@ class ThaiState(State):
             )
         if position != origin:
             own ^= (1 << origin) | (1 << position)
-        if king:
-            kings = (kings & ~(1 << origin) & ~taken) | (1 << position)
-        else:
-            kings = (kings & ~taken) | ((1 << position) & far)
-        return self._child(own, opponent, kings, ())
+        return self._child(own, opponent, _kings_after(kings, origin, position, taken, far), ())
 
     def _child(self, own: int, opponent: int, kings: int, history: tuple[int, ...]) -> ThaiState:
         if self.turn == BLACK:
@@ -768,6 +717,35 @@ class _Building(ThaiState):
 
 
 _new = object.__new__
+
+
+def _quiet_moves(turn: int, own: int, occupied: int, kings: int) -> list[ThaiMove]:
+    """Every move without a capture: a man one square forward, a king any distance along a
+    free diagonal."""
+    moves = []
+    forward = FORWARD[turn]
+    for square in bits(own):
+        quiet = QUIET_MOVES[square]
+        if (kings >> square) & 1:
+            for d in DIRECTIONS:
+                for target in RAY[d][square]:
+                    if (occupied >> target) & 1:
+                        break
+                    moves.append(quiet[target + 1])
+        else:
+            for d in forward:
+                target = STEP[d][square]
+                if target >= 0 and not (occupied >> target) & 1:
+                    moves.append(quiet[target + 1])
+    return moves
+
+
+def _kings_after(kings: int, origin: int, target: int, taken: int, far: int) -> int:
+    """The kings after the piece on `origin` moves to `target` capturing `taken`: a king
+    takes its crown along, a man is crowned on the far row `far`, captured kings are gone."""
+    if (kings >> origin) & 1:
+        return (kings & ~taken & ~(1 << origin)) | (1 << target)
+    return (kings & ~taken) | ((1 << target) & far)
 
 
 def _make(
