@@ -20,9 +20,10 @@ from referee.games.thai.fen import ENGLISH_START_FEN
 PERFT_DEPTH = {"thax": 3, "trax": 4, "thai": 6, "takhteh": 2}
 
 
-def playout(state: State, rng: random.Random, cap: int) -> tuple[int, list[State]]:
-    """Play one random game; the number of actions (moves and rolls) and the positions met."""
-    actions, seen = 0, []
+def playout(state: State, rng: random.Random, cap: int, seen: list[State] | None = None) -> int:
+    """Play one random game; the number of actions (moves and rolls). The positions where a
+    move was chosen go into `seen` when it is given."""
+    actions = 0
     for _ in range(cap):
         if state.is_terminal():
             break
@@ -32,10 +33,11 @@ def playout(state: State, rng: random.Random, cap: int) -> tuple[int, list[State
             weights = [p for _, p in outcomes]
             state = state.apply_chance(rng.choices(rolls, weights)[0])
         else:
-            seen.append(state)
+            if seen is not None:
+                seen.append(state)
             state = state.play(rng.choice(state.legal_moves()))
         actions += 1
-    return actions, seen
+    return actions
 
 
 def measure(name: str, games: int) -> list[str]:
@@ -47,11 +49,12 @@ def measure(name: str, games: int) -> list[str]:
     def playouts() -> None:
         counted.clear()
         for _ in range(games):
-            actions, _ = playout(start, rng, game.turn_cap * 2)
-            counted.append(actions)
+            counted.append(playout(start, rng, game.turn_cap * 2))
 
     seconds = median_seconds(playouts)
-    positions = [s for _ in range(20) for s in playout(start, rng, game.turn_cap * 2)[1]]
+    positions: list[State] = []
+    for _ in range(20):
+        playout(start, rng, game.turn_cap * 2, positions)
     generation = median_seconds(lambda: [s.legal_moves() for s in positions]) / len(positions)
     depth = PERFT_DEPTH[name]
     started = time.perf_counter()

@@ -20,6 +20,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from engines import playout
+
 from referee.bots.registry import make_bot
 from referee.games.takhteh import GAME
 from referee.games.takhteh.rules import TakhtehState
@@ -66,20 +68,12 @@ def summary(rates: list[float]) -> str:
 
 
 def playouts(games: int, seed: int) -> int:
-    """Random games from the opening roll to the end, as benchmarks/engines.py plays them:
-    the dice by their probabilities, the legal plays, one at random."""
+    """Random games from the opening roll to the end, by benchmarks/engines.py's loop: the
+    dice by their probabilities, the legal plays, one at random."""
     rng = random.Random(seed)
     start = GAME.initial_state(GAME.ruleset())
     for _ in range(games):
-        state = start
-        while not state.is_terminal():
-            if state.is_chance():
-                outcomes = state.chance_outcomes()
-                rolls = [roll for roll, _ in outcomes]
-                weights = [chance for _, chance in outcomes]
-                state = state.apply_chance(rng.choices(rolls, weights)[0])
-            else:
-                state = state.play(rng.choice(state.legal_moves()))
+        playout(start, rng, GAME.turn_cap * 2)
     return games
 
 
