@@ -1,14 +1,16 @@
-"""Takhteh bots: a one-ply greedy player and an expectimax player over the dice.
+"""Takhteh bots: a one-ply greedy player, an expectimax player over the dice, and `tdnet`,
+which weighs its plays with the learned network of `net.py`.
 
-Both use `evaluate_board`, a hand-made evaluation of a position seen from the player who has
-just moved (the opponent is about to roll), in pips: the race (pip counts and checkers off),
-points made (weighted by where they are), primes, checkers on the bar against closed home
-points, and blots weighted by the rolls that hit them and the pips a hit costs. It is
-antisymmetric: a position is worth to one player minus what it is worth to the other.
+The first two use `evaluate_board`, a hand-made evaluation of a position seen from the
+player who has just moved (the opponent is about to roll), in pips: the race (pip counts and
+checkers off), points made (weighted by where they are), primes, checkers on the bar against
+closed home points, and blots weighted by the rolls that hit them and the pips a hit costs.
+It is antisymmetric: a position is worth to one player minus what it is worth to the other.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -198,15 +200,10 @@ class ExpectimaxBot(Bot):
         return total
 
 
-_NET: Net | None = None
-
-
+@functools.cache
 def _net() -> Net:
     """The shipped network, loaded on first use."""
-    global _NET
-    if _NET is None:
-        _NET = Net.load()
-    return _NET
+    return Net.load()
 
 
 class TDNetBot(Bot):
