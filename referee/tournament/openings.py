@@ -1,0 +1,190 @@
+"""Opening suites: start positions and book moves that every pairing plays in both seats.
+
+A deterministic program plays the same game again and again from the same start; an opening
+suite gives each game pair another start, as cutechess-cli's and fastchess's opening files do.
+
+A suite is a text file, one opening per line, in the game's own notation:
+
+    # comments and blank lines are skipped
+    @0+ B1/ A2\\                        Trax: moves from the empty board
+    1. 25-21 9-13 2. 21-17              Thai checkers: PDN moves (numbers optional)
+    W:W21,22,23,24:B1,2,3,4 | 21-17      Thai checkers: a FEN, then moves
+    4HPwATDgc/ABMA                      Takhteh: a Position ID (the opening roll still decides)
+
+`|` separates a start position from the moves; a line without `|` is moves only, except in
+the dice games, where it is a start position (their turns need rolls, which the duplicate dice
+of each pair provide after the book). Every line is played through the engine when the suite
+is read; a bad line is refused with its file, line and the rule it breaks before any game
+starts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.games.base import Game, GameError, IllegalMove, Ruleset, State
+from referee.games.trax.symmetry import symmetric_shape
+
+SEPARATOR = "|"
+
+
+class OpeningError(ValueError):
+    """A line of an opening file that is not an opening; the message names file and line."""
+
+    def __init__(self, where: str, rule: str, message: str) -> None:
+        super().__init__(f"{where}: {message} [{rule}]")
+        self.rule = rule
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A start position (None for the game's own start) and the book moves played from it,
+    both in canonical notation."""
+
+    start: str | None
+    moves: tuple[str, ...]
+
+    def text(self) -> str:
+        """The line of a suite file for this opening."""
+        moves = " ".join(self.moves)
+        if self.start is None:
+            return moves
+        return f"{self.start} {SEPARATOR} {moves}".rstrip(f" {SEPARATOR}")
+
+
+def _tokens(text: str) -> list[str]:
+    """Moves of a line: PDN move numbers (`1.`, `12...`) are not moves."""
+    return [token for token in text.split() if not token.rstrip(".").isdigit()]
+
+
+def read_opening(game: Game, ruleset: Ruleset, text: str, where: str) -> Opening:
+    """One line's opening, checked by playing it; OpeningError says what is wrong."""
+    start_text, bar, moves_text = text.partition(SEPARATOR)
+    if not bar:
+        start_text, moves_text = (text, "") if game.has_dice else ("", text)
+    start_text = start_text.strip()
+    try:
+        state = game.initial_state(ruleset, start_text or None)
+        start = game.format_position(state) if start_text else None
+    except GameError as error:
+        raise OpeningError(where, "start", f"start position {start_text!r}: {error}") from None
+    tokens = _tokens(moves_text)
+    if tokens and game.has_dice:
+        raise OpeningError(
+            where,
+            "book-dice",
+            f"{game.title} openings are start positions: the dice of a pair follow the book",
+        )
+    if not tokens and start is None:
+        raise OpeningError(where, "empty", "neither a start position nor moves")
+    played: list[str] = []
+    for number, token in enumerate(tokens, start=1):
+        if state.is_terminal():
+            raise OpeningError(where, "after-end", f"move {number} {token!r} after the game ended")
+        try:
+            move = game.parse_move(state, token)
+            played.append(game.format_move(state, move))
+            state = state.play(move)
+        except IllegalMove as error:
+            raise OpeningError(where, error.rule, f"move {number} {token!r}: {error}") from None
+        except GameError as error:
+            raise OpeningError(where, "notation", f"move {number} {token!r}: {error}") from None
+    if state.is_terminal():
+        raise OpeningError(where, "after-end", "the game is over at the end of the book")
+    return Opening(start, tuple(played))
+
+
+def read_openings(path: Path, game: Game, ruleset: Ruleset) -> list[Opening]:
+    """Every opening of a suite file, in file order; OpeningError at the first bad line."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as error:
+        raise OpeningError(str(path), "file", f"cannot read: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise OpeningError(str(path), "encoding", f"not UTF-8 at byte {error.start}") from None
+    openings = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.split("#", 1)[0].strip() if not line.lstrip().startswith("#") else ""
+        if line:
+            openings.append(read_opening(game, ruleset, line, f"{path}:{number}"))
+    if not openings:
+        raise OpeningError(str(path), "empty", "no opening in the file")
+    return openings
+
+
+def opening_order(
+    openings: Sequence[Opening], order: str, seed: str, start: int = 1
+) -> Callable[[int], Opening]:
+    """Which opening game pair k (0-based, in schedule order) plays: the file's order, or a
+    seeded shuffle of it, beginning at the `start`-th opening (1-based), cycling."""
+    if not 1 <= start <= len(openings):
+        raise ValueError(f"--openings-start must be 1 to {len(openings)}, not {start}")
+    if order not in ("sequential", "random"):
+        raise ValueError(f"--openings-order must be sequential or random, not {order!r}")
+    sequence = list(openings)
+    if order == "random":
+        random.Random(f"{seed}/openings").shuffle(sequence)
+    offset = start - 1
+
+    def pick(pair: int) -> Opening:
+        return sequence[(offset + pair) % len(sequence)]
+
+    return pick
+
+
+def opening_state(game: Game, ruleset: Ruleset, opening: Opening) -> Iterator[tuple[State, str]]:
+    """The book replayed: each position before a book move, and the move."""
+    state = game.initial_state(ruleset, opening.start)
+    for text in opening.moves:
+        move = game.parse_move(state, text)
+        yield state, text
+        state = state.play(move)
+
+
+PositionKey = Callable[[Game, State], Hashable]
+
+
+def position_key(game: Game, symmetric: bool = False) -> PositionKey:
+    """What makes two positions the same opening, whatever the order of the moves that made
+    them: in Trax the engine's state (the tiles' shape and the side to move), or its shape up
+    to rotation and reflection with `symmetric`; elsewhere the position text (a Thai state
+    also remembers draw counters that an opening does not care about)."""
+    if game.name == "trax":
+        if symmetric:
+            return lambda _game, state: (state.to_move, symmetric_shape(state))  # type: ignore[arg-type]
+        return lambda _game, state: state
+    return lambda game, state: game.format_position(state)
+
+
+def all_openings(
+    game: Game, ruleset: Ruleset, plies: int, symmetric: bool = False
+) -> list[Opening]:
+    """Every distinct position after `plies` moves from the start, each once (the first
+    move sequence that reaches it, in the engine's move order), none where the game is over;
+    with `symmetric`, one of each set of positions that are rotations or reflections of each
+    other (Trax; Thai checkers' board has no such symmetry: a mirror takes the dark squares
+    to the light ones)."""
+    if game.has_dice:
+        raise ValueError(f"{game.title}: the dice decide its openings; give start positions")
+    if plies < 1:
+        raise ValueError("--plies must be at least 1")
+    key = position_key(game, symmetric)
+    frontier: list[tuple[State, tuple[str, ...]]] = [(game.initial_state(ruleset), ())]
+    for _ in range(plies):
+        seen: set[Hashable] = set()
+        following: list[tuple[State, tuple[str, ...]]] = []
+        for state, moves in frontier:
+            for move in state.legal_moves():
+                after = state.play(move)
+                if after.is_terminal():
+                    continue
+                position = key(game, after)
+                if position in seen:
+                    continue
+                seen.add(position)
+                following.append((after, (*moves, game.format_move(state, move))))
+        frontier = following
+    return [Opening(None, moves) for _, moves in frontier]
