@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from referee.games.base import Game, NotationError, Ruleset, State
 from referee.games.thax import notation, render
-from referee.games.thax.rules import PASS, ThaxMove, ThaxState
+from referee.games.thax.rules import EMPTY_SIDE, PASS, SPACES, ThaxMove, ThaxState
 
 __all__ = ["GAME", "PASS", "ThaxGame", "ThaxMove", "ThaxState"]
 
@@ -23,6 +23,24 @@ class ThaxGame(Game):
         if start is not None:
             raise NotationError("THAX games always start from the empty board")
         return ThaxState(ruleset, seat=first)
+
+    def parse_position(self, ruleset: Ruleset, text: str) -> ThaxState:
+        """A position text such as `11200/01000 1` (see `notation.parse_position`), waiting for
+        the roll; a side with all fifteen spaces covered has won."""
+        sides, seat = notation.parse_position(text)
+        full = [s for s in (0, 1) if sum(sides[s]) == SPACES]
+        if len(full) == 2:
+            raise NotationError(f"{text!r}: both sides cannot have all fifteen spaces covered")
+        if full:
+            return ThaxState(ruleset, sides, full[0], None, full[0])
+        if seat is None and sides != (EMPTY_SIDE, EMPTY_SIDE):
+            raise NotationError(f"{text!r}: the opening roll comes before any piece is placed")
+        return ThaxState(ruleset, sides, seat)
+
+    def format_position(self, state: State) -> str:
+        """The position text: both sides and the seat to roll (the roll is not part of it)."""
+        assert isinstance(state, ThaxState)
+        return notation.format_position(state.sides, state.seat)
 
     def parse_move(self, state: State, text: str) -> ThaxMove:
         return notation.parse_move(text)

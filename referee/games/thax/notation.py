@@ -1,4 +1,5 @@
-"""THAX move notation [project rule]: `P3 P5`, `P5`, `T5>3`, `R4`, `-`."""
+"""THAX notation [project rule]: moves `P3 P5`, `P5`, `T5>3`, `R4`, `-`; positions such as
+`11200/01000 1`."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import re
 from functools import lru_cache
 
 from referee.games.base import NotationError
-from referee.games.thax.rules import PASS, ThaxMove
+from referee.games.thax.rules import NUMBERS, PASS, Side, ThaxMove
 
 _TOKEN = re.compile(r"([PRT])([1-5])(?:>([1-5]))?$")
 
@@ -56,3 +57,34 @@ def format_move(move: ThaxMove) -> str:
     if not move.place:
         return "-"
     return " ".join(f"P{n}" for n in sorted(move.place))
+
+
+_POSITION = re.compile(r"([0-5]{5})\s*/\s*([0-5]{5})(?:\s+([01-]))?")
+
+
+def parse_position(text: str) -> tuple[tuple[Side, Side], int | None]:
+    """Both sides and the seat on roll from a position text [project rule] such as
+    `11200/01000 1`: seat 0's covered spaces of each number 1..5, a slash, seat 1's, then
+    the seat to roll (0 when left out; `-` before the opening roll)."""
+    match = _POSITION.fullmatch(text.strip())
+    if match is None:
+        raise NotationError(
+            f"{text!r} is not a THAX position: write each side's covered spaces of 1..5 and "
+            "the seat to roll, e.g. 11200/01000 1"
+        )
+    sides = []
+    for seat in (0, 1):
+        side = tuple(int(digit) for digit in match.group(seat + 1))
+        for n, covered in zip(NUMBERS, side, strict=True):
+            if covered > n:
+                raise NotationError(
+                    f"{text!r}: seat {seat} has {covered} covered {n}-spaces (at most {n})"
+                )
+        sides.append(side)
+    roller = match.group(3) or "0"
+    return (sides[0], sides[1]), None if roller == "-" else int(roller)  # type: ignore[return-value]
+
+
+def format_position(sides: tuple[Side, Side], seat: int | None) -> str:
+    digits = ("".join(map(str, side)) for side in sides)
+    return "/".join(digits) + (" -" if seat is None else f" {seat}")

@@ -1,0 +1,185 @@
+"""The filters of `referee select`: which games to keep, each a predicate over one game.
+
+Header filters read only the fields a scan of the record gives (`Entry.view`); the others
+(validity, a position, an opening) replay the game and need the full record. The header
+filters run first, so a game they drop is never replayed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from referee.archive.entries import Entry
+from referee.archive.positions import PositionQuery
+from referee.games.base import GameError
+from referee.records.replay import ReplayError, game_of, replay
+from referee.validator.check import validate_record
+
+Predicate = Callable[[Entry], bool]
+
+WINNER_WORDS = ("seat0", "seat1", "draw")
+
+
+class FilterError(ValueError):
+    """A filter given wrong (a bad range, a tag without `=`)."""
+
+
+@dataclass(frozen=True)
+class TurnRange:
+    """`MIN..MAX` turns, either end open; a single number is an exact count."""
+
+    low: int | None
+    high: int | None
+
+    @classmethod
+    def parse(cls, text: str) -> TurnRange:
+        match = re.fullmatch(r"\s*(\d*)\s*(\.\.)?\s*(\d*)\s*", text)
+        if match is None or not (match.group(1) or match.group(3)):
+            raise FilterError(f"--turns {text!r}: write MIN..MAX, MIN.., ..MAX or a number")
+        low = int(match.group(1)) if match.group(1) else None
+        high = int(match.group(3)) if match.group(3) else None
+        if match.group(2) is None:
+            if match.group(3):
+                raise FilterError(f"--turns {text!r}: write MIN..MAX, MIN.., ..MAX or a number")
+            high = low
+        if low is not None and high is not None and low > high:
+            raise FilterError(f"--turns {text!r}: the least count is above the greatest")
+        return cls(low, high)
+
+    def holds(self, turns: int) -> bool:
+        return (self.low is None or turns >= self.low) and (self.high is None or turns <= self.high)
+
+
+def parse_tag(text: str) -> tuple[str, str]:
+    key, eq, value = text.partition("=")
+    if not eq or not key:
+        raise FilterError(f"--tag {text!r}: write KEY=VALUE")
+    return key, value
+
+
+def split_plies(text: str) -> list[str]:
+    """The plies of an opening: separated by `;` (a THAX or Takhteh ply has several tokens),
+    or else one ply per word, move numbers such as `1.` or `3...` left out."""
+    if ";" in text:
+        return [ply.strip() for ply in text.split(";") if ply.strip()]
+    return [word for word in text.split() if not re.fullmatch(r"\d+\.+", word)]
+
+
+def opens_with(entry: Entry, plies: list[str]) -> bool:
+    """Whether the game's first moves are `plies`: each ply read in the game's position
+    before that turn and compared with the recorded move in canonical notation."""
+    record = entry.record()
+    if len(record.turns) < len(plies):
+        return False
+    game = game_of(record)
+    try:
+        for step in replay(record, game):
+            if step.index >= len(plies):
+                break
+            wanted = game.format_move(step.before, game.parse_move(step.before, plies[step.index]))
+            if wanted != game.format_move(step.before, step.move):
+                return False
+    except (ReplayError, GameError):
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Criteria:
+    """What `referee select` keeps; empty fields do not filter. All given filters must hold,
+    or one of them with `any_of`. Repeated values of one option are alternatives."""
+
+    games: frozenset[str] = frozenset()
+    variants: frozenset[str] = frozenset()
+    players: tuple[str, ...] = ()
+    seat0: str | None = None
+    seat1: str | None = None
+    winner: str | None = None
+    reasons: frozenset[str] = frozenset()
+    turns: TurnRange | None = None
+    events: tuple[str, ...] = ()
+    tags: tuple[tuple[str, str], ...] = ()
+    valid: bool | None = None
+    position: PositionQuery | None = None
+    moves: tuple[str, ...] = ()
+    any_of: bool = False
+
+    def needs_turns(self) -> bool:
+        return self.turns is not None
+
+    def predicates(self) -> list[Predicate]:
+        """The filters given, cheapest first (header fields, then replays)."""
+        tests: list[Predicate] = []
+        if self.games:
+            games = self.games
+            tests.append(lambda e: e.view.game in games)
+        if self.variants:
+            variants = self.variants
+            tests.append(lambda e: e.variant in variants)
+        for name in self.players:
+            tests.append(lambda e, name=name: any(p.name == name for p in e.view.players))
+        for seat, name in ((0, self.seat0), (1, self.seat1)):
+            if name is not None:
+                tests.append(lambda e, seat=seat, name=name: e.view.players[seat].name == name)
+        if self.winner is not None:
+            tests.append(_winner_test(self.winner))
+        if self.reasons:
+            reasons = self.reasons
+            tests.append(lambda e: e.view.result is not None and e.view.result.reason in reasons)
+        if self.turns is not None:
+            turns = self.turns
+            tests.append(lambda e: turns.holds(len(e.view.turns)))
+        if self.events:
+            words = tuple(word.casefold() for word in self.events)
+            tests.append(lambda e: _event_has(e, words))
+        for key, value in self.tags:
+            tests.append(lambda e, key=key, value=value: e.view.tags.get(key) == value)
+        if self.moves:
+            plies = list(self.moves)
+            tests.append(lambda e: opens_with(e, plies))
+        if self.position is not None:
+            position = self.position
+            tests.append(lambda e: position.reached_by(e.record()))
+        if self.valid is not None:
+            wanted = self.valid
+            tests.append(
+                lambda e: validate_record(e.record(), e.file, e.number, e.line).valid == wanted
+            )
+        return tests
+
+    def matcher(self) -> Predicate:
+        """One predicate for all the filters (AND, or OR with `any_of`)."""
+        tests = self.predicates()
+        if not tests:
+            return lambda e: True
+        if self.any_of:
+            return lambda e: any(test(e) for test in tests)
+        return lambda e: all(test(e) for test in tests)
+
+
+def _winner_test(winner: str) -> Predicate:
+    """`seat0`, `seat1`, `draw`, or a player's name (the words win over a player so named)."""
+    if winner == "draw":
+        return lambda e: e.view.result is not None and e.view.result.winner is None
+    if winner in ("seat0", "seat1"):
+        seat = int(winner[-1])
+        return lambda e: e.view.result is not None and e.view.result.winner == seat
+
+    def named(entry: Entry) -> bool:
+        result = entry.view.result
+        return (
+            result is not None
+            and result.winner is not None
+            and entry.view.players[result.winner].name == winner
+        )
+
+    return named
+
+
+def _event_has(entry: Entry, words: tuple[str, ...]) -> bool:
+    """The event's name or the tournament's id contains one of the words (any case)."""
+    event = entry.view.event
+    texts = [text.casefold() for text in (event.event, event.tournament) if text]
+    return any(word in text for word in words for text in texts)

@@ -1,0 +1,90 @@
+"""Finding the games that pass through a position: the position read from the game's own
+notation, every position of a game replayed, both compared in a form that forgets how the
+position was reached."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+from referee.games import GAME_NAMES, get_game
+from referee.games.base import GameError, State
+from referee.games.trax.rules import TraxState
+from referee.games.trax.symmetry import shape, symmetric_shape
+from referee.records.model import Record
+from referee.records.replay import ReplayError, game_of, replay, start_state
+
+Key = Callable[[State], Hashable]
+
+
+def _trax_key(symmetric: bool) -> Key:
+    """The seat to move and the tiles' shape (the notation's move list depends on the order
+    the tiles were laid in; the shape does not)."""
+    of_shape = symmetric_shape if symmetric else shape
+
+    def key(state: State) -> Hashable:
+        assert isinstance(state, TraxState)
+        return state.seat, of_shape(state)
+
+    return key
+
+
+def _text_key(game_name: str) -> Key:
+    """The game's own canonical position text: the Thai FEN, the Takhteh Position ID (seen
+    from the player on roll), the THAX sides and seat to roll. None of them says how the
+    position was reached, and none holds the dice already rolled."""
+    game = get_game(game_name)
+    return game.format_position
+
+
+@dataclass(frozen=True)
+class PositionQuery:
+    """A position to look for in games of `game`."""
+
+    game: str
+    target: Hashable
+    key: Key
+
+    def reached_by(self, record: Record) -> bool:
+        """Whether the record's game passes through the position (before any turn, or after
+        one); a record that stops replaying counts up to where it stops."""
+        if record.game != self.game:
+            return False
+        key, target = self.key, self.target
+        try:
+            game = game_of(record)
+            if key(start_state(record, game)) == target:
+                return True
+            for step in replay(record, game):
+                if key(step.after) == target:
+                    return True
+        except ReplayError:
+            return False
+        return False
+
+
+def position_query(
+    text: str, game_name: str | None = None, variant: str = "standard", symmetric: bool = False
+) -> PositionQuery:
+    """The query for a position in a game's notation: a Thai PDN FEN, a Takhteh Position ID,
+    Trax moves (`@0+ B1/`) or a THAX position (`11200/01000 1`). Without `game_name` the
+    notation tells the game (GameError when it fits none, or more than one)."""
+    names = [game_name] if game_name else list(GAME_NAMES)
+    found: list[tuple[str, State]] = []
+    errors: list[str] = []
+    for name in names:
+        game = get_game(name)
+        try:
+            found.append((name, game.parse_position(game.ruleset(variant), text)))
+        except GameError as error:
+            errors.append(f"{name}: {error}")
+    if len(found) != 1:
+        if game_name:
+            raise GameError(f"--position {text!r}: {errors[0].partition(': ')[2]}")
+        which = ", ".join(name for name, _ in found) or "no game"
+        raise GameError(f"--position {text!r} reads as a position of {which}: give --game")
+    name, state = found[0]
+    if symmetric and name != "trax":
+        raise GameError("--symmetric is for Trax positions")
+    key = _trax_key(symmetric) if name == "trax" else _text_key(name)
+    return PositionQuery(name, key(state), key)

@@ -1,0 +1,179 @@
+"""Commands on archives of records: select (filter, deduplicate, sample, split) and stats."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from referee.archive.entries import ArchiveError
+from referee.archive.filters import Criteria, FilterError, TurnRange, parse_tag, split_plies
+from referee.archive.positions import position_query
+from referee.archive.select import (
+    STDOUT,
+    Counts,
+    Plan,
+    SplitBy,
+    selected,
+    split_selected,
+    write_selected,
+)
+from referee.archive.stats import StatsFormat, collect_stats, render_stats
+from referee.cli.output import fail, user_errors
+from referee.records.model import Reason
+
+Inputs = Annotated[
+    list[str], typer.Argument(help="record files or folders, any format; - for stdin")
+]
+Names = Annotated[list[str] | None, typer.Option()]
+
+
+def _report(line: str) -> None:
+    typer.echo(f"left out: {line}", err=True)
+
+
+def select(
+    paths: Inputs,
+    out: Annotated[
+        str,
+        typer.Option(
+            "--output", "-o", help="the file to write (- for stdout), or the folder of --split-by"
+        ),
+    ] = STDOUT,
+    format: Annotated[
+        str | None,
+        typer.Option(help="the format to write; by default from OUT's extension (stdout: jsonl)"),
+    ] = None,
+    game: Annotated[list[str] | None, typer.Option("--game", "-g", help="only this game")] = None,
+    variant: Annotated[list[str] | None, typer.Option(help="only this variant")] = None,
+    player: Annotated[list[str] | None, typer.Option(help="games NAME played, either seat")] = None,
+    seat0: Annotated[str | None, typer.Option(help="games with NAME on seat 0")] = None,
+    seat1: Annotated[str | None, typer.Option(help="games with NAME on seat 1")] = None,
+    winner: Annotated[str | None, typer.Option(help="NAME, seat0, seat1 or draw")] = None,
+    reason: Annotated[list[Reason] | None, typer.Option(help="how the game ended")] = None,
+    turns: Annotated[str | None, typer.Option(help="MIN..MAX turns (either end open)")] = None,
+    event: Annotated[
+        list[str] | None, typer.Option(help="TEXT in the event's name or tournament id")
+    ] = None,
+    tag: Annotated[list[str] | None, typer.Option(help="KEY=VALUE among the tags")] = None,
+    valid: Annotated[
+        bool | None, typer.Option("--valid/--invalid", help="games that replay (or not)")
+    ] = None,
+    position: Annotated[
+        str | None,
+        typer.Option(
+            help="games through a position: Thai FEN, Takhteh Position ID, Trax moves, "
+            "THAX 11200/01000 1"
+        ),
+    ] = None,
+    symmetric: Annotated[
+        bool, typer.Option(help="Trax --position up to rotation and reflection")
+    ] = False,
+    moves: Annotated[
+        str | None,
+        typer.Option(
+            help="games opening with these moves: '22-18 11-15', or plies split by ; "
+            "(THAX, Takhteh: 'P3 P5; T5>3')"
+        ),
+    ] = None,
+    any_of: Annotated[bool, typer.Option("--any", help="keep games that pass any filter")] = False,
+    dedupe: Annotated[
+        bool, typer.Option(help="drop games with the same game, ruleset, start, rolls and moves")
+    ] = False,
+    first: Annotated[
+        int | None, typer.Option(min=1, help="keep the first N games that pass")
+    ] = None,
+    sample: Annotated[
+        int | None, typer.Option(min=1, help="keep N games drawn at random from those that pass")
+    ] = None,
+    seed: Annotated[str, typer.Option(help="the seed of --sample")] = "0",
+    split_by: Annotated[
+        SplitBy | None, typer.Option(help="write one file per value into the folder OUT")
+    ] = None,
+) -> None:
+    """Select games from an archive by header, result, length, position or opening.
+
+    Counts of games read, kept and dropped go to stderr. Exit 0, or 1 when some games could
+    not be read, 2 when the command is given wrong.
+    """
+    counts = Counts()
+    with user_errors():
+        if first is not None and sample is not None:
+            fail("give --first or --sample, not both")
+        try:
+            criteria = Criteria(
+                games=frozenset(game or ()),
+                variants=frozenset(variant or ()),
+                players=tuple(player or ()),
+                seat0=seat0,
+                seat1=seat1,
+                winner=winner,
+                reasons=frozenset(r.value for r in reason or ()),
+                turns=TurnRange.parse(turns) if turns is not None else None,
+                events=tuple(event or ()),
+                tags=tuple(parse_tag(text) for text in tag or ()),
+                valid=valid,
+                position=_position(position, game, variant, symmetric),
+                moves=tuple(split_plies(moves)) if moves else (),
+                any_of=any_of,
+            )
+            plan = Plan(criteria, dedupe, first, sample, seed)
+            entries = selected(paths, plan, counts, _report)
+            if split_by is not None:
+                split_selected(entries, out, split_by, format, counts, _report)
+            else:
+                write_selected(entries, out, format, counts, _report)
+        except (ArchiveError, FilterError) as error:
+            fail(str(error))
+    typer.echo(counts.summary(), err=True)
+    raise typer.Exit(1 if counts.unreadable else 0)
+
+
+def _position(
+    text: str | None, games: list[str] | None, variants: list[str] | None, symmetric: bool
+):
+    if text is None:
+        if symmetric:
+            raise FilterError("--symmetric goes with --position")
+        return None
+    game = games[0] if games and len(games) == 1 else None
+    variant = variants[0] if variants and len(variants) == 1 else "standard"
+    return position_query(text, game, variant, symmetric)
+
+
+def stats(
+    paths: Inputs,
+    format: Annotated[StatsFormat, typer.Option(help="output format")] = StatsFormat.text,
+    plies: Annotated[int, typer.Option(min=1, help="length of the openings counted")] = 2,
+    openings: Annotated[int, typer.Option(min=0, help="most common openings shown")] = 10,
+    plot: Annotated[Path | None, typer.Option(help="draw the turn counts as a PNG")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="write to a file")] = None,
+) -> None:
+    """Per game and variant: results by seat, the first mover's score with its 95% interval,
+    reasons, game lengths, the common openings and each player's score."""
+    errors: list[str] = []
+    with user_errors():
+        try:
+            summary = collect_stats(paths, plies, lambda line: errors.append(line))
+        except ArchiveError as error:
+            fail(str(error))
+        for line in errors:
+            typer.echo(f"left out: {line}", err=True)
+        if not summary.groups:
+            fail("no game read")
+        text = render_stats(summary, format, openings)
+        if plot is not None:
+            from referee.archive.plot import plot_turns
+
+            plot_turns(summary, plot)
+        if output is None:
+            typer.echo(text, nl=not text.endswith("\n"))
+        else:
+            output.write_text(text, encoding="utf-8")
+    raise typer.Exit(1 if errors else 0)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(select)
+    app.command()(stats)

@@ -1,0 +1,174 @@
+"""A fast scan of JSONL records: the header fields, checked, without building pydantic records.
+
+Tools that read millions of records only to look at who played, how it ended and how long it
+took (`referee select`, `referee stats`) decode each line with msgspec straight into the
+small structs below. msgspec checks the type and range of every field it decodes, as the
+record model does (no `true` or `"3"` for a seat, points >= 0, a known reason), and skips the
+fields a struct does not name without building them: a line is read in a few microseconds,
+against some fifty for the full model. The turns are skipped too unless the caller asks for
+them (`with_turns`): then each turn's seat, roll and move are decoded, and nothing else.
+
+What the scan does not read (times, comments, engine output in the turns) is not checked
+here; it is when the full record is built (`Scanned.record()`), or by `referee validate`.
+A line the scan refuses is read again by the full reader, so that the error names the field
+and the rule exactly as everywhere else in referee.
+
+The structs keep the record model's field names, so code that reads `record.players[0].name`
+or `record.result.reason` works on either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+import msgspec
+
+from referee.records.io import RecordError, load_json, parse_record, parse_record_json
+from referee.records.model import Reason, Record
+
+Seat = Literal[0, 1]
+Count = Annotated[int, msgspec.Meta(ge=0)]
+Positive = Annotated[int, msgspec.Meta(ge=1)]
+Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
+Dice = Annotated[list[Die], msgspec.Meta(min_length=2, max_length=2)]
+
+
+class ScanPlayer(msgspec.Struct, frozen=True):
+    name: Annotated[str, msgspec.Meta(min_length=1)]
+    kind: Literal["human", "bot", "external"] = "human"
+    spec: str | None = None
+
+
+class ScanEvent(msgspec.Struct, frozen=True):
+    event: str | None = None
+    site: str | None = None
+    date: str | None = None
+    round: str | None = None
+    tournament: str | None = None
+    pairing: Count | None = None
+    game_number: Count | None = None
+
+
+class ScanResult(msgspec.Struct, frozen=True):
+    winner: Seat | None
+    points: Count
+    reason: Reason
+    detail: str | None = None
+
+
+class ScanMatch(msgspec.Struct, frozen=True):
+    length: Positive
+    game: Positive
+    score: Annotated[list[int], msgspec.Meta(min_length=2, max_length=2)] = msgspec.field(
+        default_factory=lambda: [0, 0]
+    )
+    first: Seat | None = None
+
+
+class ScanTurn(msgspec.Struct, frozen=True):
+    seat: Seat
+    move: str
+    roll: Dice | None = None
+
+
+NO_EVENT = ScanEvent()
+
+
+class _Header(msgspec.Struct, frozen=True):
+    format: Literal["referee"]
+    version: Literal[1]
+    game: Literal["thax", "takhteh", "trax", "thai"]
+    ruleset: str
+    players: Annotated[list[ScanPlayer], msgspec.Meta(min_length=2, max_length=2)]
+    event: ScanEvent = NO_EVENT
+    start: str | None = None
+    result: ScanResult | None = None
+    tags: dict[str, str] = {}
+    opening_rolls: list[Dice] = []
+    match: ScanMatch | None = None
+
+
+class Header(_Header, frozen=True):
+    """A record's header; its turns are left unread (`turns` is their raw JSON text)."""
+
+    turns: msgspec.Raw = msgspec.Raw(b"[]")
+
+
+class HeaderWithTurns(_Header, frozen=True):
+    """A record's header with each turn's seat, roll and move."""
+
+    turns: list[ScanTurn] = []
+
+
+_DECODERS = {
+    False: msgspec.json.Decoder(Header),
+    True: msgspec.json.Decoder(HeaderWithTurns),
+}
+
+
+@dataclass(slots=True)
+class Scanned:
+    """One line of a JSONL stream: its header, or why it could not be read."""
+
+    number: int
+    """1-based position of the record in its stream."""
+    line: int
+    """1-based line of the record."""
+    raw: bytes
+    """The line as read, without its line break."""
+    header: Header | HeaderWithTurns | None
+    error: RecordError | None = None
+
+    def record(self) -> Record:
+        """The full record of the line (RecordError if a field the scan skipped is wrong)."""
+        return parse_record_json(self.raw)
+
+
+def scan_line(raw: bytes, with_turns: bool = False) -> Header | HeaderWithTurns:
+    """The header of one JSON record; RecordError says what is wrong."""
+    try:
+        return _DECODERS[with_turns].decode(raw)
+    except msgspec.DecodeError as error:
+        raise _refused(raw, error) from None
+
+
+def _refused(raw: bytes, error: msgspec.DecodeError) -> RecordError:
+    """Why a line the scan refused is wrong: read again with the full reader (rare), for its
+    code, pointer and message; if the full reader takes it, what the scan found."""
+    try:
+        parse_record(load_json(raw))
+    except RecordError as full:
+        return full
+    return RecordError("schema", _message(error), _pointer(str(error)))
+
+
+def _message(error: msgspec.DecodeError) -> str:
+    text = str(error)
+    what, _, where = text.partition(" - at `")
+    return f"{_pointer(text) or '/'}: {what}" if where else text
+
+
+def _pointer(text: str) -> str:
+    """A JSON pointer from msgspec's path: `$.turns[3].seat` -> `/turns/3/seat`."""
+    _, _, where = text.partition(" - at `$")
+    path = where.rstrip("`")
+    return path.replace("[", ".").replace("]", "").replace(".", "/")
+
+
+def scan_jsonl(stream: Iterable[bytes], with_turns: bool = False) -> Iterator[Scanned]:
+    """The header of every record of a JSONL stream, one line at a time; blank lines skipped."""
+    number = 0
+    decode = _DECODERS[with_turns].decode
+    for line_number, line in enumerate(stream, 1):
+        raw = line.rstrip(b"\r\n")
+        if not raw.strip():
+            continue
+        number += 1
+        try:
+            header = decode(raw)
+        except msgspec.DecodeError as error:
+            yield Scanned(number, line_number, raw, None, _refused(raw, error))
+        else:
+            yield Scanned(number, line_number, raw, header)
