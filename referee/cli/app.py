@@ -8,7 +8,7 @@ from typing import NoReturn
 
 import typer
 
-from referee.cli import archive, engine, ratings, records, report, tournament
+from referee.cli import archive, engine, openings, ratings, records, report, tournament
 from referee.cli.output import fail
 
 app = typer.Typer(
@@ -24,6 +24,7 @@ engine.register(app)
 tournament.register(app)
 ratings.register(app)
 report.register(app)
+openings.register(app)
 archive.register(app)
 
 

@@ -8,14 +8,14 @@ A suite is a text file, one opening per line, in the game's own notation:
     # comments and blank lines are skipped
     @0+ B1/ A2\\                        Trax: moves from the empty board
     1. 25-21 9-13 2. 21-17              Thai checkers: PDN moves (numbers optional)
-    W:W21,22,23,24:B1,2,3,4 | 21-17      Thai checkers: a FEN, then moves
+    W:W9,10:B23,24 | 9-13              Thai checkers: a FEN, then moves
     4HPwATDgc/ABMA                      Takhteh: a Position ID (the opening roll still decides)
 
-`|` separates a start position from the moves; a line without `|` is moves only, except in
-the dice games, where it is a start position (their turns need rolls, which the duplicate dice
-of each pair provide after the book). Every line is played through the engine when the suite
-is read; a bad line is refused with its file, line and the rule it breaks before any game
-starts.
+`|` separates a start position from the moves (`FEN |` is a start position alone); a line
+without `|` is moves only, except in the dice games, where it is a start position: their
+turns need rolls, which the duplicate dice of each pair provide after the book. Every line is
+played through the engine when the suite is read; a bad line is refused with its file, line
+and the rule it breaks before any game starts.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ class Opening:
         moves = " ".join(self.moves)
         if self.start is None:
             return moves
-        return f"{self.start} {SEPARATOR} {moves}".rstrip(f" {SEPARATOR}")
+        return f"{self.start} {SEPARATOR} {moves}".rstrip()
 
 
 def _tokens(text: str) -> list[str]:

@@ -1,0 +1,56 @@
+"""`referee openings`: write an opening suite for tournaments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from referee.cli.output import fail, user_errors
+from referee.games import get_game
+from referee.tournament.openings import all_openings
+
+
+def openings(
+    game: Annotated[str, typer.Option("--game", "-g", help="trax or thai")],
+    plies: Annotated[int, typer.Option(help="moves from the start in each opening")] = 2,
+    variant: Annotated[str, typer.Option(help="the variant")] = "standard",
+    symmetric: Annotated[
+        bool,
+        typer.Option(
+            "--symmetric/--no-symmetric",
+            help="Trax: keep one of the positions that are rotations or reflections of another",
+        ),
+    ] = True,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="the suite file (default: standard output)")
+    ] = None,
+) -> None:
+    """List every distinct opening of N plies, one a line, for `tournament run --openings`."""
+    with user_errors():
+        engine = get_game(game)
+        ruleset = engine.ruleset(variant)
+        try:
+            found = all_openings(engine, ruleset, plies, symmetric)
+        except ValueError as error:
+            fail(str(error))
+    kind = ", up to rotation and reflection" if symmetric and engine.name == "trax" else ""
+    lines = [
+        f"# {engine.title} ({ruleset.id}): every distinct position after {plies} "
+        f"{'ply' if plies == 1 else 'plies'}{kind}; {len(found)} openings",
+        f"# made by: referee openings --game {game} --plies {plies}"
+        + ("" if symmetric else " --no-symmetric"),
+        *(opening.text() for opening in found),
+    ]
+    text = "\n".join(lines) + "\n"
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    with user_errors():
+        out.write_text(text, encoding="utf-8")
+    typer.echo(f"{len(found)} openings written to {out}", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(openings)

@@ -1,0 +1,159 @@
+"""Opening suites: reading and checking suite files, the order of play, listing openings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from referee.cli.app import app
+from referee.games import get_game
+from referee.games.trax.symmetry import shape, transforms
+from referee.tournament.openings import (
+    Opening,
+    OpeningError,
+    all_openings,
+    opening_order,
+    read_openings,
+)
+
+TRAX, THAI, TAKHTEH = get_game("trax"), get_game("thai"), get_game("takhteh")
+
+
+def suite(tmp_path: Path, text: str, name: str = "suite.txt") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_suite_file_is_read_in_canonical_notation(tmp_path: Path) -> None:
+    path = suite(
+        tmp_path,
+        "# Trax openings\n\n@0+ B1/ A2\\\n  @0/   # a comment after the moves\n",
+    )
+    openings = read_openings(path, TRAX, TRAX.ruleset())
+    assert openings == [Opening(None, ("@0+", "B1/", "A2\\")), Opening(None, ("@0/",))]
+
+
+def test_thai_lines_take_a_fen_and_pdn_move_numbers(tmp_path: Path) -> None:
+    fen = "W:W9,10:B23,24"
+    path = suite(tmp_path, f"1. 25-21 5-9 2. 21-17\n{fen} | 9-13\n{fen} |\n")
+    openings = read_openings(path, THAI, THAI.ruleset())
+    assert openings[0] == Opening(None, ("25-21", "5-9", "21-17"))
+    assert openings[1].moves == ("9-13",) and openings[2].moves == ()
+    assert openings[1].start is not None and openings[1].start.startswith("W:")
+    again = suite(tmp_path, "\n".join(opening.text() for opening in openings), "again.txt")
+    assert read_openings(again, THAI, THAI.ruleset()) == openings
+
+
+def test_takhteh_lines_are_start_positions(tmp_path: Path) -> None:
+    path = suite(tmp_path, "4HPwATDgc/ABMA\n")
+    assert read_openings(path, TAKHTEH, TAKHTEH.ruleset()) == [Opening("4HPwATDgc/ABMA", ())]
+
+
+@pytest.mark.parametrize(
+    ("game", "text", "line", "rule"),
+    [
+        (TRAX, "@0+\n@0+ Z9/\n", 2, "trax.not-adjacent"),
+        (TRAX, "@0+ hello\n", 1, "notation"),
+        (TRAX, "@0+ B1/\n\n@0+ @0+\n", 3, ""),
+        (THAI, "25-21\n25-20\n", 2, ""),
+        (THAI, "X:W1:B2 | 25-21\n", 1, "start"),
+        (TAKHTEH, "4HPwATDgc/ABMA | 31: 8/5 6/5\n", 1, "book-dice"),
+        (TAKHTEH, "not-a-position\n", 1, "start"),
+        (TRAX, "|\n", 1, "empty"),
+    ],
+)
+def test_a_bad_line_names_file_line_and_rule(
+    tmp_path: Path, game, text: str, line: int, rule: str
+) -> None:
+    path = suite(tmp_path, text)
+    with pytest.raises(OpeningError) as caught:
+        read_openings(path, game, game.ruleset())
+    message = str(caught.value)
+    assert message.startswith(f"{path}:{line}: ")
+    assert "\n" not in message
+    if rule:
+        assert caught.value.rule == rule
+
+
+def test_an_empty_or_undecodable_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(OpeningError, match="no opening"):
+        read_openings(suite(tmp_path, "# nothing\n"), TRAX, TRAX.ruleset())
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"@0+ \xff\n")
+    with pytest.raises(OpeningError, match="UTF-8"):
+        read_openings(path, TRAX, TRAX.ruleset())
+
+
+@given(st.integers(1, 30), st.sampled_from(["sequential", "random"]), st.integers(1, 30))
+@settings(max_examples=60)
+def test_every_opening_is_played_once_per_cycle(size: int, order: str, start: int) -> None:
+    openings = [Opening(None, (f"m{i}",)) for i in range(size)]
+    start = (start - 1) % size + 1
+    pick = opening_order(openings, order, "seed", start)
+    first_cycle = [pick(pair) for pair in range(size)]
+    assert sorted(first_cycle, key=lambda o: o.moves) == sorted(openings, key=lambda o: o.moves)
+    assert [pick(pair + size) for pair in range(size)] == first_cycle
+    if order == "sequential":
+        assert first_cycle[0] == openings[start - 1]
+    assert opening_order(openings, order, "seed", start)(0) == first_cycle[0]
+
+
+def reachable(game, plies: int) -> list:
+    """Every position after `plies` moves, by walking all move sequences."""
+    states = [game.initial_state(game.ruleset())]
+    for _ in range(plies):
+        states = [s.play(m) for s in states for m in s.legal_moves()]
+    return [s for s in states if not s.is_terminal()]
+
+
+@pytest.mark.parametrize("plies", [1, 2, 3])
+def test_thai_openings_are_the_distinct_positions(plies: int) -> None:
+    fens = {THAI.format_position(s) for s in reachable(THAI, plies)}
+    openings = all_openings(THAI, THAI.ruleset(), plies)
+    assert len(openings) == len(fens)
+    reached = set()
+    for opening in openings:
+        state = THAI.initial_state(THAI.ruleset())
+        for move in opening.moves:
+            state = state.play(THAI.parse_move(state, move))
+        reached.add(THAI.format_position(state))
+    assert reached == fens
+
+
+@pytest.mark.parametrize("plies", [2, 3])
+def test_trax_openings_cover_every_position_up_to_symmetry(plies: int) -> None:
+    openings = all_openings(TRAX, TRAX.ruleset(), plies, symmetric=True)
+    shapes = []
+    for opening in openings:
+        state = TRAX.initial_state(TRAX.ruleset())
+        for move in opening.moves:
+            state = state.play(TRAX.parse_move(state, move))
+        shapes.append(shape(state))
+    # No opening is a rotation or reflection of another ...
+    for index, one in enumerate(shapes):
+        assert not any(other in transforms(one) for other in shapes[index + 1 :])
+    # ... and every reachable position is one of them, turned or mirrored.
+    covered = {variant for one in shapes for variant in transforms(one)}
+    assert all(shape(state) in covered for state in reachable(TRAX, plies))
+
+
+def test_the_openings_command_writes_a_suite_that_reads_back(tmp_path: Path) -> None:
+    out = tmp_path / "trax.txt"
+    result = CliRunner().invoke(app, ["openings", "--game", "trax", "--plies", "2", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    openings = read_openings(out, TRAX, TRAX.ruleset())
+    assert len(openings) == len(all_openings(TRAX, TRAX.ruleset(), 2, symmetric=True))
+    refused = CliRunner().invoke(app, ["openings", "--game", "takhteh"])
+    assert refused.exit_code == 2 and "Traceback" not in refused.output
+
+
+@pytest.mark.parametrize("name", ["trax-3ply.txt", "thai-3ply.txt"])
+def test_the_shipped_suites_read(name: str) -> None:
+    path = Path(__file__).resolve().parents[2] / "referee" / "data" / "openings" / name
+    game = TRAX if name.startswith("trax") else THAI
+    assert len(read_openings(path, game, game.ruleset())) >= 40
