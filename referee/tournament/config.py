@@ -201,6 +201,27 @@ def with_bot_options(config: TournamentConfig, items: list[str], base: Path) -> 
     return config.model_copy(update={"bots": list(bots.values())})
 
 
+LAUNCH_FIELDS = frozenset(
+    {"command", "protocol", "startup_time", "memory_mb", "max_line", *LAUNCH_SETTINGS}
+)
+RUN_FIELDS = frozenset({"pass_env", "log_limit_mb"})
+
+
+def same_games(first: TournamentConfig, second: TournamentConfig) -> bool:
+    """Whether two configurations play the same games, differing at most in how programs are
+    started (`dir`, `command`, ...): what a fix after a failed start changes."""
+
+    def games(config: TournamentConfig) -> dict[str, object]:
+        data = config.model_dump(exclude=set(RUN_FIELDS))
+        data["bots"] = [
+            {key: value for key, value in bot.items() if key not in LAUNCH_FIELDS}
+            for bot in data["bots"]
+        ]
+        return data
+
+    return games(first) == games(second)
+
+
 def without_secrets(config: TournamentConfig) -> TournamentConfig:
     """The configuration as tournament.json keeps it: the bots' `env` without values."""
     return TournamentConfig.model_validate(config.model_dump())
