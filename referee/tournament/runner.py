@@ -42,7 +42,7 @@ class TournamentError(RuntimeError):
     """A tournament that could not play all its games; what was played is stored."""
 
 
-class TournamentStopped(TournamentError):
+class TournamentStopped(Exception):
     """SIGINT or SIGTERM stopped the run; every finished game is stored."""
 
     def __init__(self, directory: Path, stored: int, number: int) -> None:
