@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn, TypeVar
 
-from referee.bots.process import BotProcess
+from referee.bots.process import BotLog, BotProcess, Launch
 from referee.games import get_game
 from referee.games.base import Game, NotationError, Ruleset, State
 from referee.games.bot import Bot, Forfeit
@@ -18,55 +18,110 @@ from referee.games.bot import Bot, Forfeit
 PROTOCOL = "referee-bot"
 PROTOCOL_VERSION = 1
 GRACE = 0.1
-"""Seconds waited beyond a time limit, so that a late answer's overrun can be recorded."""
+"""Seconds waited beyond a time limit, so that a late answer's overrun can be recorded; a bot
+that has not answered by then has lost on time."""
 FORFEITS = frozenset({"time", "crash", "illegal_move", "protocol_error"})
+START_FAILURES = frozenset({"time", "crash", "protocol_error"})
+"""Forfeits that, before a process has answered its hello (or played its first Trax move),
+mean that the program cannot start."""
+INFO_BURST = 100
+INFO_PER_SECOND = 100
+"""Info lines read in a move: up to INFO_BURST plus INFO_PER_SECOND for each second it lasts."""
+INFO_BYTES = 4096
+"""Longest info line read; longer ones are dropped unread."""
+
+Reply = TypeVar("Reply")
 
 
 @dataclass(frozen=True)
 class Limits:
-    """What an external bot may do."""
+    """The time an external bot has."""
 
     move_seconds: float = 60.0
     startup_seconds: float = 10.0
-    max_line: int = 1 << 20
-    memory_mb: int | None = None
+    """For the hello (or the Trax team name), and added to a Trax program's first move."""
 
 
-class _ProcessBot(Bot):
-    """What both protocols share: the process, its log, and restarts after a forfeit."""
+class ProgramBot(Bot):
+    """What both protocols share: the process, its log, restarts after a forfeit, and knowing
+    whether the program could start at all."""
 
     name: ClassVar[str] = "external"
 
-    def __init__(self, command: list[str], limits: Limits, stderr_log: Path | None) -> None:
+    def __init__(self, launch: Launch, limits: Limits, log: BotLog | None = None) -> None:
         super().__init__()
-        self.command = command
+        self.launch = launch
         self.limits = limits
-        self.stderr_log = stderr_log
+        self.log = log or BotLog(None)
         self.process: BotProcess | None = None
         self.game: Game | None = None
         self.ruleset: Ruleset | None = None
+        self.ready = False
+        """Whether the running process has answered its hello (Trax: played a move)."""
+        self.ever_ready = False
+        self.moves = 0
+        self.start_failure: str | None = None
+        """Why the program could not start in the current game, if it could not."""
+
+    def start_game(self, ruleset: Ruleset, seat: int, seed: str) -> None:
+        super().start_game(ruleset, seat, seed)
+        self.start_failure = None
 
     def _spawn(self) -> BotProcess:
-        return BotProcess(
-            self.command, self.stderr_log, self.limits.memory_mb, self.limits.max_line
-        )
+        self.ready = False
+        return BotProcess(self.launch, self.log)
 
-    def _wait_move(self, process: BotProcess) -> tuple[str, float]:
-        """A line within the move time; a late line within the grace is a time forfeit with its
-        overrun, no line at all is a time forfeit at the limit plus the grace."""
-        limit = self.limits.move_seconds
+    def _fail(self, forfeit: Forfeit) -> NoReturn:
+        """Stop the process (its stderr all in the log first) and lose with the reason and
+        the last line the program wrote on its stderr."""
+        last = self._stop(grace=GRACE)
+        detail = f"{forfeit.detail}; stderr: {last}" if last else forfeit.detail
+        if not self.ready and forfeit.reason in START_FAILURES:
+            self.start_failure = detail
+        raise Forfeit(forfeit.reason, detail) from None
+
+    def _wait_move(
+        self,
+        process: BotProcess,
+        sent: float,
+        limit: float,
+        read: Callable[[str], Reply | None],
+        plainly_info: Callable[[str], bool],
+    ) -> Reply:
+        """The first line that `read` turns into a reply (None: an info line) within `limit`
+        seconds of `sent`: info lines never add time. A line after the limit but within the
+        grace is a time forfeit with its overrun; no line by then, a time forfeit at once.
+
+        Info lines beyond the rate or the size cap are dropped unread when `plainly_info`
+        says they can hold no move, and counted in the log."""
+        self.moves += 1
+        due = sent + limit
+        read_info = dropped = 0
         try:
-            line, took = process.receive(limit + GRACE, "move")
-        except Forfeit as forfeit:
-            if forfeit.reason == "time":
-                over = GRACE * 1000
-                message = f"no move within {limit * 1000:.0f} ms (+{over:.0f} ms)"
-                raise Forfeit("time", message) from None
-            raise
-        if took > limit:
-            over = (took - limit) * 1000
-            raise Forfeit("time", f"move after {took * 1000:.0f} ms, {over:.0f} ms over the limit")
-        return line, took
+            while True:
+                line = process.receive(due + GRACE, "move")
+                if line is None:
+                    over = GRACE * 1000
+                    raise Forfeit("time", f"no move within {limit * 1000:.0f} ms (+{over:.0f} ms)")
+                now = time.perf_counter()
+                allowed = INFO_BURST + INFO_PER_SECOND * (now - sent)
+                if (read_info >= allowed or len(line) > INFO_BYTES) and plainly_info(line):
+                    dropped += 1
+                    continue
+                reply = read(line)
+                if reply is None:
+                    read_info += 1
+                    continue
+                if now > due:
+                    took, over = (now - sent) * 1000, (now - due) * 1000
+                    raise Forfeit("time", f"move after {took:.0f} ms, {over:.0f} ms over the limit")
+                return reply
+        finally:
+            if dropped:
+                self.log.note(
+                    f"move {self.moves}: {dropped} info lines dropped (over {INFO_PER_SECOND} "
+                    f"a second or {INFO_BYTES} bytes)"
+                )
 
     def _parse(self, state: State, text: str) -> Any:
         assert self.game is not None
@@ -79,56 +134,58 @@ class _ProcessBot(Bot):
         if reason in FORFEITS and winner != self.seat:
             self._stop()  # the bot broke down: it starts afresh for its next game
 
-    def _stop(self) -> None:
-        if self.process is not None:
-            self.process.close()
-            self.process = None
+    def _stop(self, grace: float = 0.5) -> str:
+        """Stop the process; the last non-empty line of its stderr, if any."""
+        process, self.process = self.process, None
+        return process.close(grace) if process is not None else ""
 
     def close(self) -> None:
         self._stop()
 
 
-class JsonLineBot(_ProcessBot):
+class JsonLineBot(ProgramBot):
     """The referee protocol: one JSON object per line each way."""
 
     def _started(self) -> BotProcess:
         if self.process is not None and self.process.alive():
             return self.process
         self._stop()
-        process = self._spawn()
-        try:
-            process.send(
-                json.dumps(
-                    {"type": "hello", "protocol": PROTOCOL, "protocol_version": PROTOCOL_VERSION}
-                )
+        self.process = process = self._spawn()
+        process.send(
+            json.dumps(
+                {"type": "hello", "protocol": PROTOCOL, "protocol_version": PROTOCOL_VERSION}
             )
-            line, _ = process.receive(self.limits.startup_seconds, "hello")
-            reply = _message(line, "hello")
-            spoken = reply.get("protocol_version", PROTOCOL_VERSION)
-            if spoken != PROTOCOL_VERSION:
-                raise Forfeit("protocol_error", f"speaks protocol version {spoken!r}, not 1")
-        except Forfeit:
-            process.close(grace=0)
-            raise
-        self.process = process
+        )
+        wait = self.limits.startup_seconds
+        line = process.receive(time.perf_counter() + wait, "hello")
+        if line is None:
+            raise Forfeit("time", f"no hello within {wait * 1000:.0f} ms")
+        reply = _message(line, "hello")
+        spoken = reply.get("protocol_version", PROTOCOL_VERSION)
+        if spoken != PROTOCOL_VERSION:
+            raise Forfeit("protocol_error", f"speaks protocol version {spoken!r}, not 1")
+        self.ready = self.ever_ready = True
         return process
 
     def start_game(self, ruleset: Ruleset, seat: int, seed: str) -> None:
         super().start_game(ruleset, seat, seed)
         self.game, self.ruleset = get_game(ruleset.game), ruleset
-        process = self._started()
-        process.send(
-            json.dumps(
-                {
-                    "type": "new_game",
-                    "game": ruleset.game,
-                    "ruleset": ruleset.id,
-                    "seat": seat,
-                    "time_limit_ms": round(self.limits.move_seconds * 1000),
-                    "seed": seed,
-                }
+        try:
+            process = self._started()
+            process.send(
+                json.dumps(
+                    {
+                        "type": "new_game",
+                        "game": ruleset.game,
+                        "ruleset": ruleset.id,
+                        "seat": seat,
+                        "time_limit_ms": round(self.limits.move_seconds * 1000),
+                        "seed": seed,
+                    }
+                )
             )
-        )
+        except Forfeit as forfeit:
+            self._fail(forfeit)
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> Any:
         assert self.process is not None and self.ruleset is not None
@@ -142,18 +199,20 @@ class JsonLineBot(_ProcessBot):
             message["roll"] = list(state.roll)
         assert self.game is not None
         message["legal"] = [self.game.format_move(state, move) for move in state.legal_moves()]
-        self.process.send(json.dumps(message))
-        while True:
-            line, _ = self._wait_move(self.process)
-            reply = _message(line, "move")
-            if reply["type"] == "info":
-                continue
+        try:
+            sent = time.perf_counter()
+            self.process.send(json.dumps(message))
+            reply = self._wait_move(
+                self.process, sent, self.limits.move_seconds, _move_or_info, _plainly_info
+            )
             move = reply.get("move")
             if not isinstance(move, str):
                 raise Forfeit(
-                    "protocol_error", f"a move message without a 'move' string: {line[:200]!r}"
+                    "protocol_error", f"a move message without a 'move' string: {reply!r:.200}"
                 )
             return self._parse(state, move)
+        except Forfeit as forfeit:
+            self._fail(forfeit)
 
     def end_game(self, winner: int | None, reason: str) -> None:
         if self.process is not None and self.process.alive():
@@ -184,11 +243,27 @@ def _message(line: str, expected: str) -> dict[str, Any]:
     return data
 
 
-class TraxContestBot(_ProcessBot):
-    """The Trax contest protocol: `-W` or `-B` first, then one move per line each way.
+def _move_or_info(line: str) -> dict[str, Any] | None:
+    reply = _message(line, "move")
+    return None if reply["type"] == "info" else reply
+
+
+def _plainly_info(line: str) -> bool:
+    return '"move"' not in line
+
+
+class TraxContestBot(ProgramBot):
+    """The Trax contest protocol: optionally `-T` answered by the team name, then `-W` or `-B`,
+    then one move per line each way; lines starting with `#` are comments (info lines).
 
     The protocol has no new-game message, so each game has a process of its own.
     """
+
+    def __init__(
+        self, launch: Launch, limits: Limits, log: BotLog | None = None, team: bool = False
+    ) -> None:
+        super().__init__(launch, limits, log)
+        self.team = team
 
     def start_game(self, ruleset: Ruleset, seat: int, seed: str) -> None:
         super().start_game(ruleset, seat, seed)
@@ -196,18 +271,45 @@ class TraxContestBot(_ProcessBot):
             raise Forfeit("protocol_error", "the Trax contest protocol only plays Trax")
         self.game, self.ruleset = get_game(ruleset.game), ruleset
         self._stop()
-        self.process = self._spawn()
         self.sent = 0
-        self.process.send("-W" if seat == 0 else "-B")
+        try:
+            self.process = process = self._spawn()
+            if self.team:
+                process.send("-T")
+                wait = self.limits.startup_seconds
+                name = process.receive(time.perf_counter() + wait, "team name")
+                if name is None:
+                    raise Forfeit("time", f"no team name within {wait * 1000:.0f} ms")
+                self.log.note(f"team name: {name.strip()[:200]}")
+            process.send("-W" if seat == 0 else "-B")
+        except Forfeit as forfeit:
+            self._fail(forfeit)
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> Any:
         assert self.process is not None
-        for turn in history[self.sent :]:
-            if turn.seat != self.seat:
-                self.process.send(turn.move)
-        self.sent = len(history) + 1
-        line, _ = self._wait_move(self.process)
-        return self._parse(state, line.strip())
+        try:
+            for turn in history[self.sent :]:
+                if turn.seat != self.seat:
+                    self.process.send(turn.move)
+            self.sent = len(history) + 1
+            limit = self.limits.move_seconds
+            if not self.ready:  # the program may still be loading what it needs
+                limit += self.limits.startup_seconds
+            line = self._wait_move(
+                self.process, time.perf_counter(), limit, _trax_move, _trax_comment
+            )
+            self.ready = self.ever_ready = True
+            return self._parse(state, line)
+        except Forfeit as forfeit:
+            self._fail(forfeit)
 
     def end_game(self, winner: int | None, reason: str) -> None:
         self._stop()
+
+
+def _trax_move(line: str) -> str | None:
+    return None if _trax_comment(line) else line.strip()
+
+
+def _trax_comment(line: str) -> bool:
+    return line.startswith("#")

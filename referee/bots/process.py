@@ -1,60 +1,172 @@
-"""A bot's process: lines in and out with time limits, a line-length cap and a memory cap."""
+"""A bot's process: lines in and out against deadlines, its standard error drained into a bounded
+log, and its whole process group stopped at the end, even when the worker that started it dies.
+
+Each bot runs in a session (and process group) of its own, so that stopping it stops every
+process it started. On Linux it also gets a parent-death signal: when the worker process dies,
+however it dies, the kernel kills the bot. The bot's own children are killed through its process
+group: by the worker when it stops normally or notices its runner has gone, and by the runner,
+from the group files in `groups` (see `kill_orphans`), when a worker was killed outright.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import fcntl
 import os
 import resource
 import selectors
 import signal
 import subprocess
+import sys
+import threading
 import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.games.bot import Forfeit
 
 READ_CHUNK = 1 << 16
+BASE_ENVIRONMENT = ("PATH", "HOME", "LANG", "TMPDIR")
+"""The variables of the runner's environment every bot gets; the rest only when named."""
+LOG_LIMIT = 10 << 20
+"""Default cap of a bot's stderr log over a whole tournament, in bytes."""
+LAST_LINE = 200
+"""Characters of a bot's last stderr line kept for a forfeit's detail."""
+PR_SET_PDEATHSIG = 1
+
+
+@dataclass(frozen=True)
+class Launch:
+    """How to start a bot's process."""
+
+    command: tuple[str, ...]
+    cwd: str
+    env: Mapping[str, str] = field(default_factory=dict)
+    """The whole environment of the process."""
+    memory_mb: int | None = None
+    max_line: int = 1 << 20
+    groups: str | None = None
+    """A folder where each live bot's process group is noted while it runs (`kill_orphans`)."""
+
+
+def minimal_environment(
+    added: Mapping[str, str], passed: Iterable[str], source: Mapping[str, str] = os.environ
+) -> dict[str, str]:
+    """PATH, HOME, LANG and TMPDIR of `source`, the variables named in `passed` (when set), then
+    `added` on top: a bot sees no other variable of the runner (cloud keys, tokens)."""
+    names = [*BASE_ENVIRONMENT, *passed]
+    environment = {name: source[name] for name in names if name in source}
+    environment.update(added)
+    return environment
+
+
+class BotLog:
+    """A bot's stderr log, shared by its processes and by the workers of a tournament, never
+    longer than `limit` bytes plus one note saying that it was cut."""
+
+    def __init__(self, path: Path | None, limit: int = LOG_LIMIT) -> None:
+        self.path = path
+        self.limit = limit
+        self.lock = threading.Lock()
+
+    def write(self, data: bytes) -> None:
+        if self.path is None or not data:
+            return
+        with self.lock:
+            descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                # Workers playing the same bot at once append to one file: the size check and
+                # the write go together under the file lock.
+                fcntl.flock(descriptor, fcntl.LOCK_EX)
+                size = os.fstat(descriptor).st_size
+                if size > self.limit:
+                    return  # cut already: only the note may stand above the limit
+                room = self.limit - size
+                os.write(descriptor, data[:room])
+                if len(data) > room:
+                    note = (
+                        f"\n[referee: this log reached its limit of {self.limit} bytes; "
+                        "the rest of the bot's output is dropped]\n"
+                    )
+                    os.write(descriptor, note.encode())
+            finally:
+                os.close(descriptor)
+
+    def note(self, text: str) -> None:
+        """A line from referee itself (what it dropped, a team name), marked as such."""
+        self.write(f"[referee: {text}]\n".encode())
+
+
+class _Drain(threading.Thread):
+    """Reads a bot's stderr as it comes into the log, so that the bot never blocks on a full
+    pipe and nothing it wrote is lost when it is stopped; keeps the last lines in memory."""
+
+    def __init__(self, descriptor: int, log: BotLog) -> None:
+        super().__init__(name="bot-stderr", daemon=True)
+        self.descriptor = descriptor
+        self.log = log
+        self.tail = b""
+
+    def run(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.descriptor, READ_CHUNK)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.log.write(chunk)
+            self.tail = (self.tail + chunk)[-4 * LAST_LINE :]
+
+    def last_line(self) -> str:
+        for line in reversed(self.tail.decode("utf-8", "replace").splitlines()):
+            if line.strip():
+                return line.strip()[:LAST_LINE]
+        return ""
+
+
+_live_groups: dict[int, Path | None] = {}
+_live_lock = threading.Lock()
 
 
 class BotProcess:
     """One running bot program; every failure becomes a Forfeit with what happened."""
 
-    def __init__(
-        self,
-        command: list[str],
-        stderr_log: Path | None,
-        memory_mb: int | None = None,
-        max_line: int = 1 << 20,
-    ) -> None:
-        self.command = command
-        self.max_line = max_line
+    def __init__(self, launch: Launch, log: BotLog) -> None:
+        self.command = launch.command
+        self.max_line = launch.max_line
         self.buffer = bytearray()
-        log = stderr_log.open("ab") if stderr_log is not None else subprocess.DEVNULL
+        if not os.path.isdir(launch.cwd):
+            raise Forfeit("crash", f"cannot start: no folder {launch.cwd}")
         try:
             self.process = subprocess.Popen(
-                command,
+                launch.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=log,
+                stderr=subprocess.PIPE,
                 bufsize=0,
-                preexec_fn=_limits(memory_mb),
+                cwd=launch.cwd,
+                env=dict(launch.env),
+                preexec_fn=_child_setup(launch.memory_mb, os.getpid()),
                 start_new_session=True,
             )
         except OSError as error:
-            raise Forfeit(
-                "crash", f"cannot start {' '.join(command)!r}: {error.strerror}"
-            ) from None
-        finally:
-            if stderr_log is not None:
-                log.close()  # type: ignore[union-attr]
-        assert self.process.stdout is not None and self.process.stdin is not None
+            raise Forfeit("crash", f"cannot start: {error.strerror or error}") from None
+        self.pid = self.process.pid
+        self.group_file = _note_group(self.pid, launch.groups)
+        assert self.process.stdout is not None and self.process.stderr is not None
+        self.drain = _Drain(self.process.stderr.fileno(), log)
+        self.drain.start()
         self.stdout_fd = self.process.stdout.fileno()
         os.set_blocking(self.stdout_fd, False)
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.stdout_fd, selectors.EVENT_READ)
+        self.closed = False
 
     def alive(self) -> bool:
-        return self.process.poll() is None
+        return not self.closed and _exit_status(self.pid) is None
 
     def send(self, line: str) -> None:
         stdin = self.process.stdin
@@ -65,11 +177,12 @@ class BotProcess:
         except (BrokenPipeError, ConnectionResetError, ValueError):
             raise Forfeit("crash", self._exit_text("stopped reading its input")) from None
 
-    def receive(self, timeout: float, what: str) -> tuple[str, float]:
-        """The next line and the seconds it took; Forfeit on time, exit or a flood."""
-        started = time.perf_counter()
-        deadline = started + timeout
+    def receive(self, deadline: float, what: str) -> str | None:
+        """The next line, or None once `deadline` (time.perf_counter) has passed, even while
+        lines keep coming; Forfeit on exit or a line too long."""
         while True:
+            if time.perf_counter() > deadline:
+                return None
             newline = self.buffer.find(b"\n")
             if newline >= 0:
                 raw = bytes(self.buffer[:newline])
@@ -77,16 +190,13 @@ class BotProcess:
                 if len(raw) > self.max_line:
                     raise self._too_long()
                 try:
-                    text = raw.decode("utf-8").rstrip("\r")
+                    return raw.decode("utf-8").rstrip("\r")
                 except UnicodeDecodeError:
                     raise Forfeit("protocol_error", f"{what}: a line that is not UTF-8") from None
-                return text, time.perf_counter() - started
             if len(self.buffer) > self.max_line:
                 raise self._too_long()
             remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                raise Forfeit("time", f"no {what} within {timeout * 1000:.0f} ms")
-            if not self.selector.select(remaining):
+            if remaining <= 0 or not self.selector.select(remaining):
                 continue
             try:
                 chunk = os.read(self.stdout_fd, READ_CHUNK)
@@ -100,41 +210,142 @@ class BotProcess:
         return Forfeit("protocol_error", f"a line longer than {self.max_line} bytes")
 
     def _exit_text(self, what: str) -> str:
-        try:
-            code = self.process.wait(timeout=0.5)
-        except subprocess.TimeoutExpired:
+        status = _wait_status(self.pid, 0.5)
+        if status is None:
             return what
-        if code < 0:
-            return f"{what}: killed by signal {signal.Signals(-code).name}"
-        return f"{what}: exited with code {code}"
+        if status < 0:
+            return f"{what}: killed by signal {signal.Signals(-status).name}"
+        return f"{what}: exited with code {status}"
 
-    def close(self, grace: float = 0.5) -> None:
-        """Stop the process: ask by closing its input, then terminate, then kill."""
+    def close(self, grace: float = 0.5) -> str:
+        """Stop the process and every process of its group: ask by closing its input, then
+        terminate, then kill; return the last non-empty line of its stderr (all of which is
+        in the log by then)."""
+        if self.closed:
+            return self.drain.last_line()
+        self.closed = True
         self.selector.close()
         if self.process.stdin is not None:
             with contextlib.suppress(OSError):
                 self.process.stdin.close()
-        try:
-            self.process.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            self._signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=grace)
-            except subprocess.TimeoutExpired:
-                self._signal(signal.SIGKILL)
-                self.process.wait()
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-
-    def _signal(self, number: int) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, number)
+        if _wait_status(self.pid, grace) is None:
+            _kill_group(self.pid, signal.SIGTERM)
+            _wait_status(self.pid, grace)
+        # The leader has exited (or is killed now) but is not reaped yet, so its process group
+        # id cannot have been reused: whatever still runs in the group is the bot's.
+        _kill_group(self.pid, signal.SIGKILL)
+        self.process.wait()
+        _forget_group(self.pid, self.group_file)
+        self.drain.join(1.0)
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None and not self.drain.is_alive():
+                stream.close()
+        return self.drain.last_line()
 
 
-def _limits(memory_mb: int | None):
+def _exit_status(pid: int) -> int | None:
+    """The exit code (negative: the signal) of an exited child, without reaping it."""
+    try:
+        info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return 0
+    if info is None or info.si_pid == 0:
+        return None
+    return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+
+
+def _wait_status(pid: int, timeout: float) -> int | None:
+    deadline = time.perf_counter() + timeout
+    pause = 0.0005
+    while (status := _exit_status(pid)) is None and time.perf_counter() < deadline:
+        time.sleep(pause)
+        pause = min(pause * 2, 0.02)
+    return status
+
+
+def _kill_group(pgid: int, number: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, number)
+
+
+def _start_time(pid: int) -> str:
+    """The process's start time in clock ticks since boot (/proc), or '' where there is none."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return ""
+
+
+def _note_group(pid: int, groups: str | None) -> Path | None:
+    path = None
+    if groups is not None:
+        folder = Path(groups)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / str(pid)
+        path.write_text(_start_time(pid))
+    with _live_lock:
+        _live_groups[pid] = path
+    return path
+
+
+def _forget_group(pid: int, path: Path | None) -> None:
+    with _live_lock:
+        _live_groups.pop(pid, None)
+    if path is not None:
+        path.unlink(missing_ok=True)
+
+
+def kill_live_groups() -> None:
+    """Kill every bot this process started and has not stopped: a worker that must leave at
+    once (its runner is gone, or it is told to stop) leaves nothing behind."""
+    with _live_lock:
+        groups = list(_live_groups.items())
+    for pgid, path in groups:
+        _kill_group(pgid, signal.SIGKILL)
+        if path is not None:
+            path.unlink(missing_ok=True)
+
+
+def kill_orphans(groups: Path) -> None:
+    """Kill what is left of the bots noted in `groups` by workers that died without stopping
+    them (the kernel killed the bots themselves; their children live on in the group).
+
+    Call it only when no worker that noted a group there is running. A group id whose leader
+    is gone cannot be taken by a new group while members of the old one live, so killing the
+    group then reaches only the bot's processes; a leader alive with another start time is a
+    new process that reused the id, and is left alone.
+    """
+    if not groups.is_dir():
+        return
+    for path in groups.iterdir():
+        if not path.name.isdigit():
+            continue
+        pgid = int(path.name)
+        started = _start_time(pgid)
+        if not started or started == path.read_text():
+            _kill_group(pgid, signal.SIGKILL)
+        path.unlink(missing_ok=True)
+
+
+_libc: ctypes.CDLL | None = None
+
+
+def _child_setup(memory_mb: int | None, parent: int):
+    """What the child does between fork and exec: the memory cap, and on Linux a SIGKILL when
+    the worker dies (libc is loaded here, before the fork, so the child only calls it)."""
+    global _libc
+    linux = sys.platform.startswith("linux")
+    if linux and _libc is None:
+        _libc = ctypes.CDLL(None, use_errno=True)
+    libc = _libc
+
     def apply() -> None:
         if memory_mb is not None:
             limit = memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        if linux and libc is not None:
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if os.getppid() != parent:  # the worker died before the signal was set
+                os.kill(os.getpid(), signal.SIGKILL)
 
     return apply

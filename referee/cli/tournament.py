@@ -20,10 +20,11 @@ from referee.tournament.config import (
     load_config_file,
     ruleset_options,
     split_bot_specs,
+    with_bot_options,
 )
 from referee.tournament.demo import demo_configs
 from referee.tournament.executors import dask_executors
-from referee.tournament.runner import RunSummary, run_tournament
+from referee.tournament.runner import RunSummary, TournamentStopped, run_tournament
 from referee.tournament.schedule import schedule
 from referee.tournament.store import TournamentStore
 from referee.validator.run import validate_paths
@@ -33,6 +34,21 @@ DaskOption = Annotated[
     str | None,
     typer.Option(help="run on a Dask cluster: tcp://host:port, or 'local' to start one here"),
 ]
+
+KeepGoing = Annotated[
+    bool,
+    typer.Option(
+        "--keep-going",
+        help="record the forfeits of a program that cannot start instead of stopping (exit 2)",
+    ),
+]
+EXIT_CODES = """
+
+Exit codes: 0 every game played; 1 some batch of games could not be played; 2 bad input, or an
+external program that could not start in its first two games (the run stops at once and the
+games played are kept: fix the bot's launch settings and run again); 3 all played, but some
+game of this run was lost by `crash`; 130 or 143 stopped by Ctrl-C or SIGTERM (every finished
+game is stored)."""
 
 tournament_app = typer.Typer(help="Round-robin bot tournaments.", no_args_is_help=True)
 
@@ -44,16 +60,28 @@ def _run(
     dask: str | None,
     quiet: bool,
     standings: bool = True,
+    keep_going: bool = False,
 ) -> None:
-    with user_errors(), ExitStack() as stack:
-        factory = None
-        if dask is not None:
-            factory = stack.enter_context(dask_executors(dask, concurrency))
-        progress = stack.enter_context(TournamentProgress(enabled=not quiet))
-        summary = run_tournament(directory, config, concurrency, factory, progress)
+    try:
+        with user_errors(), ExitStack() as stack:
+            factory = None
+            if dask is not None:
+                factory = stack.enter_context(dask_executors(dask, concurrency))
+            progress = stack.enter_context(TournamentProgress(enabled=not quiet))
+            summary = run_tournament(directory, config, concurrency, factory, progress, keep_going)
+    except TournamentStopped as stopped:
+        typer.echo(str(stopped), err=True)
+        raise typer.Exit(128 + stopped.signal) from None
     _report(summary)
     if standings and not quiet:
         print_standings(directory)
+    if summary.crashes:
+        typer.echo(
+            f"warning: {summary.crashes} games of this run were lost by crash "
+            f"(see {directory / 'logs'})",
+            err=True,
+        )
+        raise typer.Exit(3)
 
 
 def _report(summary: RunSummary) -> None:
@@ -88,6 +116,20 @@ def run(
         list[str] | None,
         typer.Option(help="an external bot as NAME=COMMAND (NAME@trax=... for the Trax protocol)"),
     ] = None,
+    bot_option: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="a launch setting of an external bot as NAME.KEY=VALUE: dir, args, env "
+            "(NAME.env=VAR=VALUE), startup_time, time_limit, trax_team, memory_mb, max_line"
+        ),
+    ] = None,
+    pass_env: Annotated[
+        list[str] | None,
+        typer.Option(help="a variable of this environment passed to every external bot"),
+    ] = None,
+    log_limit_mb: Annotated[
+        float | None, typer.Option(help="cap of each external bot's stderr log (default 10)")
+    ] = None,
     games_per_pair: Annotated[int | None, typer.Option(help="games per pairing (even)")] = None,
     seed: Annotated[str | None, typer.Option()] = None,
     turn_cap: Annotated[int | None, typer.Option(help="adjudicate a draw after N turns")] = None,
@@ -95,6 +137,7 @@ def run(
     concurrency: Annotated[int, typer.Option(min=1, help="games played at once")] = 1,
     dask: DaskOption = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False,
+    keep_going: KeepGoing = False,
 ) -> None:
     """Play a round robin; every finished game is validated and stored at once."""
     with user_errors():
@@ -105,6 +148,8 @@ def run(
             "seed": seed,
             "turn_cap": turn_cap,
             "time_limit": time_limit,
+            "pass_env": pass_env or None,
+            "log_limit_mb": log_limit_mb,
         }
         if option:
             fields["options"] = ruleset_options(option)
@@ -116,7 +161,11 @@ def run(
             if game is None or "bots" not in fields:
                 fail("give --game and --bots (or --config FILE)")
             config = build_config(**{k: v for k, v in fields.items() if v is not None})
-    _run(out, config, concurrency, dask, quiet)
+        config = with_bot_options(config, bot_option or [], Path.cwd())
+    _run(out, config, concurrency, dask, quiet, keep_going=keep_going)
+
+
+run.__doc__ = (run.__doc__ or "") + EXIT_CODES
 
 
 @tournament_app.command("resume")
@@ -125,9 +174,14 @@ def resume(
     concurrency: Annotated[int, typer.Option(min=1)] = 1,
     dask: DaskOption = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False,
+    keep_going: KeepGoing = False,
 ) -> None:
-    """Play the games a stopped tournament is missing."""
-    _run(directory, None, concurrency, dask, quiet)
+    """Play the games a stopped tournament is missing (the values of the bots' env come from
+    this environment: tournament.json keeps their names only)."""
+    _run(directory, None, concurrency, dask, quiet, keep_going=keep_going)
+
+
+resume.__doc__ = (resume.__doc__ or "") + EXIT_CODES
 
 
 @tournament_app.command("status")

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import os
+import shlex
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
 
 
 class ConfigError(ValueError):
@@ -22,15 +33,50 @@ class BotEntry(BaseModel):
     spec: str | None = Field(default=None, description="built-in bot, e.g. 'alphabeta:depth=4'")
     command: list[str] | None = Field(default=None, description="an external bot's command line")
     protocol: Literal["json", "trax"] = "json"
-    startup_time: float = Field(default=10.0, gt=0, description="seconds to answer the hello")
+    startup_time: float = Field(
+        default=10.0,
+        gt=0,
+        description="seconds to answer the hello; added to a Trax contest program's first move",
+    )
     memory_mb: int | None = Field(default=None, ge=16, description="address-space cap")
     max_line: int = Field(default=1 << 20, ge=64, description="longest line accepted, bytes")
+    # Launch settings of an external program (docs/bot-protocol.md).
+    dir: str | None = Field(
+        default=None, description="working folder (default: the tournament's scratch folder)"
+    )
+    args: list[str] = Field(default=[], description="arguments added to the command")
+    env: dict[str, str | None] = Field(
+        default={}, description="variables added to its environment (stored: the names only)"
+    )
+    time_limit: float | None = Field(default=None, gt=0, description="seconds per move")
+    trax_team: bool = Field(
+        default=False, description="Trax contest protocol: send -T and read the team name first"
+    )
 
     @model_validator(mode="after")
     def _one_kind(self) -> BotEntry:
         if (self.spec is None) == (self.command is None):
             raise ValueError(f"bot {self.name!r} needs exactly one of 'spec' or 'command'")
+        if self.spec is not None:
+            given = [key for key in LAUNCH_SETTINGS if getattr(self, key)]
+            if given:
+                raise ValueError(
+                    f"bot {self.name!r} is built in: {', '.join(given)} only apply to programs"
+                )
         return self
+
+    @field_serializer("env")
+    def _names_only(self, env: dict[str, str | None]) -> dict[str, None]:
+        """The values may be secrets: tournament.json keeps the names (resume takes the values
+        from the environment it runs in)."""
+        return dict.fromkeys(env)
+
+    @property
+    def full_command(self) -> list[str]:
+        return [*(self.command or []), *self.args]
+
+
+LAUNCH_SETTINGS = ("dir", "args", "env", "time_limit", "trax_team")
 
 
 class TournamentConfig(BaseModel):
@@ -45,6 +91,12 @@ class TournamentConfig(BaseModel):
     turn_cap: int | None = Field(default=None, ge=1, description="adjudicated draw after this")
     time_limit: float | None = Field(default=None, gt=0, description="seconds per move")
     event: str | None = None
+    pass_env: list[str] = Field(
+        default=[], description="variables of the runner's environment passed to every program"
+    )
+    log_limit_mb: float = Field(
+        default=10.0, gt=0, description="cap of each program's stderr log over the tournament"
+    )
 
     @field_validator("games_per_pair")
     @classmethod
@@ -78,9 +130,10 @@ def split_bot_specs(text: str) -> list[str]:
     return specs
 
 
-def bot_entries(specs: list[str], externals: list[str]) -> list[BotEntry]:
+def bot_entries(specs: list[str], externals: list[str], base: Path | None = None) -> list[BotEntry]:
     """Built-in specs named by themselves (`random`, `random#2` when given twice, for
-    self-play), and externals given as NAME=COMMAND."""
+    self-play), and externals given as NAME=COMMAND (paths relative to `base`, by default the
+    current folder)."""
     entries = []
     for index, spec in enumerate(specs):
         repeat = specs[:index].count(spec)
@@ -92,8 +145,103 @@ def bot_entries(specs: list[str], externals: list[str]) -> list[BotEntry]:
         protocol: Literal["json", "trax"] = "json"
         if name.endswith("@trax"):
             name, protocol = name.removesuffix("@trax"), "trax"
-        entries.append(BotEntry(name=name.strip(), command=command.split(), protocol=protocol))
+        entry = BotEntry(name=name.strip(), command=command.split(), protocol=protocol)
+        entries.append(resolve_paths(entry, base or Path.cwd()))
     return entries
+
+
+def resolve_paths(entry: BotEntry, base: Path) -> BotEntry:
+    """Make a program's relative `dir`, and the relative paths in its command that name files
+    in `base` (the program, a script), absolute: a bot runs in its own `dir` or in the
+    tournament's scratch folder, never where referee was started."""
+    if entry.command is None:
+        return entry
+
+    def absolute(part: str) -> str:
+        if part.startswith("-") or os.path.isabs(part) or not (base / part).exists():
+            return part
+        return os.path.normpath(base / part)
+
+    directory = entry.dir
+    if directory is not None and not os.path.isabs(directory):
+        directory = os.path.normpath(base / directory)
+    return entry.model_copy(
+        update={"command": [absolute(part) for part in entry.command], "dir": directory}
+    )
+
+
+def with_bot_options(config: TournamentConfig, items: list[str], base: Path) -> TournamentConfig:
+    """Apply `NAME.KEY=VALUE` launch settings (`args` split as a shell would and added, `env`
+    as `NAME.env=VAR=VALUE`, `dir` relative to `base`, others as written)."""
+    bots = {bot.name: bot for bot in config.bots}
+    for item in items:
+        target, eq, value = item.partition("=")
+        name, dot, key = target.rpartition(".")
+        if not eq or not dot:
+            raise ConfigError(f"--bot-option {item!r} is not NAME.KEY=VALUE")
+        if name not in bots:
+            raise ConfigError(f"--bot-option {item!r}: no bot {name!r} ({', '.join(bots)})")
+        fields: dict[str, object] = dict(bots[name])
+        if key == "args":
+            fields["args"] = [*bots[name].args, *shlex.split(value)]
+        elif key == "env":
+            variable, eq, text = value.partition("=")
+            if not eq or not variable:
+                raise ConfigError(f"--bot-option {item!r}: give env as {name}.env=VAR=VALUE")
+            fields["env"] = {**bots[name].env, variable: text}
+        else:
+            fields[key] = value
+        try:
+            entry = BotEntry.model_validate(fields)
+        except ValidationError as error:
+            raise ConfigError(f"--bot-option {item!r}: {_first_error(error)}") from None
+        if key == "dir":
+            entry = resolve_paths(entry, base)
+        bots[name] = entry
+    return config.model_copy(update={"bots": list(bots.values())})
+
+
+LAUNCH_FIELDS = frozenset(
+    {"command", "protocol", "startup_time", "memory_mb", "max_line", *LAUNCH_SETTINGS}
+)
+RUN_FIELDS = frozenset({"pass_env", "log_limit_mb"})
+
+
+def same_games(first: TournamentConfig, second: TournamentConfig) -> bool:
+    """Whether two configurations play the same games, differing at most in how programs are
+    started (`dir`, `command`, ...): what a fix after a failed start changes."""
+
+    def games(config: TournamentConfig) -> dict[str, object]:
+        data = config.model_dump(exclude=set(RUN_FIELDS))
+        data["bots"] = [
+            {key: value for key, value in bot.items() if key not in LAUNCH_FIELDS}
+            for bot in data["bots"]
+        ]
+        return data
+
+    return games(first) == games(second)
+
+
+def without_secrets(config: TournamentConfig) -> TournamentConfig:
+    """The configuration as tournament.json keeps it: the bots' `env` without values."""
+    return TournamentConfig.model_validate(config.model_dump())
+
+
+def with_environment(
+    config: TournamentConfig, source: Mapping[str, str] = os.environ
+) -> TournamentConfig:
+    """A stored configuration with the values of its bots' `env` taken from `source`."""
+    bots = []
+    for bot in config.bots:
+        missing = [name for name, value in bot.env.items() if value is None and name not in source]
+        if missing:
+            raise ConfigError(
+                f"bot {bot.name!r} needs {', '.join(missing)} in the environment (tournament.json "
+                "keeps the names of its env, not the values): set them and resume again"
+            )
+        values = {name: source[name] if value is None else value for name, value in bot.env.items()}
+        bots.append(bot.model_copy(update={"env": values}))
+    return config.model_copy(update={"bots": bots})
 
 
 def ruleset_options(items: list[str]) -> dict[str, str | int]:
@@ -124,9 +272,14 @@ def load_config_file(path: Path, overrides: dict[str, object]) -> TournamentConf
         raise ConfigError(f"{path}: not TOML: {error}") from None
     data.update({key: value for key, value in overrides.items() if value is not None})
     try:
-        return TournamentConfig.model_validate(data)
+        config = TournamentConfig.model_validate(data)
     except ValidationError as error:
         raise ConfigError(f"{path}: {_first_error(error)}") from None
+    if "bots" in overrides and overrides["bots"] is not None:
+        return config  # resolved where they were given
+    # A file's relative paths mean the same from wherever referee is started.
+    folder = path.resolve().parent
+    return config.model_copy(update={"bots": [resolve_paths(bot, folder) for bot in config.bots]})
 
 
 def _first_error(error: ValidationError) -> str:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
+from types import FrameType
 
+from referee.bots.process import kill_live_groups
 from referee.tournament.config import ConfigError
 
 ExecutorFactory = Callable[[], Executor]
@@ -18,24 +22,34 @@ PARENT_CHECK = 0.5
 """Seconds between a pool worker's checks that the runner is still alive."""
 
 
-def _leave_with_parent(parent: int) -> None:
-    """Pool worker initializer: exit when the runner is gone.
+def _worker_setup(parent: int) -> None:
+    """Pool worker initializer: leave, killing the bots it runs, when the runner is gone or
+    tells it to (SIGTERM); Ctrl-C is the runner's to handle.
 
     A runner killed outright (SIGKILL, the out-of-memory killer) cannot stop its workers, and
     they would wait forever on the task pipe, which their siblings hold open.
     """
 
+    def leave(code: int) -> None:
+        kill_live_groups()
+        os._exit(code)
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(PARENT_CHECK)
-        os._exit(1)
+        leave(1)
 
+    def terminated(number: int, frame: FrameType | None) -> None:
+        leave(128 + number)
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, terminated)
     threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
 
 
 def process_pool(workers: int) -> ExecutorFactory:
     return lambda: ProcessPoolExecutor(
-        max_workers=workers, initializer=_leave_with_parent, initargs=(os.getpid(),)
+        max_workers=workers, initializer=_worker_setup, initargs=(os.getpid(),)
     )
 
 
@@ -70,8 +84,26 @@ def dask_executors(address: str, workers: int) -> Iterator[ExecutorFactory]:
             cluster.close()
 
 
+def stop_at_once(executor: Executor) -> None:
+    """Stop now, dropping the work in hand: a process pool's workers are killed (the kernel
+    kills their bots, `kill_orphans` what those started); other executors only let go (the
+    caller cancels its futures)."""
+    if isinstance(executor, ProcessPoolExecutor):
+        # concurrent.futures has no public way to stop running work before Python 3.14.
+        workers = getattr(executor, "_processes", None) or {}
+        for process in list(workers.values()):
+            with contextlib.suppress(OSError, ValueError):
+                process.kill()
+        executor.shutdown(wait=True, cancel_futures=True)
+    else:
+        executor.shutdown(wait=False)
+    executor._referee_stopped = True  # type: ignore[attr-defined]
+
+
 def shutdown(executor: Executor) -> None:
     """Wait for the work in hand; a process pool also drops what has not started."""
+    if getattr(executor, "_referee_stopped", False):
+        return
     if isinstance(executor, ProcessPoolExecutor):
         executor.shutdown(wait=True, cancel_futures=True)
     else:

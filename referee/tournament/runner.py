@@ -2,29 +2,54 @@
 
 from __future__ import annotations
 
+import signal
+import threading
 from collections.abc import Iterator
-from concurrent.futures import Future, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import IO, Protocol
 
+from referee.bots.process import kill_orphans
 from referee.bots.registry import make_bot
-from referee.records.model import Record
-from referee.tournament.config import TournamentConfig
-from referee.tournament.executors import ExecutorFactory, process_pool, shutdown
+from referee.records.model import Reason, Record
+from referee.tournament.config import TournamentConfig, with_environment, without_secrets
+from referee.tournament.executors import ExecutorFactory, process_pool, shutdown, stop_at_once
 from referee.tournament.play import match_score
 from referee.tournament.schedule import GameJob, schedule
 from referee.tournament.store import TournamentFile, TournamentStore
-from referee.tournament.worker import PlayedGame, play_batch, tournament_ruleset
+from referee.tournament.worker import (
+    GROUPS,
+    PlayedBatch,
+    PlayedGame,
+    play_batch,
+    tournament_ruleset,
+)
 from referee.validator.check import validate_record
 
 PAIRS_PER_BATCH = 4
 RESTARTS = 3
 
 
+POLL = 0.2
+"""Seconds between the runner's looks at whether it was told to stop."""
+
+
 class TournamentError(RuntimeError):
     """A tournament that could not play all its games; what was played is stored."""
+
+
+class TournamentStopped(Exception):
+    """SIGINT or SIGTERM stopped the run; every finished game is stored."""
+
+    def __init__(self, directory: Path, stored: int, number: int) -> None:
+        super().__init__(
+            f"stopped: {stored} games stored; continue with `referee tournament resume {directory}`"
+        )
+        self.signal = number
 
 
 @dataclass
@@ -42,6 +67,8 @@ class RunSummary:
     """Messages about games that failed validation (they are kept, never dropped)."""
     failed: list[str] = field(default_factory=list)
     """Why batches of games could not be played (the rest of the tournament went on)."""
+    crashes: int = 0
+    """Games of this run lost by `crash` (a program that failed or could not start)."""
 
 
 class Progress(Protocol):
@@ -84,12 +111,22 @@ def run_tournament(
     concurrency: int = 1,
     executor_factory: ExecutorFactory | None = None,
     progress: Progress | None = None,
+    keep_going: bool = False,
 ) -> RunSummary:
-    """Play every missing game of the tournament in `directory` (created from `config`)."""
+    """Play every missing game of the tournament in `directory` (created from `config`).
+
+    Unless `keep_going`, a program that cannot start in each of its first two games stops the
+    run at once (TournamentError). SIGINT and SIGTERM stop it within seconds
+    (TournamentStopped); every game finished by then is stored, and no bot is left running.
+    """
     store = TournamentStore(directory)
     if config is not None:
         check_participants(config)
-    info: TournamentFile = store.create(config) if config is not None else store.load()
+    # tournament.json keeps the names of the bots' env, not their values (secrets).
+    info: TournamentFile = (
+        store.create(without_secrets(config)) if config is not None else store.load()
+    )
+    playing = config if config is not None else with_environment(info.config)
     game, ruleset = tournament_ruleset(info.config)
     length = game.match_length(ruleset)
     stored = store.by_job()
@@ -104,46 +141,91 @@ def run_tournament(
         return summary
 
     pending = list(batches(jobs))
-    log_dir = str(directory.resolve() / "logs")
-    with store.open_for_append() as out:
+    folder = str(directory.resolve())
+    started: set[str] = set()
+    with store.open_for_append() as out, _stop_signals() as told:
         for _attempt in range(RESTARTS + 1):
             executor = (executor_factory or process_pool(concurrency))()
             broken = False
             try:
-                futures: dict[Future[list[PlayedGame]], list[GameJob]] = {}
+                futures: dict[Future[PlayedBatch], list[GameJob]] = {}
                 for batch in pending:
                     earlier = {
                         job.number: stored[job.number] for job in batch if job.number in stored
                     }
                     future = executor.submit(
-                        play_batch, info.config, batch, info.id, log_dir, earlier
+                        play_batch, playing, batch, info.id, folder, earlier, keep_going
                     )
                     futures[future] = batch
-                for future in as_completed(futures):
-                    try:
-                        played = future.result()
-                    except BrokenProcessPool:
-                        broken = True
-                        continue
-                    except Exception as error:
-                        # Stop nothing else: the other batches' games are still played and kept.
-                        summary.failed.append(f"{type(error).__name__}: {error}")
+                waiting = set(futures)
+                while waiting:
+                    done, waiting = wait(waiting, timeout=POLL, return_when=FIRST_COMPLETED)
+                    if told:  # store whatever has finished, then stop
+                        done |= {future for future in waiting if future.done()}
+                    for future in done:
+                        try:
+                            result = future.result()
+                        except BrokenProcessPool:
+                            broken = True
+                            continue
+                        except Exception as error:
+                            # Stop nothing else: the other batches' games are still played.
+                            summary.failed.append(f"{type(error).__name__}: {error}")
+                            pending.remove(futures[future])
+                            continue
+                        _store(store, out, result.games, summary)
+                        for number, new in _by_number([g.record for g in result.games]).items():
+                            stored.setdefault(number, []).extend(new)
+                            summary.played += 1
+                            if progress is not None:
+                                progress.advance(new)
                         pending.remove(futures[future])
-                        continue
-                    _store(store, out, played, summary)
-                    for number, new in _by_number([game.record for game in played]).items():
-                        stored.setdefault(number, []).extend(new)
-                        summary.played += 1
-                        if progress is not None:
-                            progress.advance(new)
-                    pending.remove(futures[future])
+                        started |= result.started
+                        if result.cannot_start is not None:
+                            bot, message = result.cannot_start
+                            if bot not in started:
+                                _stop_now(executor, futures)
+                                raise TournamentError(message)
+                    if told:
+                        _stop_now(executor, futures)
+                        finished = summary.already + summary.played
+                        raise TournamentStopped(directory, finished, told[0])
             finally:
                 shutdown(executor)
+                kill_orphans(directory / GROUPS)
             if not broken:
                 return summary
             # A worker died (killed, out of memory): every game that came back is stored;
             # a new pool plays the batches that did not.
     raise TournamentError(f"worker processes kept dying; {len(pending)} batches were not played")
+
+
+def _stop_now(executor: Executor, futures: dict[Future[PlayedBatch], list[GameJob]]) -> None:
+    for future in futures:
+        future.cancel()
+    stop_at_once(executor)
+
+
+@contextmanager
+def _stop_signals() -> Iterator[list[int]]:
+    """While the block runs, SIGINT and SIGTERM are noted (in the yielded list) for the
+    runner to stop at its next look, storing what has finished; a second one acts at once."""
+    told: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield told
+        return
+
+    def note(number: int, frame: FrameType | None) -> None:
+        told.append(number)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    previous = {number: signal.signal(number, note) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield told
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def _by_number(records: list[Record]) -> dict[int, list[Record]]:
@@ -164,3 +246,8 @@ def _store(
             summary.invalid.extend(d.one_line() for d in report.diagnostics)
     store.append(out, [game.record for game in played])
     summary.stored += len(played)
+    summary.crashes += sum(
+        1
+        for game in played
+        if game.record.result is not None and game.record.result.reason == Reason.CRASH
+    )

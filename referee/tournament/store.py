@@ -12,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from referee.records.io import append_durably, iter_jsonl
 from referee.records.model import Record
-from referee.tournament.config import ConfigError, TournamentConfig
+from referee.tournament.config import ConfigError, TournamentConfig, same_games
 
 CONFIG_FILE = "tournament.json"
 GAMES_FILE = "games.jsonl"
@@ -38,19 +38,24 @@ class TournamentStore:
         return self.config_path.exists()
 
     def create(self, config: TournamentConfig) -> TournamentFile:
-        """Start a new tournament folder, or reopen one that has the same configuration."""
+        """Start a new tournament folder, or reopen one that has the same configuration (the
+        external bots' launch settings may change: they are how a program is found, not which
+        games are played)."""
         if self.exists():
             existing = self.load()
-            if existing.config != config:
+            if existing.config == config:
+                return existing
+            if not same_games(existing.config, config):
                 raise ConfigError(
                     f"{self.directory} holds a tournament with another configuration; "
                     "resume it with 'referee tournament resume' or choose another folder"
                 )
-            return existing
-        self.directory.mkdir(parents=True, exist_ok=True)
-        created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        stamp = created.replace(":", "").replace("-", "")
-        info = TournamentFile(id=f"{config.game}-{stamp}", created=created, config=config)
+            info = existing.model_copy(update={"config": config})
+        else:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            stamp = created.replace(":", "").replace("-", "")
+            info = TournamentFile(id=f"{config.game}-{stamp}", created=created, config=config)
         temporary = self.config_path.with_suffix(".tmp")
         temporary.write_text(info.model_dump_json(indent=2) + "\n", encoding="utf-8")
         os.replace(temporary, self.config_path)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import NamedTuple
 
-from referee.bots.external import JsonLineBot, Limits, TraxContestBot
+from referee.bots.external import JsonLineBot, Limits, ProgramBot, TraxContestBot
+from referee.bots.process import BotLog, Launch, minimal_environment
 from referee.bots.registry import make_bot
 from referee.games import get_game
 from referee.games.base import Game, Ruleset
@@ -26,7 +28,7 @@ def tournament_ruleset(config: TournamentConfig) -> tuple[Game, Ruleset]:
 
 def player_of(entry: BotEntry) -> Player:
     if entry.command is not None:
-        return Player(name=entry.name, kind="external", spec=" ".join(entry.command))
+        return Player(name=entry.name, kind="external", spec=" ".join(entry.full_command))
     return Player(name=entry.name, kind="bot", spec=entry.spec)
 
 
@@ -34,24 +36,52 @@ DEFAULT_MOVE_SECONDS = 60.0
 """An external bot's time per move when the tournament sets none: a hang still ends."""
 
 
-def external_bot(config: TournamentConfig, entry: BotEntry, log_dir: Path | None) -> Bot:
+def external_bot(config: TournamentConfig, entry: BotEntry, folder: Path | None) -> ProgramBot:
+    """A program's bot, running in its `dir` or the tournament's scratch folder, with the
+    minimal environment, its stderr in DIR/logs/NAME.stderr.log."""
     assert entry.command is not None
     limits = Limits(
-        move_seconds=config.time_limit or DEFAULT_MOVE_SECONDS,
+        move_seconds=entry.time_limit or config.time_limit or DEFAULT_MOVE_SECONDS,
         startup_seconds=entry.startup_time,
-        max_line=entry.max_line,
-        memory_mb=entry.memory_mb,
     )
-    log = None
-    if log_dir is not None:
-        log_dir.mkdir(parents=True, exist_ok=True)
-        log = log_dir / f"{_file_name(entry.name)}.stderr.log"
-    kind = TraxContestBot if entry.protocol == "trax" else JsonLineBot
-    return kind(entry.command, limits, log)
+    log = BotLog(None)
+    scratch = os.getcwd()
+    if folder is not None:
+        (folder / "logs").mkdir(parents=True, exist_ok=True)
+        path = folder / "logs" / f"{_file_name(entry.name)}.stderr.log"
+        log = BotLog(path, round(config.log_limit_mb * (1 << 20)))
+        scratch = str(folder / "scratch")
+        if entry.dir is None:
+            os.makedirs(scratch, exist_ok=True)
+    added = {name: value for name, value in entry.env.items() if value is not None}
+    launch = Launch(
+        command=tuple(entry.full_command),
+        cwd=entry.dir or scratch,
+        env=minimal_environment(added, config.pass_env),
+        memory_mb=entry.memory_mb,
+        max_line=entry.max_line,
+        groups=str(folder / GROUPS) if folder is not None else None,
+    )
+    if entry.protocol == "trax":
+        return TraxContestBot(launch, limits, log, team=entry.trax_team)
+    return JsonLineBot(launch, limits, log)
+
+
+GROUPS = ".bots"
+"""The folder, in a tournament's folder, where workers note their bots' process groups."""
 
 
 def _file_name(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+
+
+class PlayedBatch(NamedTuple):
+    games: list[PlayedGame]
+    started: frozenset[str]
+    """The programs that started in this batch (answered a hello, or played a Trax move)."""
+    cannot_start: tuple[str, str] | None
+    """A program that could not start in its first two games here (the batch stopped there)
+    and the one-line message saying why; None when keeping going, or when all could start."""
 
 
 class PlayedGame(NamedTuple):
@@ -65,21 +95,25 @@ def play_batch(
     config: TournamentConfig,
     jobs: list[GameJob],
     tournament_id: str,
-    log_dir: str | None = None,
+    folder: str | None = None,
     played: dict[int, list[Record]] | None = None,
-) -> list[PlayedGame]:
+    keep_going: bool = True,
+) -> PlayedBatch:
     """Play `jobs` in order: each a game, or the games of a match not yet in `played`; every
     record comes back validated.
 
     Built-in bots are made afresh for each game, so batching and resuming never change a
     game; external programs keep running from game to game (restarted after a forfeit) and
-    their standard error goes to a log per bot.
+    their standard error goes to a log per bot. Unless `keep_going`, the batch stops once a
+    program could not start in each of its first two games.
     """
     game, ruleset = tournament_ruleset(config)
-    logs = Path(log_dir) if log_dir is not None else None
-    externals: dict[int, Bot] = {}
+    base = Path(folder) if folder is not None else None
+    externals: dict[int, ProgramBot] = {}
+    starts: dict[int, list[str | None]] = {}
     built: list[Bot] = []
     records: list[Record] = []
+    cannot_start = None
 
     def seated(job: GameJob) -> list[Bot]:
         for bot in built:
@@ -94,7 +128,7 @@ def play_batch(
                 built.append(bots[-1])
             else:
                 if index not in externals:
-                    externals[index] = external_bot(config, entry, logs)
+                    externals[index] = external_bot(config, entry, base)
                 bots.append(externals[index])
         return bots
 
@@ -124,7 +158,35 @@ def play_batch(
                 records.append(
                     play_game(game, ruleset, seated(job), players, seed, config.turn_cap, event)
                 )
+            cannot_start = None if keep_going else _cannot_start(config, job, externals, starts)
+            if cannot_start is not None:
+                break
     finally:
         for bot in [*built, *externals.values()]:
             bot.close()
-    return [PlayedGame(record, validate_record(record, "", 0).valid) for record in records]
+    started = frozenset(config.bots[i].name for i, bot in externals.items() if bot.ever_ready)
+    games = [PlayedGame(record, validate_record(record, "", 0).valid) for record in records]
+    return PlayedBatch(games, started, cannot_start)
+
+
+def _cannot_start(
+    config: TournamentConfig,
+    job: GameJob,
+    externals: dict[int, ProgramBot],
+    starts: dict[int, list[str | None]],
+) -> tuple[str, str] | None:
+    """Why a program of `job` failed to start in each of its first two games, if it did."""
+    for index in job.seats:
+        bot = externals.get(index)
+        if bot is None:
+            continue
+        tries = starts.setdefault(index, [])
+        if len(tries) < 2:
+            tries.append(None if bot.ever_ready else bot.start_failure)
+        if len(tries) == 2 and all(tries):
+            name = config.bots[index].name
+            return name, (
+                f"bot {name!r} could not start in its first 2 games: {tries[-1]} "
+                f"(command: {' '.join(bot.launch.command)}; folder: {bot.launch.cwd})"
+            )
+    return None

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from tournament_helpers import stored_games
+from tournament_helpers import alive, children, stored_games
 
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.executors import dask_executors
@@ -45,23 +45,6 @@ def command(out: Path, resume: bool) -> list[str]:
 def stored_lines(directory: Path) -> int:
     games_file = directory / "games.jsonl"
     return games_file.read_bytes().count(b"\n") if games_file.exists() else 0
-
-
-def children(pid: int) -> set[int]:
-    """The live child processes of `pid` (Linux /proc)."""
-    found = set()
-    for task in Path(f"/proc/{pid}/task").glob("*/children"):
-        found.update(int(child) for child in task.read_text().split())
-    return found
-
-
-def alive(pid: int) -> bool:
-    status = Path(f"/proc/{pid}/stat")
-    try:
-        # A zombie (state Z) has exited and waits for its parent to collect it.
-        return status.read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (FileNotFoundError, ProcessLookupError):
-        return False
 
 
 def test_sigkill_at_random_moments_then_resume_gives_the_uninterrupted_games(

@@ -49,7 +49,8 @@ def test_a_misbehaving_bot_forfeits_with_the_reason(tmp_path: Path, mode, reason
         games_per_pair=4,
         time_limit=0.5,
     )
-    summary = run_tournament(tmp_path, config, concurrency=2)
+    # keep_going: a bot that never answers its hello would otherwise stop the run at once.
+    summary = run_tournament(tmp_path, config, concurrency=2, keep_going=True)
     records = stored(tmp_path)
     assert summary.played == len(records) == 4
     for record in records:

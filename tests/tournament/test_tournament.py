@@ -135,7 +135,7 @@ def test_the_example_configuration_loads_and_command_line_values_win() -> None:
     config = load_config_file(path, {"seed": "other", "games_per_pair": None})
     assert config.game == "thax" and config.seed == "other" and config.games_per_pair == 100
     assert [bot.name for bot in config.bots] == ["random", "greedy", "perfect", "example"]
-    assert config.bots[3].command == ["python3", "examples/bots/random_bot.py"]
+    assert config.bots[3].command == ["python3", str(path.parent / "bots" / "random_bot.py")]
 
 
 def test_a_bad_configuration_file_names_the_file_and_field(tmp_path: Path) -> None:

@@ -1,0 +1,104 @@
+"""A test program for either protocol that behaves as real engines do: it may need a data file
+in its working folder, take seconds to start, flood info lines, write a lot on stderr, start a
+child process, and record its PIDs (and its child's) for the tests to look up.
+
+    program.py json|trax [--data] [--sleep S] [--flood-after N] [--spew BYTES] [--pids DIR]
+"""
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+parser = argparse.ArgumentParser()
+parser.add_argument("protocol", choices=["json", "trax"])
+parser.add_argument("--data", action="store_true", help="read data/book.txt, or exit 1")
+parser.add_argument("--sleep", type=float, default=0.0, help="seconds of loading at start")
+parser.add_argument("--flood-after", type=int, help="after N moves, write info lines forever")
+parser.add_argument("--spew", type=int, default=0, help="bytes written on stderr at start")
+parser.add_argument("--pids", help="a folder for files naming this PID and its child's")
+parser.add_argument("--move-delay", type=float, default=0.0)
+parser.add_argument("--team", default="Test Team")
+options = parser.parse_args()
+
+print("environment: " + " ".join(sorted(os.environ)), file=sys.stderr, flush=True)
+if options.pids:
+    child = subprocess.Popen(["sleep", "1000"])
+    folder = Path(options.pids)
+    (folder / f"bot-{os.getpid()}").write_text(str(child.pid))
+if options.data:
+    try:
+        Path("data/book.txt").read_text()
+    except OSError:
+        print(f"cannot open data/book.txt in {os.getcwd()}", file=sys.stderr, flush=True)
+        sys.exit(1)
+if options.spew:
+    for _ in range(options.spew // 100):
+        sys.stderr.write("e" * 99 + "\n")
+    sys.stderr.flush()
+if options.sleep:
+    print("loading the opening book", file=sys.stderr, flush=True)
+    time.sleep(options.sleep)
+moves = 0
+
+
+def send(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def move_made() -> None:
+    """Count a move; after --flood-after moves, never answer again, only talk."""
+    global moves
+    moves += 1
+    time.sleep(options.move_delay)
+    if options.flood_after is not None and moves > options.flood_after:
+        info = json.dumps({"type": "info", "depth": 1}) if options.protocol == "json" else "# d1"
+        while True:
+            send(info)
+
+
+def play_json() -> None:
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "hello":
+            send(json.dumps({"type": "hello", "name": "program", "protocol_version": 1}))
+        elif message["type"] == "position":
+            move_made()
+            send(json.dumps({"type": "move", "move": message["legal"][0]}))
+        elif message["type"] == "quit":
+            return
+
+
+def play_trax() -> None:
+    from referee.games.trax import GAME
+
+    rng = random.Random(3)
+    state = GAME.initial_state(GAME.ruleset())
+    colour = sys.stdin.readline().strip()
+    if colour == "-T":
+        send(options.team)
+        colour = sys.stdin.readline().strip()
+    mine = colour == "-W"
+    while True:
+        if mine:
+            move_made()
+            move = rng.choice(state.legal_moves())
+            send(GAME.format_move(state, move))
+            state = state.play(move)
+        else:
+            line = sys.stdin.readline()
+            if not line:
+                return
+            state = state.play(GAME.parse_move(state, line.strip()))
+        mine = not mine
+
+
+if options.protocol == "json":
+    play_json()
+else:
+    play_trax()

@@ -1,0 +1,155 @@
+"""Whatever a bot or the machine does (issue 16): time is time however much a bot talks, its
+stderr log stays bounded, and no bot process nor a child it started outlives a killed runner, a
+killed worker or Ctrl-C. The bots are real processes (tests/tournament/bots/program.py) that
+record their own PIDs and their child's."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from tournament_helpers import alive, children
+
+from referee.tournament.config import BotEntry, build_config
+from referee.tournament.runner import run_tournament
+from referee.tournament.store import TournamentStore
+
+PROGRAM = Path(__file__).parent / "bots" / "program.py"
+GAME = {"json": "thax", "trax": "trax"}
+
+
+def program(protocol: str, *options: str) -> BotEntry:
+    command = [sys.executable, str(PROGRAM), protocol, *options]
+    return BotEntry(name="program", command=command, protocol=protocol)
+
+
+@pytest.mark.parametrize("protocol", ["json", "trax"])
+def test_a_bot_flooding_info_lines_loses_on_time_within_its_limit_and_the_grace(
+    tmp_path: Path, protocol: str
+) -> None:
+    config = build_config(
+        game=GAME[protocol],
+        bots=[BotEntry(name="random", spec="random"), program(protocol, "--flood-after", "2")],
+        games_per_pair=2,
+        time_limit=0.2,
+    )
+    started = time.monotonic()
+    run_tournament(tmp_path, config)
+    assert time.monotonic() - started < 60  # it used to hang forever
+    for record in TournamentStore(tmp_path).records():
+        result = record.result
+        assert result is not None and result.reason.value == "time"
+        assert [p.name for p in record.players][1 - result.winner] == "program"
+        assert "no move within 200 ms (+100 ms)" in (result.detail or "")
+    assert "info lines dropped" in (tmp_path / "logs" / "program.stderr.log").read_text()
+
+
+def test_a_bot_spewing_stderr_leaves_a_log_no_longer_than_the_cap_and_a_note(
+    tmp_path: Path,
+) -> None:
+    config = build_config(
+        game="trax",  # a process per game: the cap holds over all of them
+        bots=[BotEntry(name="random", spec="random"), program("trax", "--spew", "300000")],
+        games_per_pair=2,
+        log_limit_mb=0.25,
+    )
+    run_tournament(tmp_path, config)
+    log = (tmp_path / "logs" / "program.stderr.log").read_bytes()
+    limit = round(0.25 * (1 << 20))
+    note = b"this log reached its limit of 262144 bytes"
+    assert note in log and log.count(note) == 1
+    assert limit < len(log) <= limit + 200
+    assert log.startswith(b"environment: ")
+
+
+def runner_command(out: Path, pids: Path) -> list[str]:
+    bot = f"{sys.executable} {PROGRAM} json --pids {pids} --move-delay 0.01"
+    return [
+        *[sys.executable, "-m", "referee", "tournament", "run", "--game", "thax"],
+        *["--bots", "random", "--external", f"program={bot}", "--games-per-pair", "400"],
+        *["--concurrency", "2", "-q", "--out", str(out)],
+    ]
+
+
+def recorded(pids: Path) -> set[int]:
+    """Every bot's PID and its child's, as the bots wrote them."""
+    found = set()
+    for path in pids.glob("bot-*"):
+        text = path.read_text()
+        found.add(int(path.name.removeprefix("bot-")))
+        if text:
+            found.add(int(text))
+    return found
+
+
+def start_runner(tmp_path: Path, bots: int = 2) -> tuple[subprocess.Popen[bytes], Path]:
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    process = subprocess.Popen(
+        runner_command(tmp_path / "t", pids),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # as a shell runs a command: Ctrl-C goes to its group
+    )
+    deadline = time.monotonic() + 60
+    while len(list(pids.glob("bot-*"))) < bots and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(list(pids.glob("bot-*"))) >= bots, "the bots did not start"
+    time.sleep(0.3)  # the child PIDs are written just after
+    return process, pids
+
+
+def none_alive_5_seconds_later(pids: Path, only: set[int] | None = None) -> list[int]:
+    deadline = time.monotonic() + 5
+    while True:
+        live = [pid for pid in (only or recorded(pids)) if alive(pid)]
+        if not live or time.monotonic() > deadline:
+            return live
+
+
+def test_no_bot_nor_its_child_outlives_a_runner_killed_outright(tmp_path: Path) -> None:
+    runner, pids = start_runner(tmp_path)
+    runner.send_signal(signal.SIGKILL)
+    runner.wait()
+    assert recorded(pids) and none_alive_5_seconds_later(pids) == []
+
+
+def test_no_bot_nor_its_child_outlives_a_worker_killed_outright(tmp_path: Path) -> None:
+    runner, pids = start_runner(tmp_path)
+    try:
+        workers = children(runner.pid)
+        bot = next(pid for pid in recorded(pids) if _parent(pid) in workers)
+        family = {bot, int((pids / f"bot-{bot}").read_text())}
+        os.kill(_parent(bot), signal.SIGKILL)
+        assert none_alive_5_seconds_later(pids, family) == []
+    finally:
+        os.killpg(runner.pid, signal.SIGINT)
+        runner.wait(30)
+    assert none_alive_5_seconds_later(pids) == []
+
+
+def test_ctrl_c_stops_everything_stores_every_finished_game_and_says_how_to_resume(
+    tmp_path: Path,
+) -> None:
+    runner, pids = start_runner(tmp_path)
+    os.killpg(runner.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
+    _, err = runner.communicate(timeout=30)
+    assert runner.returncode == 130
+    message = err.decode().strip().splitlines()[-1]
+    assert message.startswith("stopped: ")
+    assert message.endswith(f"continue with `referee tournament resume {tmp_path / 't'}`")
+    stored = int(message.split()[1])
+    lines = (tmp_path / "t" / "games.jsonl").read_text().splitlines()
+    assert len(lines) == stored
+    assert all(json.loads(line)["result"] is not None for line in lines)
+    assert none_alive_5_seconds_later(pids) == []
+
+
+def _parent(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
