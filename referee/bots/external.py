@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any, ClassVar
 from referee.bots.process import BotProcess
 from referee.games import get_game
 from referee.games.base import Game, NotationError, Ruleset, State
-from referee.games.bot import Bot, Forfeit
+from referee.games.bot import Bot, Forfeit, MoveInfo
 
 PROTOCOL = "referee-bot"
 PROTOCOL_VERSION = 1
@@ -53,8 +54,11 @@ class _ProcessBot(Bot):
 
     def _wait_move(self, process: BotProcess) -> tuple[str, float]:
         """A line within the move time; a late line within the grace is a time forfeit with its
-        overrun, no line at all is a time forfeit at the limit plus the grace."""
-        limit = self.limits.move_seconds
+        overrun, no line at all is a time forfeit at the limit plus the grace. The limit is
+        the move's, or what is left on the bot's clock when that is less."""
+        limit, left = self.limits.move_seconds, self.clock_seconds()
+        if left is not None:
+            limit = min(limit, left)
         try:
             line, took = process.receive(limit + GRACE, "move")
         except Forfeit as forfeit:
@@ -142,6 +146,9 @@ class JsonLineBot(_ProcessBot):
             message["roll"] = list(state.roll)
         assert self.game is not None
         message["legal"] = [self.game.format_move(state, move) for move in state.legal_moves()]
+        if self.clock is not None:
+            message["clock_ms"] = list(self.clock.remaining_ms)
+            message["increment_ms"] = self.clock.increment_ms[self.seat]
         self.process.send(json.dumps(message))
         while True:
             line, _ = self._wait_move(self.process)
@@ -153,6 +160,7 @@ class JsonLineBot(_ProcessBot):
                 raise Forfeit(
                     "protocol_error", f"a move message without a 'move' string: {line[:200]!r}"
                 )
+            self.info = _move_info(reply)
             return self._parse(state, move)
 
     def end_game(self, winner: int | None, reason: str) -> None:
@@ -182,6 +190,23 @@ def _message(line: str, expected: str) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("type") not in (expected, "info"):
         raise Forfeit("protocol_error", f"expected a {expected} message, got {line[:200]!r}")
     return data
+
+
+def _move_info(reply: dict[str, Any]) -> MoveInfo:
+    """The optional `score`, `depth`, `nodes` and `pv` of a move message."""
+    score, depth, nodes, pv = (reply.get(key) for key in ("score", "depth", "nodes", "pv"))
+    if score is not None and (
+        type(score) not in (int, float) or (type(score) is float and not math.isfinite(score))
+    ):
+        raise Forfeit("protocol_error", f"'score' {score!r} is not a number")
+    for key, value in (("depth", depth), ("nodes", nodes)):
+        if value is not None and (type(value) is not int or value < 0):
+            raise Forfeit("protocol_error", f"{key!r} {value!r} is not a whole number >= 0")
+    if pv is not None and (
+        not isinstance(pv, list) or not all(isinstance(move, str) for move in pv)
+    ):
+        raise Forfeit("protocol_error", f"'pv' {str(pv)[:200]!r} is not a list of moves")
+    return MoveInfo(score, depth, nodes, None if pv is None else tuple(pv))
 
 
 class TraxContestBot(_ProcessBot):
