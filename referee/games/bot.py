@@ -48,9 +48,10 @@ class MoveInfo:
 NO_INFO = MoveInfo()
 
 CLOCK_SHARE = 20
-"""A bot on a clock thinks about 1/CLOCK_SHARE of what is left, plus most of the increment:
-games of these four run to a few dozen moves a side, and iterations overrun their budget."""
-INCREMENT_SHARE = 0.8
+"""A bot on a clock thinks about 1/CLOCK_SHARE of what is left plus INCREMENT_SHARE of the
+increment: games of these four run to a few dozen moves a side. Keeping half the increment
+lets the clock settle at about ten increments, a reserve against a busy machine."""
+INCREMENT_SHARE = 0.5
 
 
 class Bot(ABC):
