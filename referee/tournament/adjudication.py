@@ -17,6 +17,11 @@ from dataclasses import dataclass
 from referee.records.model import Reason, Result
 
 
+def _text(value: float) -> str:
+    """A threshold as the user would write it: 500, not 500.0; exact, so it reads back."""
+    return str(int(value)) if value == int(value) else repr(value)
+
+
 @dataclass(frozen=True)
 class ResignRule:
     score: float
@@ -24,7 +29,7 @@ class ResignRule:
     moves: int
 
     def __str__(self) -> str:
-        return f"resign={self.score:g}:{self.moves}"
+        return f"resign={_text(self.score)}:{self.moves}"
 
 
 @dataclass(frozen=True)
@@ -35,7 +40,7 @@ class DrawRule:
     """Only moves after this turn (1-based count of the record's turns) count."""
 
     def __str__(self) -> str:
-        return f"draw={self.score:g}:{self.moves}:{self.after}"
+        return f"draw={_text(self.score)}:{self.moves}:{self.after}"
 
 
 @dataclass(frozen=True)
@@ -118,8 +123,8 @@ class Adjudicator:
             for loser in (seat, 1 - seat):
                 if self.losing[loser] >= resign.moves and self.winning[1 - loser] >= resign.moves:
                     detail = (
-                        f"{resign}: seat {loser} scored <= -{resign.score:g} and seat "
-                        f"{1 - loser} >= {resign.score:g} for {resign.moves} moves each"
+                        f"{resign}: seat {loser} scored <= -{_text(resign.score)} and seat "
+                        f"{1 - loser} >= {_text(resign.score)} for {resign.moves} moves each"
                     )
                     return Result(
                         winner=1 - loser, points=1, reason=Reason.ADJUDICATED, detail=detail
@@ -129,7 +134,7 @@ class Adjudicator:
             self.level[seat] = self.level[seat] + 1 if level else 0
             if min(self.level) >= draw.moves:
                 detail = (
-                    f"{draw}: both scored within ±{draw.score:g} for {draw.moves} moves each "
+                    f"{draw}: both scored within ±{_text(draw.score)} for {draw.moves} moves each "
                     f"after turn {draw.after}"
                 )
                 return Result(winner=None, points=0, reason=Reason.ADJUDICATED, detail=detail)
