@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from referee.records.model import Reason
 from referee.tournament.adjudication import (
     Adjudication,
     Adjudicator,
@@ -140,6 +141,10 @@ def test_a_thax_tournament_ends_games_by_adjudication_and_the_records_validate(
         assert all(turn.score is not None for turn in record.turns)
     for record in adjudicated:
         assert record.result is not None
+        # The validator takes an adjudicated result only with its reason.
+        as_rules = record.result.model_copy(update={"reason": Reason.RULES})
+        report = validate_record(record.model_copy(update={"result": as_rules}), "", 0)
+        assert [d.code for d in report.diagnostics] == ["result-not-over"]
         rule = config.adjudication().resign if record.result.winner is not None else None
         turns = [(turn.seat, turn.score) for turn in record.turns]
         # The game stopped at the first turn a rule held, as the rule's own check says.
