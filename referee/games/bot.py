@@ -52,6 +52,9 @@ CLOCK_SHARE = 20
 increment: games of these four run to a few dozen moves a side. Keeping half the increment
 lets the clock settle at about ten increments, a reserve against a busy machine."""
 INCREMENT_SHARE = 0.5
+MOVE_OVERHEAD = 0.02
+"""Seconds kept back from every move's budget for what the bot does not time: stopping a
+search, the referee's own work, a moment the machine gives to other work."""
 
 
 class Bot(ABC):
@@ -91,13 +94,15 @@ class Bot(ABC):
 
     def seconds_for_move(self, limit: float) -> float:
         """The time to think on this move: `limit` (the bot's own `time` option; 0 is none)
-        without a clock, else a share of the clock (never more than half of what is left)."""
+        without a clock, else a share of the clock (never more than half of what is left),
+        less MOVE_OVERHEAD."""
         left = self.clock_seconds()
         if left is None:
             return limit
         assert self.clock is not None
         increment = self.clock.increment_ms[self.seat] / 1000
-        return max(0.001, min(left / 2, left / CLOCK_SHARE + increment * INCREMENT_SHARE))
+        share = min(left / 2, left / CLOCK_SHARE + increment * INCREMENT_SHARE)
+        return max(0.001, share - MOVE_OVERHEAD)
 
     def start_game(self, ruleset: Ruleset, seat: int, seed: str) -> None:
         """Called before each game; may raise Forfeit (a bot that cannot start loses)."""

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from referee.cli.app import app
-from referee.games.bot import Bot
+from referee.games.bot import Bot, Clock, RandomBot
 from referee.games.thax import GAME as THAX
 from referee.records.model import Player, Record
 from referee.tournament.clock import parse_time_control
@@ -70,6 +70,32 @@ def test_time_controls_read_seconds_to_the_millisecond(
 def test_a_bad_time_control_is_refused_with_the_syntax(text: str) -> None:
     with pytest.raises(ValueError, match="BASE"):
         parse_time_control(text)
+
+
+@given(
+    left=st.integers(0, 10**7),
+    more=st.integers(0, 10**6),
+    increment=st.integers(0, 10**5),
+    seat=st.integers(0, 1),
+)
+def test_a_bot_on_a_clock_budgets_at_most_half_of_it_and_more_with_more(
+    left: int, more: int, increment: int, seat: int
+) -> None:
+    def budget(own_ms: int, increment_ms: int) -> float:
+        bot = RandomBot()
+        bot.seat = seat
+        clocks = [None, None]
+        clocks[seat] = own_ms
+        increments = [0, 0]
+        increments[seat] = increment_ms
+        bot.clock = Clock((clocks[0], clocks[1]), (increments[0], increments[1]))
+        return bot.seconds_for_move(7.0)
+
+    seconds = budget(left, increment)
+    assert 0 < seconds <= max(0.001, left / 2000)
+    assert budget(left + more, increment) >= seconds
+    assert budget(left, increment + more) >= seconds
+    assert RandomBot().seconds_for_move(7.0) == 7.0  # no clock: the bot's own limit
 
 
 class Sleeper(Bot):
