@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from typing import Any, ClassVar, NoReturn, TypeVar
 from referee.bots.process import BotLog, BotProcess, Launch
 from referee.games import get_game
 from referee.games.base import Game, NotationError, Ruleset, State
-from referee.games.bot import Bot, Forfeit
+from referee.games.bot import Bot, Forfeit, MoveInfo
 
 PROTOCOL = "referee-bot"
 PROTOCOL_VERSION = 1
@@ -123,6 +124,12 @@ class ProgramBot(Bot):
                     f"a second or {INFO_BYTES} bytes)"
                 )
 
+    def _move_seconds(self) -> float:
+        """The move's limit, or what is left on the bot's clock when that is less."""
+        left = self.clock_seconds()
+        limit = self.limits.move_seconds
+        return limit if left is None else min(limit, left)
+
     def _parse(self, state: State, text: str) -> Any:
         assert self.game is not None
         try:
@@ -199,17 +206,21 @@ class JsonLineBot(ProgramBot):
             message["roll"] = list(state.roll)
         assert self.game is not None
         message["legal"] = [self.game.format_move(state, move) for move in state.legal_moves()]
+        if self.clock is not None:
+            message["clock_ms"] = list(self.clock.remaining_ms)
+            message["increment_ms"] = self.clock.increment_ms[self.seat]
         try:
             sent = time.perf_counter()
             self.process.send(json.dumps(message))
             reply = self._wait_move(
-                self.process, sent, self.limits.move_seconds, _move_or_info, _plainly_info
+                self.process, sent, self._move_seconds(), _move_or_info, _plainly_info
             )
             move = reply.get("move")
             if not isinstance(move, str):
                 raise Forfeit(
                     "protocol_error", f"a move message without a 'move' string: {reply!r:.200}"
                 )
+            self.info = _move_info(reply)
             return self._parse(state, move)
         except Forfeit as forfeit:
             self._fail(forfeit)
@@ -252,6 +263,23 @@ def _plainly_info(line: str) -> bool:
     return '"move"' not in line
 
 
+def _move_info(reply: dict[str, Any]) -> MoveInfo:
+    """The optional `score`, `depth`, `nodes` and `pv` of a move message."""
+    score, depth, nodes, pv = (reply.get(key) for key in ("score", "depth", "nodes", "pv"))
+    if score is not None and (
+        type(score) not in (int, float) or (type(score) is float and not math.isfinite(score))
+    ):
+        raise Forfeit("protocol_error", f"'score' {score!r} is not a number")
+    for key, value in (("depth", depth), ("nodes", nodes)):
+        if value is not None and (type(value) is not int or value < 0):
+            raise Forfeit("protocol_error", f"{key!r} {value!r} is not a whole number >= 0")
+    if pv is not None and (
+        not isinstance(pv, list) or not all(isinstance(move, str) for move in pv)
+    ):
+        raise Forfeit("protocol_error", f"'pv' {str(pv)[:200]!r} is not a list of moves")
+    return MoveInfo(score, depth, nodes, None if pv is None else tuple(pv))
+
+
 class TraxContestBot(ProgramBot):
     """The Trax contest protocol: optionally `-T` answered by the team name, then `-W` or `-B`,
     then one move per line each way; lines starting with `#` are comments (info lines).
@@ -292,7 +320,7 @@ class TraxContestBot(ProgramBot):
                 if turn.seat != self.seat:
                     self.process.send(turn.move)
             self.sent = len(history) + 1
-            limit = self.limits.move_seconds
+            limit = self._move_seconds()
             if not self.ready:  # the program may still be loading what it needs
                 limit += self.limits.startup_seconds
             line = self._wait_move(

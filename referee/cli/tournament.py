@@ -134,6 +134,22 @@ def run(
     seed: Annotated[str | None, typer.Option()] = None,
     turn_cap: Annotated[int | None, typer.Option(help="adjudicate a draw after N turns")] = None,
     time_limit: Annotated[float | None, typer.Option(help="seconds per move")] = None,
+    tc: Annotated[
+        str | None,
+        typer.Option(
+            "--tc",
+            metavar="BASE+INC",
+            help="game clock: BASE seconds a game plus INC seconds a move, e.g. 10+0.1 or 40",
+        ),
+    ] = None,
+    adjudicate: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="RULE",
+            help="end a game by the bots' scores: resign=SCORE:MOVES or "
+            "draw=SCORE:MOVES:AFTER (repeatable)",
+        ),
+    ] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="games played at once")] = 1,
     dask: DaskOption = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False,
@@ -150,7 +166,10 @@ def run(
             "time_limit": time_limit,
             "pass_env": pass_env or None,
             "log_limit_mb": log_limit_mb,
+            "tc": tc,
         }
+        if adjudicate:
+            fields["adjudicate"] = adjudicate
         if option:
             fields["options"] = ruleset_options(option)
         if bots is not None or external:

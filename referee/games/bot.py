@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from referee.games.base import Ruleset, State
@@ -21,15 +22,87 @@ class Forfeit(Exception):
         self.detail = detail
 
 
+@dataclass(frozen=True)
+class Clock:
+    """The game clocks as a move is asked for, by seat (None: that seat plays without one)."""
+
+    remaining_ms: tuple[int | None, int | None]
+    increment_ms: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class MoveInfo:
+    """What a bot says about the move it chose, kept in the record's turn.
+
+    `score` is from the bot's own point of view in its own units (higher is better for it),
+    `depth` how deep it searched, `nodes` how many positions it visited, `pv` the line it
+    expects (moves in the game's notation). Any of them may be missing.
+    """
+
+    score: int | float | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    pv: tuple[str, ...] | None = None
+
+
+NO_INFO = MoveInfo()
+
+CLOCK_SHARE = 20
+"""A bot on a clock thinks about 1/CLOCK_SHARE of what is left plus INCREMENT_SHARE of the
+increment: games of these four run to a few dozen moves a side. Keeping half the increment
+lets the clock settle at about ten increments, a reserve against a busy machine."""
+INCREMENT_SHARE = 0.5
+MOVE_OVERHEAD = 0.02
+"""Seconds kept back from every move's budget for what the bot does not time: stopping a
+search, the referee's own work, a moment the machine gives to other work."""
+
+
 class Bot(ABC):
-    """Given a state, return a move; seeded per game, so a game can be played again exactly."""
+    """Given a state, return a move; seeded per game, so a game can be played again exactly.
+
+    The game loop calls `think`, which hands the bot the clocks (`self.clock`) and collects
+    what the bot reports about its move (`self.info`, which `choose` may set); a bot that
+    reports nothing need not know either.
+    """
 
     name: ClassVar[str]
     description: ClassVar[str] = ""
+    clock: Clock | None = None
+    """The clocks as the current move was asked for; None in a game without clocks."""
+    info: MoveInfo = NO_INFO
+    """What the bot reports about its current move; `think` clears it before `choose`."""
 
     def __init__(self) -> None:
         self.rng = random.Random(0)
         self.seat = 0
+
+    def think(
+        self, state: State, history: Sequence[Any] = (), clock: Clock | None = None
+    ) -> tuple[Any, MoveInfo]:
+        """The move `choose` picks with the clocks as given, and what the bot says about it."""
+        self.clock = clock
+        self.info = NO_INFO
+        move = self.choose(state, history)
+        return move, self.info
+
+    def clock_seconds(self) -> float | None:
+        """What is left on this bot's clock, in seconds; None when it plays without one."""
+        if self.clock is None:
+            return None
+        left = self.clock.remaining_ms[self.seat]
+        return None if left is None else left / 1000
+
+    def seconds_for_move(self, limit: float) -> float:
+        """The time to think on this move: `limit` (the bot's own `time` option; 0 is none)
+        without a clock, else a share of the clock (never more than half of what is left),
+        less MOVE_OVERHEAD."""
+        left = self.clock_seconds()
+        if left is None:
+            return limit
+        assert self.clock is not None
+        increment = self.clock.increment_ms[self.seat] / 1000
+        share = min(left / 2, left / CLOCK_SHARE + increment * INCREMENT_SHARE)
+        return max(0.001, share - MOVE_OVERHEAD)
 
     def start_game(self, ruleset: Ruleset, seat: int, seed: str) -> None:
         """Called before each game; may raise Forfeit (a bot that cannot start loses)."""

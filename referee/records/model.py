@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, TypeAdapter
 
 FORMAT = "referee"
 VERSION = 1
@@ -56,7 +56,16 @@ class Turn(_Model):
     seat: Seat
     roll: Dice | None = Field(default=None, description="the dice as rolled, in dice games")
     move: str = Field(description="the move in the game's notation")
-    time_ms: int | None = Field(default=None, ge=0)
+    time_ms: int | None = Field(default=None, ge=0, description="the time the move took")
+    clock_ms: int | None = Field(
+        default=None, ge=0, description="the mover's clock after the move, increment added"
+    )
+    score: Annotated[StrictInt | StrictFloat, Field(allow_inf_nan=False)] | None = Field(
+        default=None, description="the mover's score, its own point of view and units"
+    )
+    depth: int | None = Field(default=None, ge=0, description="how deep the mover searched")
+    nodes: int | None = Field(default=None, ge=0, description="positions the mover searched")
+    pv: list[str] | None = Field(default=None, description="the line the mover expects")
     comment: str | None = None
 
 

@@ -18,7 +18,7 @@ from referee.ratings.errors import RatingsInputError
 from referee.ratings.plot import ratings_svg
 from referee.ratings.results import record_files
 from referee.records.formats import detect_format
-from referee.records.model import FORFEITS, Record, Result
+from referee.records.model import FORFEITS, Record, Result, Turn
 from referee.records.replay import ReplayError, game_of, replay, start_state
 from referee.report.boards import BoardEncoder
 from referee.tournament.config import ConfigError
@@ -127,10 +127,45 @@ def _positions(record: Record) -> tuple[Game | None, list[State], str | None]:
 
 
 def _turns(record: Record) -> list[list[Any]]:
-    return [
-        [turn.seat, "" if turn.roll is None else f"{turn.roll[0]}-{turn.roll[1]}", turn.move]
-        for turn in record.turns
-    ]
+    """Per turn [seat, roll, move], and when the bot reported anything or played on a clock,
+    its score with the depth (the list shows it) and all it said (the caption does)."""
+    turns = []
+    for turn in record.turns:
+        row: list[Any] = [
+            turn.seat,
+            "" if turn.roll is None else f"{turn.roll[0]}-{turn.roll[1]}",
+            turn.move,
+        ]
+        note = engine_note(turn)
+        if note:
+            row += [score_text(turn), note]
+        turns.append(row)
+    return turns
+
+
+def score_text(turn: Turn) -> str:
+    """The score with its depth, cutechess style (`+35/12`); empty without a score."""
+    if turn.score is None:
+        return ""
+    score = f"{turn.score:+d}" if isinstance(turn.score, int) else f"{turn.score:+.4g}"
+    return score if turn.depth is None else f"{score}/{turn.depth}"
+
+
+def engine_note(turn: Turn) -> str:
+    """What a bot said about its move and its clock, in words; empty when there is none."""
+    parts = []
+    if turn.score is not None:
+        parts.append(f"score {score_text(turn)}")
+    elif turn.depth is not None:
+        parts.append(f"depth {turn.depth}")
+    if turn.nodes is not None:
+        parts.append(f"{turn.nodes:,} nodes")
+    if turn.clock_ms is not None:
+        used = "" if turn.time_ms is None else f"{turn.time_ms / 1000:.3f} s used, "
+        parts.append(f"{used}{turn.clock_ms / 1000:.3f} s left on the clock")
+    if turn.pv:
+        parts.append("expects " + " ".join(turn.pv))
+    return "; ".join(parts)
 
 
 def _about(paths: list[Path], files: list[Path]) -> tuple[str, list[str]]:

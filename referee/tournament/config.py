@@ -19,6 +19,17 @@ from pydantic import (
     model_validator,
 )
 
+from referee.tournament.adjudication import Adjudication, parse_adjudication
+from referee.tournament.clock import TimeControl, parse_time_control
+
+TC_HELP = "game clock BASE+INC in seconds, e.g. '10+0.1' or '40'"
+
+
+def _checked_tc(value: str | None) -> str | None:
+    if value is not None:
+        parse_time_control(value)
+    return value
+
 
 class ConfigError(ValueError):
     """A configuration that cannot run, with the reason."""
@@ -52,6 +63,9 @@ class BotEntry(BaseModel):
     trax_team: bool = Field(
         default=False, description="Trax contest protocol: send -T and read the team name first"
     )
+    tc: str | None = Field(default=None, description=TC_HELP + "; overrides the tournament's")
+
+    _tc = field_validator("tc")(_checked_tc)
 
     @model_validator(mode="after")
     def _one_kind(self) -> BotEntry:
@@ -90,6 +104,10 @@ class TournamentConfig(BaseModel):
     seed: str = "1"
     turn_cap: int | None = Field(default=None, ge=1, description="adjudicated draw after this")
     time_limit: float | None = Field(default=None, gt=0, description="seconds per move")
+    tc: str | None = Field(default=None, description=TC_HELP)
+    adjudicate: list[str] = Field(
+        default=[], description="'resign=SCORE:MOVES' and 'draw=SCORE:MOVES:AFTER' rules"
+    )
     event: str | None = None
     pass_env: list[str] = Field(
         default=[], description="variables of the runner's environment passed to every program"
@@ -97,6 +115,14 @@ class TournamentConfig(BaseModel):
     log_limit_mb: float = Field(
         default=10.0, gt=0, description="cap of each program's stderr log over the tournament"
     )
+
+    _tc = field_validator("tc")(_checked_tc)
+
+    @field_validator("adjudicate")
+    @classmethod
+    def _rules(cls, value: list[str]) -> list[str]:
+        parse_adjudication(value)
+        return value
 
     @field_validator("games_per_pair")
     @classmethod
@@ -112,6 +138,14 @@ class TournamentConfig(BaseModel):
         if duplicates:
             raise ValueError(f"bot names must be unique, repeated: {', '.join(duplicates)}")
         return self
+
+    def time_control(self, index: int) -> TimeControl | None:
+        """The clock of bot `index`: its own time control, else the tournament's."""
+        text = self.bots[index].tc or self.tc
+        return None if text is None else parse_time_control(text)
+
+    def adjudication(self) -> Adjudication:
+        return parse_adjudication(self.adjudicate)
 
 
 def split_bot_specs(text: str) -> list[str]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from referee.games.base import Game, GameError, Roll, Ruleset, State
-from referee.games.bot import Bot, Forfeit
+from referee.games.bot import Bot, Forfeit, MoveInfo
 from referee.records.model import (
     RECORD_TYPES,
     EventInfo,
@@ -19,6 +20,8 @@ from referee.records.model import (
     Turn,
 )
 from referee.records.replay import result_of
+from referee.tournament.adjudication import Adjudication, Adjudicator
+from referee.tournament.clock import GameClocks, OutOfTime, TimeControl
 
 
 class DiceSource:
@@ -37,6 +40,14 @@ class DiceSource:
         return (rng.randint(1, 6), rng.randint(1, 6))
 
 
+@dataclass(frozen=True)
+class GameControl:
+    """What the referee enforces beyond the rules: each seat's clock and the adjudication."""
+
+    clocks: tuple[TimeControl | None, TimeControl | None] = (None, None)
+    adjudication: Adjudication = field(default_factory=Adjudication)
+
+
 def play_game(
     game: Game,
     ruleset: Ruleset,
@@ -47,12 +58,19 @@ def play_game(
     event: EventInfo | None = None,
     dice: DiceSource | None = None,
     match: MatchInfo | None = None,
+    control: GameControl | None = None,
 ) -> Record:
-    """Play one game to its end, a forfeit or the turn cap, and return its record.
+    """Play one game to its end, a forfeit, the turn cap or an adjudication, and return its
+    record.
 
-    In a match, `match.first` (the last game's winner) starts without an opening roll.
+    In a match, `match.first` (the last game's winner) starts without an opening roll. Each
+    move is timed from asking the bot to having played its move; with clocks, that time is
+    charged to the mover's clock, and a move that takes more than is left loses on time.
     """
     dice = dice or DiceSource(seed)
+    control = control or GameControl()
+    clocks = GameClocks(control.clocks)
+    judge = Adjudicator(control.adjudication)
     cap = game.turn_cap if turn_cap is None else turn_cap
     first = match.first if match is not None else None
     state: State = game.initial_state(ruleset, first=first)
@@ -87,11 +105,15 @@ def play_game(
         assert seat is not None
         started = time.perf_counter()
         try:
-            move = bots[seat].choose(state, turns)
+            move, info = bots[seat].think(state, turns, clocks.reading())
             text = game.format_move(state, move)
             after = state.play(move)
         except Forfeit as forfeit:
-            result = _forfeit(seat, Reason(forfeit.reason), forfeit.detail)
+            detail = forfeit.detail
+            if forfeit.reason == Reason.TIME:
+                out = clocks.overrun(seat, _milliseconds_since(started))
+                detail = detail if out is None else out.detail
+            result = _forfeit(seat, Reason(forfeit.reason), detail)
             break
         except GameError as error:
             result = _forfeit(seat, Reason.ILLEGAL_MOVE, str(error))
@@ -99,9 +121,16 @@ def play_game(
         except Exception as error:  # a built-in bot that breaks loses its game, as a program would
             result = _forfeit(seat, Reason.CRASH, f"{type(error).__name__}: {error}")
             break
-        elapsed = round((time.perf_counter() - started) * 1000)
-        turns.append(Turn(seat=seat, roll=list(roll) if roll else None, move=text, time_ms=elapsed))
+        elapsed = _milliseconds_since(started)
+        try:
+            clock = clocks.charge(seat, elapsed)
+        except OutOfTime as out:
+            result = _forfeit(seat, Reason.TIME, out.detail)
+            break
+        turns.append(_turn(seat, roll, text, elapsed, clock, info))
         state = after
+        if judge.active and state.outcome() is None:
+            result = judge.after_turn(len(turns), seat, info.score)
     for bot in bots:
         bot.end_game(result.winner, result.reason.value)
     fields = {
@@ -128,6 +157,7 @@ def play_match(
     turn_cap: int | None = None,
     event: EventInfo | None = None,
     played: Sequence[Record] = (),
+    control: GameControl | None = None,
 ) -> list[Record]:
     """Play the games of a match to `game.match_length(ruleset)` points that are not in
     `played` (the match's games already stored, when a tournament resumes).
@@ -143,7 +173,15 @@ def play_match(
     while max(score) < length:
         match = MatchInfo(length=length, game=number, score=list(score), first=first)
         record = play_game(
-            game, ruleset, bots(), players, f"{seed}/game{number}", turn_cap, event, match=match
+            game,
+            ruleset,
+            bots(),
+            players,
+            f"{seed}/game{number}",
+            turn_cap,
+            event,
+            match=match,
+            control=control,
         )
         records.append(record)
         score, first = match_score([*played, *records])
@@ -161,6 +199,26 @@ def match_score(games: Sequence[Record]) -> tuple[list[int], int | None]:
         if result is not None and result.winner is not None:
             score[result.winner] += result.points
     return score, first
+
+
+def _milliseconds_since(started: float) -> int:
+    return round((time.perf_counter() - started) * 1000)
+
+
+def _turn(
+    seat: int, roll: Roll | None, move: str, time_ms: int, clock_ms: int | None, info: MoveInfo
+) -> Turn:
+    return Turn(
+        seat=seat,
+        roll=list(roll) if roll else None,
+        move=move,
+        time_ms=time_ms,
+        clock_ms=clock_ms,
+        score=info.score,
+        depth=info.depth,
+        nodes=info.nodes,
+        pv=None if info.pv is None else list(info.pv),
+    )
 
 
 def _forfeit(seat: int, reason: Reason, detail: str) -> Result:

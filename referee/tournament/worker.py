@@ -14,7 +14,7 @@ from referee.games.base import Game, Ruleset
 from referee.games.bot import Bot
 from referee.records.model import EventInfo, Player, Record
 from referee.tournament.config import BotEntry, TournamentConfig
-from referee.tournament.play import play_game, play_match
+from referee.tournament.play import GameControl, play_game, play_match
 from referee.tournament.schedule import GameJob
 from referee.validator.check import validate_record
 
@@ -142,6 +142,10 @@ def play_batch(
             )
             players = [player_of(config.bots[index]) for index in job.seats]
             seed = job.seed(config.seed)
+            control = GameControl(
+                clocks=(config.time_control(job.seats[0]), config.time_control(job.seats[1])),
+                adjudication=config.adjudication(),
+            )
             if game.match_length(ruleset) > 1:
                 earlier = (played or {}).get(job.number, [])
                 records += play_match(
@@ -153,10 +157,14 @@ def play_batch(
                     config.turn_cap,
                     event,
                     earlier,
+                    control,
                 )
             else:
+                bots = seated(job)
                 records.append(
-                    play_game(game, ruleset, seated(job), players, seed, config.turn_cap, event)
+                    play_game(
+                        game, ruleset, bots, players, seed, config.turn_cap, event, control=control
+                    )
                 )
             cannot_start = None if keep_going else _cannot_start(config, job, externals, starts)
             if cannot_start is not None:

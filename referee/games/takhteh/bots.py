@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.games.base import State
-from referee.games.bot import Bot
+from referee.games.bot import Bot, MoveInfo
 from referee.games.takhteh.net import Net, equity
 from referee.games.takhteh.rules import (
     TURN_OUTCOMES,
@@ -158,14 +158,19 @@ class ExpectimaxBot(Bot):
         """Seconds per move; 0 for no limit. Plays are weighed best-first and a look-ahead cut
         by the limit is dropped, so the answer is the best play fully weighed by then."""
         self._deadline = 0.0
+        self.nodes = 0
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> TakhtehMove:
+        """The play, and as `info` its value in pips for the mover (a game won scores
+        1000 a point), the plies looked ahead and the positions evaluated."""
         assert isinstance(state, TakhtehState)
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        self._deadline = time.perf_counter() + self.time if self.time else 0.0
+        budget = self.seconds_for_move(self.time)
+        self._deadline = time.perf_counter() + budget if budget else 0.0
         scored = _scored(state.board, moves)
+        self.nodes = len(scored)
         scored.sort(key=lambda item: -item[0])
         best_value = -float("inf")
         best: list[TakhtehMove] = [scored[0][1]]
@@ -178,6 +183,10 @@ class ExpectimaxBot(Bot):
                 best_value, best = value, [play]
             elif value == best_value:
                 best.append(play)
+        if best_value == -float("inf"):
+            self.info = MoveInfo(scored[0][0], 0, self.nodes)
+        else:
+            self.info = MoveInfo(best_value, self.depth, self.nodes)
         return self.rng.choice(best)
 
     def _after_value(self, board: Board, depth: int) -> float:
@@ -188,6 +197,7 @@ class ExpectimaxBot(Bot):
             if self._deadline and time.perf_counter() > self._deadline:
                 raise _OutOfTime
             replies = _scored(other, legal_plays(other, high, low))
+            self.nodes += len(replies)
             if depth > 1:
                 replies.sort(key=lambda item: -item[0])
                 reply_value = -float("inf")
@@ -220,33 +230,44 @@ class TDNetBot(Bot):
         self.time = float(time)
         """Seconds per move; 0 for no limit. Plays are weighed best-first by the network and
         one whose look-ahead the limit cuts is dropped: the answer is the best fully weighed."""
+        self.nodes = 0
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> TakhtehMove:
+        """The play, and as `info` its equity (expected points for the mover, a gammon
+        counting 2), the plies looked ahead (0 or 1) and the positions the network rated."""
         assert isinstance(state, TakhtehState)
         moves = state.legal_moves()
-        if len(moves) == 1:
-            return moves[0]
-        deadline = time.perf_counter() + self.time if self.time else float("inf")
+        budget = self.seconds_for_move(self.time)
+        deadline = time.perf_counter() + budget if budget else float("inf")
         board = state.board
         afters = [apply_legs(board, move) for move in moves]
         for move, after in zip(moves, afters, strict=True):
-            if max(after) <= 0:
+            value = terminal_value(after)
+            if value is not None:
+                self.info = MoveInfo(value / WIN, 0, 0)
                 return move
         values = equity(_net().probabilities(afters))
+        self.nodes = len(afters)
+        if len(moves) == 1:
+            self.info = MoveInfo(float(values[0]), 0, self.nodes)
+            return moves[0]
         order = sorted(range(len(moves)), key=lambda i: -values[i])
         if self.depth == 0:
-            return self._pick(moves, [(values[i], i) for i in order])
-        weighed = [(values[order[0]], order[0])]
+            return self._pick(moves, [(float(values[i]), i) for i in order], 0)
+        weighed = [(float(values[order[0]]), order[0])]
         looked: list[tuple[float, int]] = []
         for i in order[: self.top]:
             value = self._look_ahead(afters[i], deadline)
             if value is None:
                 break
             looked.append((value, i))
-        return self._pick(moves, looked or weighed)
+        return self._pick(moves, looked or weighed, 1 if looked else 0)
 
-    def _pick(self, moves: list[TakhtehMove], scored: list[tuple[float, int]]) -> TakhtehMove:
+    def _pick(
+        self, moves: list[TakhtehMove], scored: list[tuple[float, int]], depth: int
+    ) -> TakhtehMove:
         best = max(value for value, _ in scored)
+        self.info = MoveInfo(best, depth, self.nodes)
         return self.rng.choice([moves[i] for value, i in scored if value == best])
 
     def _look_ahead(self, after: Board, deadline: float) -> float | None:
@@ -278,6 +299,7 @@ class TDNetBot(Bot):
                 replies += [apply_legs(other, play) for play in plays]
             spans.append((chance, start, len(replies), won))
         values = equity(_net().probabilities(replies)) if replies else None
+        self.nodes += len(replies)
         total = 0.0
         for chance, start, end, won in spans:
             best = won if won is not None else float(values[start:end].max())  # type: ignore[index]

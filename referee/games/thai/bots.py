@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.games.base import State
-from referee.games.bot import Bot, GreedyBot
+from referee.games.bot import Bot, GreedyBot, MoveInfo
 from referee.games.thai.rules import BLACK, ThaiMove, ThaiState
 from referee.games.thai.search import SearchBot
 
@@ -111,7 +111,8 @@ class AlphaBetaBot(Bot):
         self.rng.shuffle(moves)
         moves = self.order(moves)
         self.nodes = 0
-        self._deadline = time.perf_counter() + self.time if self.time else None
+        budget = self.seconds_for_move(self.time)
+        self._deadline = time.perf_counter() + budget if budget else None
         best = moves[0]
         depth = 1
         while not self.depth or depth <= self.depth:
@@ -120,6 +121,8 @@ class AlphaBetaBot(Bot):
             except _OutOfTime:
                 break
             best = move
+            # Scores in hundredths of a man, for the mover.
+            self.info = MoveInfo(score, depth, self.nodes)
             moves.remove(move)
             moves.insert(0, move)
             if abs(score) >= WIN - 1000:

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from referee.games.base import State
-from referee.games.bot import Bot
+from referee.games.bot import Bot, MoveInfo
 from referee.games.thai.geometry import FORWARD, SQUARES, STEP
 from referee.games.thai.rules import BLACK, QUIET_PLY_LIMIT, ThaiMove, ThaiState
 
@@ -220,6 +220,8 @@ class SearchBot(Bot):
         self._history = ({}, {})
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> ThaiMove:
+        """The move, and as `info` its score (hundredths of a man for the mover; a win in
+        n plies is 1,000,000 - n), the depth finished and the nodes searched."""
         assert isinstance(state, ThaiState)
         started = time.perf_counter()
         kids = state.successors()
@@ -228,32 +230,36 @@ class SearchBot(Bot):
         self.rng.shuffle(kids)
         self.nodes = 0
         self.reached = 0
-        self._deadline = started + self.time * self.HARD_LIMIT if self.time else float("inf")
+        budget = self.seconds_for_move(self.time)
+        self._deadline = started + budget * self.HARD_LIMIT if budget else float("inf")
         self._killers = [[None, None] for _ in range(MAX_PLY + 1)]
         for table in self._history:
             for move in table:
                 table[move] //= 8
         kids = self._ordered(state, kids, self._stored_move(state.key), 0)
         best = kids[0][0]
+        score: int | None = None
         for depth in range(1, self.depth + 1):
             scores: dict[ThaiMove, int] = {}
             try:
-                score = self._root(state, kids, depth, scores)
+                found = self._root(state, kids, depth, scores)
             except _OutOfTime:
                 # The previous best is searched first; a move that finished above it is
                 # better even though the iteration did not finish.
                 if scores:
                     top = max(scores, key=scores.__getitem__)
                     if top is not best and scores[top] > scores.get(best, -WIN - 1):
-                        best = top
+                        best, score = top, scores[top]
                 break
+            score = found
             best = max(scores, key=scores.__getitem__)
             self.reached = depth
             kids.sort(key=lambda kid: kid[0] is not best)
             if abs(score) >= _WON:
                 break
-            if self.time and time.perf_counter() - started > self.time * self.SOFT_LIMIT:
+            if budget and time.perf_counter() - started > budget * self.SOFT_LIMIT:
                 break
+        self.info = MoveInfo(score, self.reached, self.nodes)
         return best
 
     def _root(

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.games.base import State
-from referee.games.bot import Bot, GreedyBot
+from referee.games.bot import Bot, GreedyBot, MoveInfo
 from referee.games.thax import solver
 from referee.games.thax.rules import ThaxMove, ThaxState
 
@@ -51,9 +51,12 @@ class PerfectBot(Bot):
         return 1.0 - float(self.values[solver.position_index(other, own)])
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> ThaxMove:
+        """The move, and as `info` its expected points for the mover: 2 x its chance of
+        winning - 1, from -1 (lost) to +1 (won); `nodes` counts the options weighed."""
         assert isinstance(state, ThaxState)
         scored = [(self.win_chance(state, move), move) for move in state.legal_moves()]
         best = max(score for score, _ in scored)
+        self.info = MoveInfo(2 * best - 1, nodes=len(scored))
         return self.rng.choice([move for score, move in scored if score >= best - 1e-12])
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from referee.games.base import State
-from referee.games.bot import Bot
+from referee.games.bot import Bot, MoveInfo
 from referee.games.trax.rules import (
     COORD_MASK,
     DELTA,
@@ -139,13 +139,18 @@ class _OutOfTime(Exception):
     """The search ran past its deadline."""
 
 
-def _deepen(moves: list[Move], depth: int, root: Callable[[int, dict[Move, float]], None]) -> Move:
+def _deepen(
+    moves: list[Move], depth: int, root: Callable[[int, dict[Move, float]], None]
+) -> tuple[Move, float | None, int]:
     """Iterative deepening: `root(d, scores)` scores `moves` searched to depth d, best first.
 
     The answer is the best move of the last finished depth, or of the unfinished one where a
-    finished move beat it; `moves` is left sorted by the last finished scores.
+    finished move beat it, with its score (None if no depth finished) and the last depth
+    finished; `moves` is left sorted by the last finished scores.
     """
     best = moves[0]
+    score: float | None = None
+    reached = 0
     for d in range(1, depth + 1):
         scores: dict[Move, float] = {}
         try:
@@ -155,17 +160,23 @@ def _deepen(moves: list[Move], depth: int, root: Callable[[int, dict[Move, float
             # better than it even though the iteration did not finish.
             if scores and max(scores.values()) > scores.get(best, -WIN - 1):
                 best = max(scores, key=scores.__getitem__)
+                score = scores[best]
             break
         top = max(scores.values())
         best = next(move for move in moves if scores[move] == top)
+        score, reached = top, d
         moves.sort(key=lambda move: -scores[move])
         if abs(top) >= WIN - d - 1:
             break
-    return best
+    return best, score, reached
 
 
 class _TimedSearch(Bot):
-    """What both searches share: a depth, a time a move, the deadline and a node count."""
+    """What both searches share: a depth, a time a move, the deadline and a node count.
+
+    Each reports its score in the units of `evaluate` (loop and line prospects) for the
+    mover, a win in n plies scoring 1,000,000 - n, with the depth finished and the nodes.
+    """
 
     def __init__(self, depth: int, time: float) -> None:
         super().__init__()
@@ -196,7 +207,7 @@ class TraxSearchBot(_TimedSearch):
         first = _opening(self, state)
         if first is not None:
             return first
-        self._deadline = time.perf_counter() + self.time
+        self._deadline = time.perf_counter() + self.seconds_for_move(self.time)
         self._history = {}
         self._outlooks = {}
         self.nodes = 0
@@ -207,9 +218,10 @@ class TraxSearchBot(_TimedSearch):
             return self.rng.choice(state.legal_moves())
         moves = list(quiet)
         self.rng.shuffle(moves)
-        best = _deepen(
+        best, score, depth = _deepen(
             moves, self.depth, lambda depth, scores: self._root(state, moves, depth, scores)
         )
+        self.info = MoveInfo(score, depth, self.nodes)
         return state.move_at(*best)
 
     def _root(
@@ -289,7 +301,7 @@ class TraxThreatBot(_TimedSearch):
         if first is not None:
             return first
         # A tenth of the time is left for unwinding the search and for a busy machine.
-        self._deadline = time.perf_counter() + self.time * 0.9
+        self._deadline = time.perf_counter() + self.seconds_for_move(self.time) * 0.9
         self._history = {}
         self._probes = {}
         self._effects = {}
@@ -306,11 +318,12 @@ class TraxThreatBot(_TimedSearch):
         self.rng.shuffle(moves)
         if len(moves) == 1:
             return state.move_at(*moves[0])
-        best = _deepen(
+        best, score, depth = _deepen(
             moves,
             self.depth,
             lambda depth, scores: self._root(state, scan, moves, depth, scores),
         )
+        self.info = MoveInfo(score, depth, self.nodes)
         return state.move_at(*best)
 
     def _replies(

@@ -11,8 +11,11 @@ FEN to `record.start`, every other tag to `record.tags`, except those referee wr
 what PDN has no tag for: `ResultReason` and `ResultDetail` (the result's reason and detail),
 `ResultPoints` (when not the usual 1 for a win, 0 for a draw), `BlackKind`, `WhiteKind`,
 `BlackSpec`, `WhiteSpec` (the players), `Tournament`, `Pairing`, `GameNumber` (the event),
-`Ruleset` (when not `thai/standard@1`). A turn's time goes into its comment as
-`[%emt seconds]`. Comments before the first move become the tag `Comment`.
+`Ruleset` (when not `thai/standard@1`). A turn's time and engine output go into its comment
+as commands that read back: `[%emt seconds]` (time used), `[%clk H:MM:SS.mmm]` (the mover's
+clock after the move), `[%eval SCORE]` (the bot's score as recorded: its own units and point
+of view), `[%depth N]`, `[%nodes N]` and `[%pv MOVE MOVE ...]` (left out when a move of it
+has a space or a bracket). Comments before the first move become the tag `Comment`.
 
 A PDN result does not say why a game ended. Without a `ResultReason` tag the moves are
 replayed: a game that ends on the board by the rules gets the reason `rules`; otherwise a
@@ -22,6 +25,7 @@ the reason was inferred.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Iterator
 from typing import IO
@@ -66,7 +70,9 @@ _MAPPED = frozenset(
         "ResultPoints",
     }
 )
-_EMT = re.compile(r"\[%emt\s+([0-9:.]+)\s*\]")
+_COMMAND = re.compile(r"\[%(emt|clk|eval|depth|nodes|pv)\s+([^\]]*?)\s*\]")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_PV_MOVE = re.compile(r"[^\s\[\]{}]+")
 _TAG_HEAD = re.compile(rb'\s*\[\s*[A-Za-z][A-Za-z0-9_]*\s+"')
 
 
@@ -188,16 +194,55 @@ def _start(fen: str | None) -> str | None:
 
 
 def _turn(seat: int, move: PdnMove) -> Turn:
-    time_ms = None
-    texts = []
-    for comment in move.comments:
-        emt = _EMT.search(comment)
-        if emt is not None and time_ms is None:
-            time_ms = _milliseconds(emt.group(1))
-        text = _EMT.sub("", comment).strip()
-        if text:
-            texts.append(text)
-    return Turn(seat=seat, move=move.text, time_ms=time_ms, comment=" ".join(texts) or None)
+    found: dict[str, object] = {}
+
+    def take(command: re.Match[str]) -> str:
+        """A command that reads is taken out of the comment (the first of each name kept)."""
+        name, value = command.groups()
+        parsed = _COMMAND_READERS[name](value)
+        if parsed is None:
+            return command.group(0)
+        found.setdefault(_COMMAND_FIELDS[name], parsed)
+        return ""
+
+    texts = [text for text in (_COMMAND.sub(take, c).strip() for c in move.comments) if text]
+    return Turn(seat=seat, move=move.text, comment=" ".join(texts) or None, **found)  # type: ignore[arg-type]
+
+
+def _score(value: str) -> int | float | None:
+    if re.fullmatch(r"[+-]?[0-9]+", value):
+        return int(value)
+    if not _DECIMAL.fullmatch(value):
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def _duration(value: str) -> int | None:
+    """Seconds, or H:MM:SS.mmm, in milliseconds."""
+    return _milliseconds(value) if re.fullmatch(r"[0-9:.]+", value) else None
+
+
+def _whole(value: str) -> int | None:
+    return int(value) if re.fullmatch(r"[0-9]+", value) else None
+
+
+_COMMAND_READERS = {
+    "emt": _duration,
+    "clk": _duration,
+    "eval": _score,
+    "depth": _whole,
+    "nodes": _whole,
+    "pv": lambda value: value.split() or None,
+}
+_COMMAND_FIELDS = {
+    "emt": "time_ms",
+    "clk": "clock_ms",
+    "eval": "score",
+    "depth": "depth",
+    "nodes": "nodes",
+    "pv": "pv",
+}
 
 
 def _milliseconds(value: str) -> int | None:
@@ -207,7 +252,33 @@ def _milliseconds(value: str) -> int | None:
             seconds = seconds * 60 + float(part)
     except ValueError:
         return None
-    return round(seconds * 1000)
+    return round(seconds * 1000) if math.isfinite(seconds) and seconds >= 0 else None
+
+
+def _clock_text(milliseconds: int) -> str:
+    minutes, ms = divmod(milliseconds, 60_000)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{ms // 1000:02d}.{ms % 1000:03d}"
+
+
+def _notes(turn: Turn) -> list[str]:
+    """The commands that keep a turn's time, clock and engine output in its comment."""
+    notes = []
+    if turn.time_ms is not None:
+        notes.append(f"[%emt {turn.time_ms / 1000:.3f}]")
+    if turn.clock_ms is not None:
+        notes.append(f"[%clk {_clock_text(turn.clock_ms)}]")
+    if turn.score is not None:
+        notes.append(f"[%eval {turn.score!r}]")
+    if turn.depth is not None:
+        notes.append(f"[%depth {turn.depth}]")
+    if turn.nodes is not None:
+        notes.append(f"[%nodes {turn.nodes}]")
+    if turn.pv and all(_PV_MOVE.fullmatch(move) for move in turn.pv):
+        notes.append(f"[%pv {' '.join(turn.pv)}]")
+    if turn.comment is not None:
+        notes.append(turn.comment)
+    return notes
 
 
 def _player(game: PdnGame, colour: str) -> Player:
@@ -381,11 +452,7 @@ def record_to_pdn(record: ThaiRecord) -> PdnGame:
                 f"turn {index + 1} is seat {turn.seat}'s, but the players alternate from "
                 f"seat {first}: PDN cannot hold that"
             )
-        notes = []
-        if turn.time_ms is not None:
-            notes.append(f"[%emt {turn.time_ms / 1000:.3f}]")
-        if turn.comment is not None:
-            notes.append(turn.comment)
+        notes = _notes(turn)
         moves.append(PdnMove(text, comments=[" ".join(notes)] if notes else []))
     return PdnGame(tags=tags, moves=moves, result=token)
 

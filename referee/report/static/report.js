@@ -14,7 +14,7 @@
   const title = document.getElementById("viewer-title");
 
   let game = null; // the open game's index
-  let turns = []; // its turns: [seat, roll, move]
+  let turns = []; // its turns: [seat, roll, move], then [score/depth, engine output] if any
   let positions = []; // its boards as SVG text: the start, then after each turn
   let current = 0;
   let opening = 0; // counts openings, so that a slow unpacking of an earlier game is dropped
@@ -38,9 +38,12 @@
     const start = document.createElement("li");
     start.textContent = "start";
     start.dataset.position = "0";
-    const items = turns.map(([seat, roll, move], i) => {
+    const items = turns.map(([seat, roll, move, score, note], i) => {
       const item = document.createElement("li");
-      item.textContent = `${i + 1}. ${info.players[seat]}${roll ? ` ${roll}` : ""}: ${move}`;
+      item.textContent =
+        `${i + 1}. ${info.players[seat]}${roll ? ` ${roll}` : ""}: ${move}` +
+        (score ? ` {${score}}` : "");
+      if (note) item.title = note;
       item.dataset.position = String(i + 1);
       return item;
     });
@@ -66,11 +69,12 @@
     if (current === 0) {
       caption.textContent = "The start of the game.";
     } else {
-      const [seat, roll, move] = turns[current - 1];
+      const [seat, roll, move, , note] = turns[current - 1];
       const rolled = roll ? ` rolled ${roll} and` : "";
       caption.textContent =
         `Turn ${current} of ${turns.length}: ${info.players[seat]} (seat ${seat})` +
-        `${rolled} played ${move}.`;
+        `${rolled} played ${move}.` +
+        (note ? ` ${note[0].toUpperCase()}${note.slice(1)}.` : "");
     }
     const file = data.files[info.file];
     showCommand.textContent = `referee show ${file} --game-number ${info.number} --turn ${current}`;
