@@ -24,7 +24,15 @@ def median_seconds(work: Callable[[], object], runs: int = 5) -> float:
 
 
 def machine() -> str:
+    """The cores, the CPU's model name (Linux /proc/cpuinfo) and Python."""
     cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
     return f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
 
 

@@ -38,7 +38,8 @@ def openings(
     kind = ", up to rotation and reflection" if symmetric and engine.name == "trax" else ""
     lines = [
         f"# {engine.title} ({ruleset.id}): every distinct position after {plies} "
-        f"{'ply' if plies == 1 else 'plies'}{kind}; {len(found)} openings",
+        f"{'ply' if plies == 1 else 'plies'} where the side to move cannot win at once{kind}; "
+        f"{len(found)} openings",
         f"# made by: referee openings --game {game} --plies {plies}"
         + ("" if symmetric else " --no-symmetric"),
         *(opening.text() for opening in found),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from contextlib import ExitStack
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -21,10 +22,11 @@ from referee.tournament.config import (
     ruleset_options,
     split_bot_specs,
     with_bot_options,
+    with_openings,
 )
 from referee.tournament.demo import demo_configs
 from referee.tournament.executors import dask_executors
-from referee.tournament.runner import RunSummary, TournamentStopped, run_tournament
+from referee.tournament.runner import RunSummary, TournamentStopped, run_tournament, sprt_status
 from referee.tournament.schedule import schedule
 from referee.tournament.store import TournamentStore
 from referee.validator.run import validate_paths
@@ -50,7 +52,20 @@ games played are kept: fix the bot's launch settings and run again); 3 all playe
 game of this run was lost by `crash`; 130 or 143 stopped by Ctrl-C or SIGTERM (every finished
 game is stored)."""
 
-tournament_app = typer.Typer(help="Round-robin bot tournaments.", no_args_is_help=True)
+
+class Format(StrEnum):
+    round_robin = "round-robin"
+    gauntlet = "gauntlet"
+
+
+class OpeningsOrder(StrEnum):
+    sequential = "sequential"
+    random = "random"
+
+
+tournament_app = typer.Typer(
+    help="Bot tournaments: round robins, gauntlets and SPRTs.", no_args_is_help=True
+)
 
 
 def _run(
@@ -91,6 +106,8 @@ def _report(summary: RunSummary) -> None:
     )
     for message in summary.invalid:
         typer.echo(f"warning: a stored game did not validate: {message}", err=True)
+    if summary.sprt is not None:
+        typer.echo(summary.sprt.text())
     for message in summary.failed:
         typer.echo(f"error: a batch of games could not be played: {message}", err=True)
     if summary.failed:
@@ -150,12 +167,43 @@ def run(
             "draw=SCORE:MOVES:AFTER (repeatable)",
         ),
     ] = None,
+    format: Annotated[
+        Format | None,
+        typer.Option("--format", help="round-robin (every pairing) or gauntlet (see --seeds)"),
+    ] = None,
+    seeds: Annotated[
+        int | None,
+        typer.Option(help="gauntlet: the first N bots each play every other bot (default 1)"),
+    ] = None,
+    rounds: Annotated[int | None, typer.Option(help="play the whole schedule N times")] = None,
+    openings: Annotated[
+        Path | None,
+        typer.Option(
+            help="an opening suite, one opening a line; each is played by every pairing in "
+            "both seats (docs/tournaments.md)"
+        ),
+    ] = None,
+    openings_order: Annotated[
+        OpeningsOrder | None, typer.Option(help="the suite's order, or a seeded shuffle")
+    ] = None,
+    openings_start: Annotated[
+        int | None, typer.Option(help="the opening to begin with (1 is the first)")
+    ] = None,
+    sprt: Annotated[
+        str | None,
+        typer.Option(
+            metavar="elo0=E0,elo1=E1[,alpha=A,beta=B]",
+            help="test the first bot against the second: stop when the SPRT decides, or at "
+            "--games-per-pair",
+        ),
+    ] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="games played at once")] = 1,
     dask: DaskOption = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False,
     keep_going: KeepGoing = False,
 ) -> None:
-    """Play a round robin; every finished game is validated and stored at once."""
+    """Play a round robin, a gauntlet or an SPRT; every finished game is validated and stored
+    at once."""
     with user_errors():
         fields: dict[str, object] = {
             "game": game,
@@ -167,6 +215,12 @@ def run(
             "pass_env": pass_env or None,
             "log_limit_mb": log_limit_mb,
             "tc": tc,
+            "format": format.value if format is not None else None,
+            "seeds": seeds,
+            "rounds": rounds,
+            "openings_order": openings_order.value if openings_order is not None else None,
+            "openings_start": openings_start,
+            "sprt": sprt,
         }
         if adjudicate:
             fields["adjudicate"] = adjudicate
@@ -181,6 +235,8 @@ def run(
                 fail("give --game and --bots (or --config FILE)")
             config = build_config(**{k: v for k, v in fields.items() if v is not None})
         config = with_bot_options(config, bot_option or [], Path.cwd())
+        if openings is not None:
+            config = with_openings(config, openings)
     _run(out, config, concurrency, dask, quiet, keep_going=keep_going)
 
 
@@ -218,6 +274,9 @@ def status(directory: Annotated[Path, typer.Argument(help="the tournament's fold
     reasons = Counter(record.result.reason.value for record in records if record.result is not None)
     for reason, count in sorted(reasons.items()):
         typer.echo(f"  {reason}: {count}")
+    sprt = sprt_status(info.config, store.by_job())
+    if sprt is not None:
+        typer.echo(sprt.text())
 
 
 def demo(

@@ -66,6 +66,9 @@ class Turn(_Model):
     depth: int | None = Field(default=None, ge=0, description="how deep the mover searched")
     nodes: int | None = Field(default=None, ge=0, description="positions the mover searched")
     pv: list[str] | None = Field(default=None, description="the line the mover expects")
+    book: Literal[True] | None = Field(
+        default=None, description="true for a move of the opening book, not the mover's choice"
+    )
     comment: str | None = None
 
 

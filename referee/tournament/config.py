@@ -7,7 +7,7 @@ import shlex
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import (
     BaseModel,
@@ -21,6 +21,9 @@ from pydantic import (
 
 from referee.tournament.adjudication import Adjudication, parse_adjudication
 from referee.tournament.clock import TimeControl, parse_time_control
+
+if TYPE_CHECKING:
+    from referee.ratings.sprt import SprtSpec
 
 TC_HELP = "game clock BASE+INC in seconds, e.g. '10+0.1' or '40'"
 
@@ -115,8 +118,61 @@ class TournamentConfig(BaseModel):
     log_limit_mb: float = Field(
         default=10.0, gt=0, description="cap of each program's stderr log over the tournament"
     )
+    format: Literal["round-robin", "gauntlet"] = Field(
+        default="round-robin",
+        description="round-robin: every pairing; gauntlet: the first `seeds` bots meet all others",
+    )
+    seeds: int = Field(default=1, ge=1, description="gauntlet: how many bots play everyone")
+    rounds: int = Field(default=1, ge=1, description="times the whole schedule is played")
+    openings: list[str] | None = Field(
+        default=None, description="the opening suite, one opening a line (docs/tournaments.md)"
+    )
+    openings_order: Literal["sequential", "random"] = "sequential"
+    openings_start: int = Field(default=1, ge=1, description="the suite's line to begin with")
+    sprt: str | None = Field(
+        default=None, description="'elo0=0,elo1=5,alpha=0.05,beta=0.05': stop at a decision"
+    )
 
     _tc = field_validator("tc")(_checked_tc)
+
+    @field_validator("sprt")
+    @classmethod
+    def _sprt(cls, value: str | None) -> str | None:
+        from referee.ratings.sprt import SprtError, SprtSpec  # numpy: only when asked for
+
+        try:
+            return None if value is None else SprtSpec.parse(value).text()
+        except SprtError as error:
+            raise ValueError(str(error)) from None
+
+    @model_validator(mode="after")
+    def _format(self) -> TournamentConfig:
+        if self.format == "gauntlet" and self.seeds >= len(self.bots):
+            raise ValueError(
+                f"a gauntlet's --seeds ({self.seeds}) must be fewer than the bots "
+                f"({len(self.bots)})"
+            )
+        if self.sprt is not None and (len(self.bots) != 2 or self.format != "round-robin"):
+            raise ValueError("an SPRT tests two bots: give exactly two, in a round robin")
+        if self.openings is not None:
+            if not self.openings:
+                raise ValueError("the opening suite is empty")
+            if self.openings_start > len(self.openings):
+                raise ValueError(
+                    f"--openings-start {self.openings_start} is past the suite's "
+                    f"{len(self.openings)} openings"
+                )
+            if any(bot.protocol == "trax" for bot in self.bots):
+                raise ValueError(
+                    "the Trax contest protocol cannot tell a program the book moves of its own "
+                    "side: play openings with JSON-protocol bots"
+                )
+        return self
+
+    def sprt_spec(self) -> SprtSpec | None:
+        from referee.ratings.sprt import SprtSpec
+
+        return None if self.sprt is None else SprtSpec.parse(self.sprt)
 
     @field_validator("adjudicate")
     @classmethod
@@ -305,15 +361,33 @@ def load_config_file(path: Path, overrides: dict[str, object]) -> TournamentConf
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: not TOML: {error}") from None
     data.update({key: value for key, value in overrides.items() if value is not None})
+    suite = data.pop("openings", None) if isinstance(data.get("openings"), str) else None
     try:
         config = TournamentConfig.model_validate(data)
     except ValidationError as error:
         raise ConfigError(f"{path}: {_first_error(error)}") from None
+    if suite is not None:
+        config = with_openings(config, path.resolve().parent / suite)
     if "bots" in overrides and overrides["bots"] is not None:
         return config  # resolved where they were given
     # A file's relative paths mean the same from wherever referee is started.
     folder = path.resolve().parent
     return config.model_copy(update={"bots": [resolve_paths(bot, folder) for bot in config.bots]})
+
+
+def with_openings(config: TournamentConfig, path: Path) -> TournamentConfig:
+    """The configuration with the opening suite of the file at `path`, every line checked by
+    playing it (ConfigError with the file, line and rule of the first bad one); the suite's
+    lines, not the file's name, go into tournament.json, so a resume needs no file."""
+    from referee.tournament.openings import OpeningError, read_openings
+    from referee.tournament.worker import tournament_ruleset
+
+    try:
+        game, ruleset = tournament_ruleset(config)
+        suite = read_openings(path, game, ruleset)
+    except OpeningError as error:
+        raise ConfigError(str(error)) from None
+    return build_config(**{**config.model_dump(), "openings": [o.text() for o in suite]})
 
 
 def _first_error(error: ValidationError) -> str:

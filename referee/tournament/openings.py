@@ -159,11 +159,23 @@ def position_key(game: Game, symmetric: bool = False) -> PositionKey:
     return lambda game, state: game.format_position(state)
 
 
+def _wins_at_once(state: State) -> bool:
+    """Whether the side to move has a move that wins the game: a book that ends there decides
+    the game instead of opening it."""
+    mover = state.to_move
+    for move in state.legal_moves():
+        outcome = state.play(move).outcome()
+        if outcome is not None and outcome.winner == mover:
+            return True
+    return False
+
+
 def all_openings(
     game: Game, ruleset: Ruleset, plies: int, symmetric: bool = False
 ) -> list[Opening]:
     """Every distinct position after `plies` moves from the start, each once (the first
-    move sequence that reaches it, in the engine's move order), none where the game is over;
+    move sequence that reaches it, in the engine's move order), none where the game is over
+    or the side to move can win at once;
     with `symmetric`, one of each set of positions that are rotations or reflections of each
     other (Trax; Thai checkers' board has no such symmetry: a mirror takes the dark squares
     to the light ones)."""
@@ -179,7 +191,7 @@ def all_openings(
         for state, moves in frontier:
             for move in state.legal_moves():
                 after = state.play(move)
-                if after.is_terminal():
+                if after.is_terminal() or _wins_at_once(after):
                     continue
                 position = key(game, after)
                 if position in seen:

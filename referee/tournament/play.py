@@ -22,6 +22,7 @@ from referee.records.model import (
 from referee.records.replay import result_of
 from referee.tournament.adjudication import Adjudication, Adjudicator
 from referee.tournament.clock import GameClocks, OutOfTime, TimeControl
+from referee.tournament.openings import Opening
 
 
 class DiceSource:
@@ -59,6 +60,7 @@ def play_game(
     dice: DiceSource | None = None,
     match: MatchInfo | None = None,
     control: GameControl | None = None,
+    book: Opening | None = None,
 ) -> Record:
     """Play one game to its end, a forfeit, the turn cap or an adjudication, and return its
     record.
@@ -66,6 +68,9 @@ def play_game(
     In a match, `match.first` (the last game's winner) starts without an opening roll. Each
     move is timed from asking the bot to having played its move; with clocks, that time is
     charged to the mover's clock, and a move that takes more than is left loses on time.
+
+    With `book`, the game starts from the opening's position and its moves are played for the
+    bots, kept as turns marked `book`.
     """
     dice = dice or DiceSource(seed)
     control = control or GameControl()
@@ -73,13 +78,19 @@ def play_game(
     judge = Adjudicator(control.adjudication)
     cap = game.turn_cap if turn_cap is None else turn_cap
     first = match.first if match is not None else None
-    state: State = game.initial_state(ruleset, first=first)
-    opening: list[list[int]] = []
+    start = book.start if book is not None else None
+    state: State = game.initial_state(ruleset, start, first)
+    opening_rolls: list[list[int]] = []
     while state.is_chance() and state.to_move is None:
         roll = dice.roll(None)
-        opening.append(list(roll))
+        opening_rolls.append(list(roll))
         state = state.apply_chance(roll)
     turns: list[Turn] = []
+    for text in book.moves if book is not None else ():
+        seat = state.to_move
+        assert seat is not None  # book moves are for games without dice
+        state = state.play(game.parse_move(state, text))
+        turns.append(Turn(seat=seat, move=text, book=True))
     result: Result | None = None
     for seat, bot in enumerate(bots):
         try:
@@ -142,9 +153,11 @@ def play_game(
         "result": result,
     }
     if game.has_dice:
-        fields["opening_rolls"] = opening
+        fields["opening_rolls"] = opening_rolls
     if match is not None:
         fields["match"] = match
+    if start is not None:
+        fields["start"] = start
     return RECORD_TYPES[game.name](**fields)
 
 
@@ -158,6 +171,7 @@ def play_match(
     event: EventInfo | None = None,
     played: Sequence[Record] = (),
     control: GameControl | None = None,
+    book: Opening | None = None,
 ) -> list[Record]:
     """Play the games of a match to `game.match_length(ruleset)` points that are not in
     `played` (the match's games already stored, when a tournament resumes).
@@ -182,6 +196,7 @@ def play_match(
             event,
             match=match,
             control=control,
+            book=book,
         )
         records.append(record)
         score, first = match_score([*played, *records])

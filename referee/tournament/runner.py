@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import IO, Protocol
+from typing import IO, TYPE_CHECKING, Protocol
 
 from referee.bots.process import kill_orphans
 from referee.bots.registry import make_bot
@@ -20,6 +20,7 @@ from referee.tournament.config import TournamentConfig, with_environment, withou
 from referee.tournament.executors import ExecutorFactory, process_pool, shutdown, stop_at_once
 from referee.tournament.play import match_score
 from referee.tournament.schedule import GameJob, schedule
+from referee.tournament.sequential import SprtTracker, wave_of
 from referee.tournament.store import TournamentFile, TournamentStore
 from referee.tournament.worker import (
     GROUPS,
@@ -29,6 +30,9 @@ from referee.tournament.worker import (
     tournament_ruleset,
 )
 from referee.validator.check import validate_record
+
+if TYPE_CHECKING:
+    from referee.ratings.sprt import SprtState
 
 PAIRS_PER_BATCH = 4
 RESTARTS = 3
@@ -69,6 +73,8 @@ class RunSummary:
     """Why batches of games could not be played (the rest of the tournament went on)."""
     crashes: int = 0
     """Games of this run lost by `crash` (a program that failed or could not start)."""
+    sprt: SprtState | None = None
+    """Where the SPRT stands after the run, for a tournament that runs one."""
 
 
 class Progress(Protocol):
@@ -130,17 +136,22 @@ def run_tournament(
     game, ruleset = tournament_ruleset(info.config)
     length = game.match_length(ruleset)
     stored = store.by_job()
-    jobs = [
-        job for job in schedule(info.config) if not job_finished(stored.get(job.number, []), length)
-    ]
-    total = len(schedule(info.config))
+    everything = schedule(info.config)
+    jobs = [job for job in everything if not job_finished(stored.get(job.number, []), length)]
+    tracker = _sprt_tracker(info.config, everything, length, stored)
+    if tracker is not None and (last := tracker.last_wave()) is not None:
+        jobs = [job for job in jobs if wave_of(job) <= last]
+    total = len(everything)
     summary = RunSummary(directory, total, total - len(jobs))
+    if tracker is not None:
+        summary.sprt = tracker.state()
     if progress is not None:
         progress.start(summary.total, summary.already)
     if not jobs:
         return summary
 
-    pending = list(batches(jobs))
+    waves = _waves(jobs, sequential=tracker is not None)
+    pending = waves.pop(0)
     folder = str(directory.resolve())
     started: set[str] = set()
     with store.open_for_append() as out, _stop_signals() as told:
@@ -148,48 +159,59 @@ def run_tournament(
             executor = (executor_factory or process_pool(concurrency))()
             broken = False
             try:
-                futures: dict[Future[PlayedBatch], list[GameJob]] = {}
-                for batch in pending:
-                    earlier = {
-                        job.number: stored[job.number] for job in batch if job.number in stored
-                    }
-                    future = executor.submit(
-                        play_batch, playing, batch, info.id, folder, earlier, keep_going
-                    )
-                    futures[future] = batch
-                waiting = set(futures)
-                while waiting:
-                    done, waiting = wait(waiting, timeout=POLL, return_when=FIRST_COMPLETED)
-                    if told:  # store whatever has finished, then stop
-                        done |= {future for future in waiting if future.done()}
-                    for future in done:
-                        try:
-                            result = future.result()
-                        except BrokenProcessPool:
-                            broken = True
-                            continue
-                        except Exception as error:
-                            # Stop nothing else: the other batches' games are still played.
-                            summary.failed.append(f"{type(error).__name__}: {error}")
+                while True:
+                    futures: dict[Future[PlayedBatch], list[GameJob]] = {}
+                    for batch in pending:
+                        earlier = {
+                            job.number: stored[job.number] for job in batch if job.number in stored
+                        }
+                        future = executor.submit(
+                            play_batch, playing, batch, info.id, folder, earlier, keep_going
+                        )
+                        futures[future] = batch
+                    waiting = set(futures)
+                    while waiting:
+                        done, waiting = wait(waiting, timeout=POLL, return_when=FIRST_COMPLETED)
+                        if told:  # store whatever has finished, then stop
+                            done |= {future for future in waiting if future.done()}
+                        for future in done:
+                            try:
+                                result = future.result()
+                            except BrokenProcessPool:
+                                broken = True
+                                continue
+                            except Exception as error:
+                                # Stop nothing else: the other batches' games are still played.
+                                summary.failed.append(f"{type(error).__name__}: {error}")
+                                pending.remove(futures[future])
+                                continue
+                            _store(store, out, result.games, summary)
+                            for number, new in _by_number([g.record for g in result.games]).items():
+                                stored.setdefault(number, []).extend(new)
+                                summary.played += 1
+                                if progress is not None:
+                                    progress.advance(new)
                             pending.remove(futures[future])
-                            continue
-                        _store(store, out, result.games, summary)
-                        for number, new in _by_number([g.record for g in result.games]).items():
-                            stored.setdefault(number, []).extend(new)
-                            summary.played += 1
-                            if progress is not None:
-                                progress.advance(new)
-                        pending.remove(futures[future])
-                        started |= result.started
-                        if result.cannot_start is not None:
-                            bot, message = result.cannot_start
-                            if bot not in started:
-                                _stop_now(executor, futures)
-                                raise TournamentError(message)
-                    if told:
-                        _stop_now(executor, futures)
-                        finished = summary.already + summary.played
-                        raise TournamentStopped(directory, finished, told[0])
+                            started |= result.started
+                            if result.cannot_start is not None:
+                                bot, message = result.cannot_start
+                                if bot not in started:
+                                    _stop_now(executor, futures)
+                                    raise TournamentError(message)
+                        if told:
+                            _stop_now(executor, futures)
+                            finished = summary.already + summary.played
+                            raise TournamentStopped(directory, finished, told[0])
+                    if broken:
+                        break
+                    if tracker is not None:
+                        tracker.update(stored)
+                        summary.sprt = tracker.state()
+                        if tracker.decided_at is not None:
+                            waves.clear()
+                    if not waves:
+                        break
+                    pending = waves.pop(0)
             finally:
                 shutdown(executor)
                 kill_orphans(directory / GROUPS)
@@ -198,6 +220,38 @@ def run_tournament(
             # A worker died (killed, out of memory): every game that came back is stored;
             # a new pool plays the batches that did not.
     raise TournamentError(f"worker processes kept dying; {len(pending)} batches were not played")
+
+
+def sprt_status(config: TournamentConfig, stored: dict[int, list[Record]]) -> SprtState | None:
+    """Where the SPRT of a tournament stands over its stored games (None: it runs none)."""
+    game, ruleset = tournament_ruleset(config)
+    tracker = _sprt_tracker(config, schedule(config), game.match_length(ruleset), stored)
+    return None if tracker is None else tracker.state()
+
+
+def _sprt_tracker(
+    config: TournamentConfig,
+    jobs: list[GameJob],
+    length: int,
+    stored: dict[int, list[Record]],
+) -> SprtTracker | None:
+    spec = config.sprt_spec()
+    if spec is None:
+        return None
+    tracker = SprtTracker(spec, jobs, length)
+    tracker.update(stored)
+    return tracker
+
+
+def _waves(jobs: list[GameJob], sequential: bool) -> list[list[list[GameJob]]]:
+    """The batches to play, in waves: one wave of everything, or for an SPRT the waves of its
+    schedule (tournament/sequential.py), each played whole before the test is looked at."""
+    if not sequential:
+        return [list(batches(jobs))]
+    by_wave: dict[int, list[GameJob]] = {}
+    for job in jobs:
+        by_wave.setdefault(wave_of(job), []).append(job)
+    return [list(batches(by_wave[wave])) for wave in sorted(by_wave)]
 
 
 def _stop_now(executor: Executor, futures: dict[Future[PlayedBatch], list[GameJob]]) -> None:

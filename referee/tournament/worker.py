@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -14,6 +15,7 @@ from referee.games.base import Game, Ruleset
 from referee.games.bot import Bot
 from referee.records.model import EventInfo, Player, Record
 from referee.tournament.config import BotEntry, TournamentConfig
+from referee.tournament.openings import Opening, opening_order, read_opening
 from referee.tournament.play import GameControl, play_game, play_match
 from referee.tournament.schedule import GameJob
 from referee.validator.check import validate_record
@@ -75,6 +77,19 @@ def _file_name(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
 
+def book_of(
+    config: TournamentConfig, game: Game, ruleset: Ruleset
+) -> Callable[[int], Opening | None]:
+    """The opening that a pair plays, by its index among its pairing's pairs (None: no suite)."""
+    if config.openings is None:
+        return lambda _index: None
+    suite = [
+        read_opening(game, ruleset, line, f"tournament.json: openings[{number}]")
+        for number, line in enumerate(config.openings)
+    ]
+    return opening_order(suite, config.openings_order, config.seed, config.openings_start)
+
+
 class PlayedBatch(NamedTuple):
     games: list[PlayedGame]
     started: frozenset[str]
@@ -114,6 +129,7 @@ def play_batch(
     built: list[Bot] = []
     records: list[Record] = []
     cannot_start = None
+    book = book_of(config, game, ruleset)
 
     def seated(job: GameJob) -> list[Bot]:
         for bot in built:
@@ -158,12 +174,21 @@ def play_batch(
                     event,
                     earlier,
                     control,
+                    book(job.round),
                 )
             else:
                 bots = seated(job)
                 records.append(
                     play_game(
-                        game, ruleset, bots, players, seed, config.turn_cap, event, control=control
+                        game,
+                        ruleset,
+                        bots,
+                        players,
+                        seed,
+                        config.turn_cap,
+                        event,
+                        control=control,
+                        book=book(job.round),
                     )
                 )
             cannot_start = None if keep_going else _cannot_start(config, job, externals, starts)

@@ -1,0 +1,100 @@
+"""An SPRT over a tournament's games: which game pairs count, in which order, and when to stop.
+
+The first bot of the configuration is A, the bot under test; the test is of A's Elo advantage
+over the second (referee.ratings.sprt). Pairs are counted in schedule order, never in order of
+arrival: the test looks at the longest run of finished pairs from the first, and stops at the
+first of them after which the LLR is outside its bounds. So concurrency, batching and an
+interruption never change the decision or the pair it is made at.
+
+The runner plays the schedule in waves of WAVE_PAIRS pairs, fixed by the pairs' numbers and not
+by the concurrency, and looks at the test after each wave: the games played are the waves up
+to the one holding the decision, whatever the concurrency, and a resumed run plays the same.
+The pairs of that wave after the decision are played and stored, but not counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from referee.records.model import Record
+from referee.tournament.play import match_score
+from referee.tournament.schedule import GameJob
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from referee.ratings.sprt import SprtSpec, SprtState
+
+WAVE_PAIRS = 16
+"""Pairs played between two looks at the test: four batches, enough to keep a few workers busy."""
+
+
+def wave_of(job: GameJob) -> int:
+    return job.pair // WAVE_PAIRS
+
+
+class SprtTracker:
+    """The test over the stored games of an SPRT tournament, advanced as pairs finish."""
+
+    def __init__(self, spec: SprtSpec, jobs: Sequence[GameJob], match_length: int) -> None:
+        import numpy as np
+
+        self.spec = spec
+        self.match_length = match_length
+        by_pair: dict[int, list[GameJob]] = {}
+        for job in jobs:
+            by_pair.setdefault(job.pair, []).append(job)
+        self.pairs = [by_pair[pair] for pair in sorted(by_pair)]
+        self.counts: np.ndarray = np.zeros(5)
+        self.counted = 0
+        """Pairs counted: the first `counted` pairs of the schedule."""
+        self.decided_at: int | None = None
+        """The pair after which the test decided, if it has."""
+
+    def update(self, stored: dict[int, list[Record]]) -> None:
+        """Count the pairs that have finished since the last look, in schedule order, up to
+        the first one not finished or the decision."""
+        from referee.ratings.sprt import llr
+
+        while self.decided_at is None and self.counted < len(self.pairs):
+            halves = [
+                self._half_points(job, stored.get(job.number, []))
+                for job in self.pairs[self.counted]
+            ]
+            if len(halves) != 2 or any(half is None for half in halves):
+                return
+            self.counts[sum(h for h in halves if h is not None)] += 1
+            self.counted += 1
+            ratio = float(llr(self.spec, self.counts))
+            if ratio >= self.spec.upper or ratio <= self.spec.lower:
+                self.decided_at = self.counted - 1
+
+    def last_wave(self) -> int | None:
+        """The wave holding the decision: no later wave is played."""
+        if self.decided_at is None:
+            return None
+        return self.decided_at // WAVE_PAIRS
+
+    def state(self) -> SprtState:
+        from referee.ratings.sprt import sprt_state
+
+        return sprt_state(self.spec, self.counts)
+
+    def _half_points(self, job: GameJob, records: list[Record]) -> int | None:
+        """A's score in a finished game (or match) of the schedule, in half points (2 a win);
+        None while it is not finished."""
+        if not records:
+            return None
+        seat_of_a = job.seats.index(0)
+        if self.match_length > 1:
+            score, _ = match_score(records)
+            if max(score) < self.match_length:
+                return None
+            return 2 if score[seat_of_a] > score[1 - seat_of_a] else 0
+        result = records[-1].result
+        if result is None:
+            return None
+        if result.winner is None:
+            return 1
+        return 2 if result.winner == seat_of_a else 0
