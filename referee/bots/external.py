@@ -21,6 +21,7 @@ PROTOCOL_VERSION = 1
 GRACE = 0.1
 """Seconds waited beyond a time limit, so that a late answer's overrun can be recorded."""
 FORFEITS = frozenset({"time", "crash", "illegal_move", "protocol_error"})
+ENGINE_OUTPUT = frozenset({"score", "depth", "nodes", "pv"})
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,11 @@ class JsonLineBot(_ProcessBot):
             "type": "position",
             "ruleset": self.ruleset.id,
             "seat": self.seat,
-            "turns": [turn.model_dump(mode="json", exclude_none=True) for turn in history],
+            # The opponent's engine output is its own: a bot sees the moves and the clocks.
+            "turns": [
+                turn.model_dump(mode="json", exclude_none=True, exclude=ENGINE_OUTPUT)
+                for turn in history
+            ],
         }
         if state.roll is not None:
             message["roll"] = list(state.roll)
