@@ -6,16 +6,19 @@
   sent carry the opponent's engine output, which a bot must not see;
 - `burn` (referee protocol): sleeps 45% of the clock it saw first on every move, so its third
   move runs out;
-- `trax-burn` (Trax contest protocol, which has no clock): random legal moves, 0.45 s each.
+- `trax-burn` (Trax contest protocol, which has no clock): the example contest bot, each of
+  its moves 0.45 s late.
 """
 
 import json
-import random
+import runpy
 import sys
 import time
+from pathlib import Path
 
 MODE = sys.argv[1]
 ENGINE_OUTPUT = ("score", "depth", "nodes", "pv")
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "bots"
 
 
 def send(message: dict) -> None:
@@ -23,24 +26,25 @@ def send(message: dict) -> None:
     sys.stdout.flush()
 
 
-def trax_contest() -> None:
-    from referee.games.trax import GAME
+class _Slow:
+    """Standard output that writes each line 0.45 s late."""
 
-    rng = random.Random(3)
-    state = GAME.initial_state(GAME.ruleset())
-    my_turn = sys.stdin.readline().strip() == "-W"
-    while True:
-        if my_turn:
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        if text.strip():
             time.sleep(0.45)
-            move = rng.choice(state.legal_moves())
-            print(GAME.format_move(state, move), flush=True)
-            state = state.play(move)
-        else:
-            line = sys.stdin.readline()
-            if not line:
-                return
-            state = state.play(GAME.parse_move(state, line.strip()))
-        my_turn = not my_turn
+        return self.stream.write(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+def trax_contest() -> None:
+    """The example contest bot, slowed down."""
+    sys.stdout = _Slow(sys.stdout)
+    runpy.run_path(str(EXAMPLES / "trax_contest_bot.py"), run_name="__main__")
 
 
 def referee_protocol() -> None:
