@@ -233,9 +233,12 @@ GAMES = {
 }
 
 
-def built_in_bots_on_the_clock(tmp_path: Path, tc: str, games_per_pair: int, bots: dict) -> int:
-    """Tournaments of built-in bots on `tc`: no game lost on time and every clock adds up;
+def built_in_bots_on_the_clock(
+    tmp_path: Path, games_per_pair: int, bots: dict, turn_cap: int | None = None
+) -> int:
+    """Tournaments of built-in bots on 2+0.05: no game lost on time and every clock adds up;
     the number of games."""
+    tc = "2+0.05"
     control = parse_time_control(tc)
     games = 0
     for game, names in bots.items():
@@ -245,6 +248,7 @@ def built_in_bots_on_the_clock(tmp_path: Path, tc: str, games_per_pair: int, bot
             bots=[BotEntry(name=name, spec=name) for name in names.split(",")],
             games_per_pair=games_per_pair,
             tc=tc,
+            turn_cap=turn_cap,
         )
         run_tournament(out, config, concurrency=2)
         for record in TournamentStore(out).records():
@@ -254,9 +258,10 @@ def built_in_bots_on_the_clock(tmp_path: Path, tc: str, games_per_pair: int, bot
     return games
 
 
-def test_built_in_bots_budget_from_a_short_clock(tmp_path: Path) -> None:
-    """The short version of the 200 games below: one pair of games per game, a tighter clock."""
-    assert built_in_bots_on_the_clock(tmp_path, "0.4+0.02", 2, GAMES) == 8
+def test_built_in_bots_budget_from_the_clock(tmp_path: Path) -> None:
+    """The short version of the 200 games below: a pair of games per game, 16 turns each. The
+    search bots' own limit (a second a move) would run out of 2 s + 8 increments."""
+    assert built_in_bots_on_the_clock(tmp_path, 2, GAMES, turn_cap=16) == 8
 
 
 @pytest.mark.slow
@@ -270,5 +275,5 @@ def test_built_in_bots_never_lose_on_time_in_200_games(tmp_path: Path) -> None:
     counts = {"thax": 20, "takhteh": 8, "trax": 8, "thai": 8}
     games = 0
     for game, names in every_bot.items():
-        games += built_in_bots_on_the_clock(tmp_path / game, "2+0.05", counts[game], {game: names})
+        games += built_in_bots_on_the_clock(tmp_path / game, counts[game], {game: names})
     assert games == 60 + 3 * 48
