@@ -32,6 +32,7 @@ INFO_BYTES = 4096
 """Longest info line read; longer ones are dropped unread."""
 
 Reply = TypeVar("Reply")
+ENGINE_OUTPUT = frozenset({"score", "depth", "nodes", "pv"})
 
 
 @dataclass(frozen=True)
@@ -200,7 +201,11 @@ class JsonLineBot(ProgramBot):
             "type": "position",
             "ruleset": self.ruleset.id,
             "seat": self.seat,
-            "turns": [turn.model_dump(mode="json", exclude_none=True) for turn in history],
+            # The opponent's engine output is its own: a bot sees the moves and the clocks.
+            "turns": [
+                turn.model_dump(mode="json", exclude_none=True, exclude=ENGINE_OUTPUT)
+                for turn in history
+            ],
         }
         if state.roll is not None:
             message["roll"] = list(state.roll)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from referee.games.base import Game, GameError, Roll, Ruleset, State
-from referee.games.bot import Bot, Forfeit, MoveInfo
+from referee.games.bot import NO_INFO, Bot, Forfeit, MoveInfo
 from referee.records.model import (
     RECORD_TYPES,
     EventInfo,
@@ -223,17 +223,14 @@ def _milliseconds_since(started: float) -> int:
 def _turn(
     seat: int, roll: Roll | None, move: str, time_ms: int, clock_ms: int | None, info: MoveInfo
 ) -> Turn:
-    return Turn(
-        seat=seat,
-        roll=list(roll) if roll else None,
-        move=move,
-        time_ms=time_ms,
-        clock_ms=clock_ms,
-        score=info.score,
-        depth=info.depth,
-        nodes=info.nodes,
-        pv=None if info.pv is None else list(info.pv),
-    )
+    # Only the fields that are there: a turn is made for every move of every game.
+    extra: dict[str, object] = {}
+    if clock_ms is not None:
+        extra["clock_ms"] = clock_ms
+    if info is not NO_INFO:
+        pv = None if info.pv is None else list(info.pv)
+        extra.update(score=info.score, depth=info.depth, nodes=info.nodes, pv=pv)
+    return Turn(seat=seat, roll=list(roll) if roll else None, move=move, time_ms=time_ms, **extra)  # type: ignore[arg-type]
 
 
 def _forfeit(seat: int, reason: Reason, detail: str) -> Result:
