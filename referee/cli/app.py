@@ -10,7 +10,6 @@ import os
 import sys
 from typing import Annotated, Any, NoReturn
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -34,11 +33,13 @@ class RefereeGroup(TyperGroup):
         name_metavars(self)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except click.UsageError as error:
-            fail(usage_message(error), USAGE)
-        except click.ClickException as error:
-            fail(error.format_message(), error.exit_code)
-        except click.exceptions.Abort:
+        except typer.TyperException as error:
+            if type(error).__name__ == "NoArgsIsHelpError":
+                typer.echo(error.format_message(), err=True)  # the help, as click shows it
+                sys.exit(USAGE)
+            # click's usage errors (exit 2) and its other errors, vendored by typer
+            fail(usage_message(error), error.exit_code)
+        except typer.Abort:
             fail("aborted", 1)
         sys.exit(code if isinstance(code, int) else 0)
 

@@ -27,8 +27,27 @@ _USER_ERRORS = (
 )
 
 
+_names: dict[str, str] = {}
+"""Paths that messages show by another name (the file that holds standard input: `<stdin>`)."""
+
+
+def rename(path: str, name: str | None) -> None:
+    """Show `path` as `name` in error messages from now on (None: as itself again)."""
+    if name is None:
+        _names.pop(path, None)
+    else:
+        _names[path] = name
+
+
+def shown(message: str) -> str:
+    """The message with each renamed path under its name."""
+    for path, name in _names.items():
+        message = message.replace(path, name)
+    return message
+
+
 def fail(message: str, code: int = USAGE) -> NoReturn:
-    print(f"referee: error: {message}", file=sys.stderr)
+    print(f"referee: error: {shown(message)}", file=sys.stderr)
     raise SystemExit(code)
 
 

@@ -6,12 +6,25 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, get_args, get_origin
 
-import click
+import typer
+from typer.core import TyperArgument
 
 _TYPE_NAMES: dict[Any, str] = {int: "INTEGER", float: "NUMBER", str: "TEXT", Path: "FILE"}
 
 
-def _metavar(param: click.Parameter) -> str | None:
+class _PlainArgument(TyperArgument):
+    """An argument shown as click shows it: `FILE...` in the usage line and in the list of
+    arguments, without typer's `<list[str]>` beside it."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+    def _usage_display_name(self) -> str:
+        name = self.display_name_raw
+        return f"[{name}]" if not self.required else name
+
+
+def _metavar(param: Any) -> str | None:
     """click's names for a value (INTEGER, TEXT, FILE, [a|b]) rather than typer's `<int>`;
     repeated arguments end in `...`."""
     descriptor = getattr(param, "type_descriptor", None)
@@ -24,23 +37,26 @@ def _metavar(param: click.Parameter) -> str | None:
         name = "[" + "|".join(str(member.value) for member in annotation) + "]"
     else:
         name = _TYPE_NAMES.get(annotation, "TEXT")
-    if isinstance(param, click.Argument) and param.nargs != 1:
+    if param.param_type_name == "argument" and param.nargs != 1:
         name += "..."
     return name
 
 
-def name_metavars(command: click.Command) -> None:
+def name_metavars(command: Any) -> None:
     """Give every option and argument without a metavar of its own the click-style name."""
     for param in command.params:
         if param.metavar is None:
             param.metavar = _metavar(param)
+        if type(param) is TyperArgument:
+            param.__class__ = _PlainArgument
     for sub in getattr(command, "commands", {}).values():
         name_metavars(sub)
 
 
-def usage_message(error: click.UsageError) -> str:
+def usage_message(error: typer.TyperException) -> str:
     """click's usage error as one line that says where to look for help."""
     message = error.format_message().rstrip(".")
-    if error.ctx is None:
+    ctx = getattr(error, "ctx", None)
+    if ctx is None or error.exit_code != 2:
         return message
-    return f"{message} (see '{error.ctx.command_path} --help')"
+    return f"{message} (see '{ctx.command_path} --help')"

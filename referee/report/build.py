@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from referee.games.base import Game, State
-from referee.ratings import RatingTable, build_tables, read_games
+from referee.ratings import RatingOptions, RatingTable, build_tables, read_games
 from referee.ratings.errors import RatingsInputError
 from referee.ratings.plot import ratings_svg
 from referee.ratings.results import record_files
-from referee.records.formats import detect_format
+from referee.records.formats import detect_stream
 from referee.records.model import FORFEITS, Record, Result
 from referee.records.replay import ReplayError, game_of, replay, start_state
 from referee.report.boards import BoardEncoder
@@ -101,7 +101,7 @@ def _records(path: Path) -> Iterator[Record]:
     """The records of a file. `read_games` has read it before and refused any bad record, so
     these errors only meet a file that changed in between."""
     with path.open("rb") as stream:
-        file_format = detect_format(path, stream.peek(4096)[:4096])
+        file_format, stream = detect_stream(path, stream)
         if file_format is None:
             raise RatingsInputError(path, "not a game record file in any format referee reads")
         for loaded in file_format.read(stream):
@@ -159,15 +159,15 @@ def _about(paths: list[Path], files: list[Path]) -> tuple[str, list[str]]:
     return "Games of " + ", ".join(file.name for file in files), facts
 
 
-def collect(paths: Iterable[str | Path]) -> Report:
+def collect(paths: Iterable[str | Path], options: RatingOptions | None = None) -> Report:
     """Everything a report shows, from tournament folders and record files (any mix), with
-    the rating tables of `referee ratings`' defaults.
+    the rating tables fitted with `options` (`referee ratings`' defaults when None).
 
     Raises `RatingsInputError` for a missing path, a folder that is no tournament folder or
     a record that cannot be read.
     """
     given = [Path(path) for path in paths]
-    tables = build_tables(read_games(given))
+    tables = build_tables(read_games(given), options)
     files = record_files(given)
     rows: list[GameRow] = []
     packs: list[str] = []
