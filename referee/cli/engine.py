@@ -101,8 +101,8 @@ def moves(
     Where dice are due (the start of THAX or Takhteh without --roll), each line is a roll and
     a move of it, for every roll.
     """
-    from referee.records.positions import after_opening, roll_text
     from referee.cli.inputs import spooled
+    from referee.records.positions import after_opening, roll_text
 
     with user_errors(), spooled([record] if record else []) as given:
         engine, state = _position(

@@ -56,6 +56,10 @@ def name_metavars(command: Any) -> None:
 def usage_message(error: typer.TyperException) -> str:
     """click's usage error as one line that says where to look for help."""
     message = error.format_message().rstrip(".")
+    param = getattr(error, "param", None)
+    if param is not None and error.message.startswith("must "):
+        # Our own checks say what a value must be: `--games-per-pair must be ...`.
+        message = f"{max(param.opts, key=len)} {error.message}"
     ctx = getattr(error, "ctx", None)
     if ctx is None or error.exit_code != 2:
         return message
