@@ -52,8 +52,12 @@ class GameRate:
     def finished(self, games: int = 1) -> None:
         now = self._clock()
         self._finished.extend([now] * games)
-        while len(self._finished) > WINDOW_GAMES and self._finished[0] < now - WINDOW_SECONDS:
-            self._since = self._finished.popleft()
+        finished = self._finished
+        while len(finished) > WINDOW_GAMES and finished[0] < now - WINDOW_SECONDS:
+            self._since = finished.popleft()
+            # The games of a batch finish together: all of them leave the window, or none.
+            while finished and finished[0] == self._since:
+                finished.popleft()
 
     def per_second(self) -> float | None:
         """None until a game is finished."""
