@@ -70,7 +70,10 @@ def test_a_pretty_printed_document_is_json() -> None:
 
 
 def referee_cli(args: list[str], stdin: bytes) -> subprocess.CompletedProcess[bytes]:
-    code = "import sys; sys.argv = ['referee', *sys.argv[1:]]; from referee.cli.app import main; main()"
+    code = (
+        "import sys; sys.argv = ['referee', *sys.argv[1:]]; "
+        "from referee.cli.app import main; main()"
+    )
     return subprocess.run(
         [sys.executable, "-c", code, *args], input=stdin, capture_output=True, timeout=120
     )

@@ -1,4 +1,5 @@
-"""Bots that stop at a time limit make a seed's games depend on the machine: said where it counts."""
+"""Bots that stop at a time limit make a seed's games depend on the machine: said where it
+counts."""
 
 from __future__ import annotations
 
