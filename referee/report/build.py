@@ -110,20 +110,23 @@ def _records(path: Path) -> Iterator[Record]:
             yield loaded.record
 
 
-def _positions(record: Record) -> tuple[Game | None, list[State], str | None]:
-    """The record's engine, its start and the position after each turn, as far as the record
-    replays, and why it stops when it does."""
+def _positions(record: Record) -> tuple[Game | None, list[State], list[State], str | None]:
+    """The record's engine, its start and the position after each turn, the position each
+    turn was played in (its dice rolled), as far as the record replays, and why it stops when
+    it does."""
     game = None
     states: list[State] = []
+    befores: list[State] = []
     try:
         game = game_of(record)
         states.append(start_state(record, game))
         for step in replay(record, game):
+            befores.append(step.before)
             states.append(step.after)
     except ReplayError as error:
         where = "" if error.turn is None else f" at turn {error.turn + 1}"
-        return game, states, f"the record stops replaying{where}: {error.message}"
-    return game, states, None
+        return game, states, befores, f"the record stops replaying{where}: {error.message}"
+    return game, states, befores, None
 
 
 def _turns(record: Record) -> list[list[Any]]:
@@ -176,8 +179,8 @@ def collect(paths: Iterable[str | Path], options: RatingOptions | None = None) -
     for file in files:
         for number, record in enumerate(_records(file), 1):
             rows.append(_row(str(file), number, record))
-            game, states, error = _positions(record)
-            packs.append(encoder.pack_game(game, states, _turns(record)))
+            game, states, befores, error = _positions(record)
+            packs.append(encoder.pack_game(game, states, befores, _turns(record)))
             errors.append(error)
     title, facts = _about(given, files)
     return Report(
