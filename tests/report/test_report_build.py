@@ -14,6 +14,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from referee.cli.app import app
+from referee.games.base import State
 from referee.games.thax import GAME as THAX
 from referee.games.thax import ThaxGame
 from referee.records.io import iter_jsonl, record_to_json
