@@ -176,6 +176,8 @@ def _marks(before: TakhtehState, state: TakhtehState) -> str:
         for sign in (1, -1):
             now, then = max(sign * count, 0), max(sign * old, 0)
             low, high = min(now, then, most), min(max(now, then), most)
+            if now != then and low == high:
+                low -= 1  # a crowded pile: its last checker drawn, the one with the count
             mark = marks.arrived if now > then else marks.left
             parts.extend(mark(x, _checker_y(edge, from_top, i), _R) for i in range(low, high))
     return "".join(parts)
