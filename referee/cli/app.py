@@ -84,6 +84,10 @@ report.register(app)
 
 
 def main() -> NoReturn:
+    # referee uses no pydantic plugins; looking for them reads the metadata of every installed
+    # package at the first model built, a cost each command would pay at start. A value the
+    # user set is kept.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         app()
     except BrokenPipeError:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -10,6 +12,7 @@ import typer
 from referee.cli.output import fail, plural, shown, user_errors
 
 if TYPE_CHECKING:
+    from referee.cli.progress import FileProgress
     from referee.validator.diagnostics import GameReport
 
 
@@ -25,7 +28,6 @@ def validate(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="files checked at once")] = 1,
 ) -> None:
     """Replay every game and report what is wrong, where. Exit 0 valid, 1 invalid, 2 usage."""
-    from referee.cli.progress import FileProgress
     from referee.cli.tables import print_summary
     from referee.validator.run import expand_paths, validate_files
     from referee.validator.summary import Summary
@@ -38,10 +40,11 @@ def validate(
             if not found:
                 fail(f"no record files in {path}")
             files.extend(found)
-        with FileProgress(len(files), enabled=not (json_output or quiet)) as progress:
+        with _file_progress(len(files), not (json_output or quiet)) as progress:
             for report in validate_files(files, jobs):
                 summary.add(report)
-                progress.seen(report.file)
+                if progress is not None:
+                    progress.seen(report.file)
                 if json_output:
                     typer.echo(report.model_dump_json(exclude_none=True))
                 elif not report.valid and not quiet:
@@ -49,6 +52,16 @@ def validate(
     if not json_output:
         print_summary(summary)
     raise typer.Exit(1 if summary.invalid else 0)
+
+
+def _file_progress(files: int, wanted: bool) -> AbstractContextManager[FileProgress | None]:
+    """A bar of files checked, on a terminal only (rich's progress is not even imported
+    otherwise: a script calling validate file by file pays for no display)."""
+    if not (wanted and sys.stderr.isatty()):
+        return nullcontext()
+    from referee.cli.progress import FileProgress
+
+    return FileProgress(files)
 
 
 def _print_report(report: GameReport) -> None:

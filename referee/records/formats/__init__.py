@@ -2,32 +2,54 @@
 
 from __future__ import annotations
 
+import functools
+import importlib
 import io
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from referee.records.formats.base import FileFormat
-from referee.records.formats.mat import MatFormat
-from referee.records.formats.pdn import PdnFormat
-from referee.records.formats.referee_json import JsonFormat, JsonlFormat
-from referee.records.formats.trax_list import TraxListFormat
 from referee.records.io import RecordError
 
-# PDN before JSON: JSON's sniff takes any text that starts with '[', tag pairs included.
-FORMATS: tuple[FileFormat, ...] = (
-    JsonlFormat(),
-    PdnFormat(),
-    JsonFormat(),
-    TraxListFormat(),
-    MatFormat(),
+# In the order detection tries them. PDN before JSON: JSON's sniff takes any text that starts
+# with '[', tag pairs included. Each format's module is imported when it is first reached: a
+# game's text format imports that game's engine, which a JSONL file of another game does not
+# need (see benchmarks/startup.py).
+_FORMATS = (
+    ("referee_json", "JsonlFormat"),
+    ("pdn", "PdnFormat"),
+    ("referee_json", "JsonFormat"),
+    ("trax_list", "TraxListFormat"),
+    ("mat", "MatFormat"),
 )
 
 
+@functools.cache
+def _format(module: str, name: str) -> FileFormat:
+    kind: type[FileFormat] = getattr(
+        importlib.import_module(f"referee.records.formats.{module}"), name
+    )
+    return kind()
+
+
+def formats() -> Iterator[FileFormat]:
+    """Every format, in detection order, each imported as it is reached."""
+    for module, name in _FORMATS:
+        yield _format(module, name)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "FORMATS":  # every format, all of them imported
+        return tuple(formats())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def format_named(name: str) -> FileFormat:
-    for file_format in FORMATS:
+    for file_format in formats():
         if file_format.name == name:
             return file_format
-    known = ", ".join(f.name for f in FORMATS)
+    known = ", ".join(f.name for f in formats())
     raise RecordError("format", f"unknown format {name!r} (known: {known})")
 
 
@@ -35,10 +57,10 @@ def format_for_path(path: Path, name: str | None = None) -> FileFormat:
     """The format to write `path` in: `name` when given, else the one its extension names."""
     if name is not None:
         return format_named(name)
-    for file_format in FORMATS:
+    for file_format in formats():
         if path.suffix.lower() in file_format.extensions:
             return file_format
-    known = ", ".join(f.name for f in FORMATS)
+    known = ", ".join(f.name for f in formats())
     raise RecordError("format", f"{path}: no format has this extension; use --to ({known})")
 
 
@@ -50,10 +72,10 @@ HEAD = 4096
 def detect_format(path: Path | None, head: bytes) -> FileFormat | None:
     """The format of a file: by its extension when it has a known one, else by its content."""
     if path is not None:
-        for file_format in FORMATS:
+        for file_format in formats():
             if path.suffix.lower() in file_format.extensions:
                 return file_format
-    for file_format in FORMATS:
+    for file_format in formats():
         if file_format.sniff(head):
             return file_format
     return None
@@ -64,7 +86,7 @@ def detect_stream(path: Path | None, stream: IO[bytes]) -> tuple[FileFormat | No
     reads it from the start: `stream` itself, or when it cannot seek back (standard input, a
     pipe) a stream that reads again what detection read first."""
     if path is not None:
-        for file_format in FORMATS:
+        for file_format in formats():
             if path.suffix.lower() in file_format.extensions:
                 return file_format, stream
     seekable = stream.seekable()
