@@ -53,11 +53,16 @@ class GameRate:
         now = self._clock()
         self._finished.extend([now] * games)
         finished = self._finished
-        while len(finished) > WINDOW_GAMES and finished[0] < now - WINDOW_SECONDS:
-            self._since = finished.popleft()
-            # The games of a batch finish together: all of them leave the window, or none.
-            while finished and finished[0] == self._since:
+        while finished[0] < now - WINDOW_SECONDS:
+            # The games of a batch finish together: all of them leave the window, or none,
+            # and the window keeps WINDOW_GAMES games at least.
+            oldest = finished[0]
+            batch = next((i for i, at in enumerate(finished) if at != oldest), len(finished))
+            if len(finished) - batch < WINDOW_GAMES:
+                break
+            for _ in range(batch):
                 finished.popleft()
+            self._since = oldest
 
     def per_second(self) -> float | None:
         """None until a game is finished."""

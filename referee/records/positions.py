@@ -87,8 +87,11 @@ def position_from_record(
             if turn is None:
                 turn = len(record.turns)
             if not 0 <= turn <= len(record.turns):
+                turns = len(record.turns)
                 raise RecordError(
-                    "turn", f"{path}: game {game_number} has {len(record.turns)} turns, not {turn}"
+                    "turn",
+                    f"{path}: game {game_number} has {turns} turn{'' if turns == 1 else 's'}, "
+                    f"not {turn}",
                 )
             try:
                 game = game_of(record)

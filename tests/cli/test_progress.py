@@ -35,6 +35,9 @@ def test_a_batch_arriving_is_not_thousands_of_games_a_second() -> None:
     clock.now = 20.0  # nothing came back since: the rate falls, the time left grows
     assert rate.per_second() == pytest.approx(0.4)
     assert rate.seconds_left(80) == pytest.approx(200.0)
+    clock.now = 200.0  # one batch long ago still counts, over the whole time
+    rate.finished(8)
+    assert rate.per_second() == pytest.approx(16 / 200)
 
 
 @given(
