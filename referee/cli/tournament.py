@@ -108,9 +108,9 @@ def _report(summary: RunSummary, unit: tuple[str, str]) -> None:
         f"{summary.total} finished in {summary.directory / 'games.jsonl'}"
     )
     for message in summary.invalid:
-        typer.echo(f"warning: a stored game did not validate: {message}", err=True)
+        typer.echo(f"referee: warning: a stored game did not validate: {message}", err=True)
     for message in summary.failed:
-        typer.echo(f"error: a batch of games could not be played: {message}", err=True)
+        typer.echo(f"referee: error: a batch of games could not be played: {message}", err=True)
     if summary.failed:
         raise typer.Exit(1)
 
