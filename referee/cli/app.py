@@ -1,24 +1,81 @@
-"""The `referee` command: a thin layer that parses arguments and calls the library."""
+"""The `referee` command: a thin layer that parses arguments and calls the library.
+
+The command modules import the library inside their functions, so that `referee --help` and
+the engine tools start without pandas, matplotlib, numpy or dask (benchmarks/startup.py).
+"""
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperGroup
 
 from referee.cli import archive, engine, openings, ratings, records, report, tournament
-from referee.cli.output import fail
+from referee.cli.output import USAGE, fail
+from referee.cli.usage import name_metavars, usage_message
+
+
+class RefereeGroup(TyperGroup):
+    """The root command: plain help with clean metavars, and every error in one style
+    (`referee: error: ...`, exit 2 for a command given wrong) instead of click's boxed ones."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        name_metavars(self)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.TyperException as error:
+            if type(error).__name__ == "NoArgsIsHelpError":
+                typer.echo(error.format_message(), err=True)  # the help, as click shows it
+                sys.exit(USAGE)
+            # click's usage errors (exit 2) and its other errors, vendored by typer
+            fail(usage_message(error), error.exit_code)
+        except typer.Abort:
+            fail("aborted", 1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"referee {version('referee')}")
+        raise typer.Exit()
+
 
 app = typer.Typer(
     name="referee",
+    cls=RefereeGroup,
     help="Game records, a validator, bot tournaments and rating tables for "
     "THAX, Takhteh, Trax and Thai checkers.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    rich_markup_mode=None,
 )
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    pass
+
+
 records.register(app)
 engine.register(app)
 tournament.register(app)
@@ -29,10 +86,12 @@ archive.register(app)
 
 
 def main() -> NoReturn:
+    # referee uses no pydantic plugins; looking for them reads the metadata of every installed
+    # package at the first model built, a cost each command would pay at start. A value the
+    # user set is kept.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         app()
-    except KeyboardInterrupt:
-        fail("interrupted", code=130)
     except BrokenPipeError:
         # The reader of our output went away (`referee moves ... | head`): stop quietly, and
         # keep Python from complaining again while it flushes stdout on exit.

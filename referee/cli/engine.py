@@ -5,17 +5,20 @@ from __future__ import annotations
 import time
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.bots.registry import describe_bots
 from referee.cli.output import fail, user_errors
-from referee.games import GAME_NAMES, get_game
-from referee.games.base import perft_counts
-from referee.records.positions import position_from_record, position_from_text
 
-GameOption = Annotated[str, typer.Option("--game", "-g", help=f"one of {', '.join(GAME_NAMES)}")]
+if TYPE_CHECKING:
+    from referee.games.base import Game, State
+
+GAMES = "thax, takhteh, trax, thai"
+"""The games by name (referee.games.GAME_NAMES, which a test holds this to), written out so
+that the help needs no engine imported."""
+
+GameOption = Annotated[str, typer.Option("--game", "-g", help=f"the game: one of {GAMES}")]
 VariantOption = Annotated[str, typer.Option(help="the variant, e.g. 8x8 or looptrax")]
 PositionOption = Annotated[
     str | None,
@@ -24,17 +27,18 @@ PositionOption = Annotated[
         "--fen",
         "--position-id",
         "--moves",
-        help="the position in the game's own notation: a Thai PDN FEN, a Takhteh Position ID, "
-        "Trax moves such as '@0+ B1/'",
+        metavar="TEXT",
+        help="the position in the game's own notation (--position, --fen, --position-id or "
+        "--moves): a Thai PDN FEN, a Takhteh Position ID, Trax moves such as '@0+ B1/'  "
+        "[default: the start]",
     ),
 ]
-RollOption = Annotated[str | None, typer.Option(help="the dice, e.g. 31, when a roll is due")]
-RecordOption = Annotated[
-    Path | None, typer.Option("--record", help="take the position from a record file")
-]
-TurnOption = Annotated[int, typer.Option(help="with --record: the position after this turn")]
-GameNumberOption = Annotated[
-    int, typer.Option("--game-number", help="with --record: which game of the file")
+RollOption = Annotated[
+    str | None,
+    typer.Option(
+        help="the dice, e.g. 31, when a roll is due; at the start of THAX or Takhteh, the "
+        "first player's first roll (the opening roll only decides who starts)"
+    ),
 ]
 
 
@@ -45,44 +49,80 @@ class MoveFormat(StrEnum):
 
 
 def _position(
-    game_name: str,
+    game_name: str | None,
     variant: str,
     position: str | None,
     roll: str | None,
     record: Path | None,
     turn: int,
     game_number: int,
-):
+) -> tuple[Game, State]:
+    from referee.records.positions import position_from_record, position_from_text
+
     if record is not None:
         if position is not None:
             fail("give either --record or a position, not both")
-        return position_from_record(record, game_number, turn, roll)
-    return position_from_text(game_name, variant, position, roll)
+        return position_from_record(
+            record, game_number, turn, roll, game_name=game_name, recorded_roll=True
+        )
+    return position_from_text(game_name or "thax", variant, position, roll)
 
 
 def moves(
-    game: GameOption = "thax",
+    game: Annotated[
+        str | None,
+        typer.Option(
+            "--game",
+            "-g",
+            help=f"the game: one of {GAMES}; with --record it must be the record's  "
+            "[default: thax, or the record's game]",
+        ),
+    ] = None,
     variant: VariantOption = "standard",
     position: PositionOption = None,
     roll: RollOption = None,
-    record: RecordOption = None,
-    turn: TurnOption = 0,
-    game_number: GameNumberOption = 1,
+    record: Annotated[
+        Path | None,
+        typer.Option("--record", help="take the position from a record file; - for stdin"),
+    ] = None,
+    turn: Annotated[
+        int, typer.Option(help="with --record: the position after this many turns")
+    ] = 0,
+    game_number: Annotated[
+        int, typer.Option("--game-number", help="with --record: which game of the file, from 1")
+    ] = 1,
     format: Annotated[
         MoveFormat,
         typer.Option(help="print each move's notation, or the position it leads to"),
     ] = MoveFormat.notation,
 ) -> None:
-    """Print every legal move of a position, one per line."""
-    with user_errors():
-        engine, state = _position(game, variant, position, roll, record, turn, game_number)
+    """Print every legal move of a position, one per line.
+
+    Where dice are due (the start of THAX or Takhteh without --roll), each line is a roll and
+    a move of it, for every roll.
+    """
+    from referee.cli.inputs import spooled
+    from referee.records.positions import after_opening, roll_text
+
+    with user_errors(), spooled([record] if record else []) as given:
+        engine, state = _position(
+            game, variant, position, roll, given[0] if given else None, turn, game_number
+        )
         if state.is_chance():
-            fail("the position waits for a dice roll: give --roll")
+            state = after_opening(state)
+            for dice, _ in state.chance_outcomes():
+                rolled = state.apply_chance(dice)
+                for move in rolled.legal_moves():
+                    typer.echo(f"{roll_text(dice)}\t{_move_text(engine, rolled, move, format)}")
+            return
         for move in state.legal_moves():
-            if format is MoveFormat.notation:
-                typer.echo(engine.format_move(state, move))
-            else:
-                typer.echo(engine.format_position(state.play(move)))
+            typer.echo(_move_text(engine, state, move, format))
+
+
+def _move_text(engine: Game, state: State, move: object, format: MoveFormat) -> str:
+    if format is MoveFormat.notation:
+        return engine.format_move(state, move)
+    return engine.format_position(state.play(move))
 
 
 def perft(
@@ -96,6 +136,9 @@ def perft(
 
     A roll is a chance event: each distinct roll is a branch and uses no depth.
     """
+    from referee.games.base import perft_counts
+    from referee.records.positions import position_from_text
+
     with user_errors():
         _, state = position_from_text(game, variant, position, roll)
         started = time.perf_counter()
@@ -107,9 +150,14 @@ def perft(
 
 
 def bots(
-    game: Annotated[str | None, typer.Option("--game", "-g", help="only this game")] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="only this game  [default: every game]")
+    ] = None,
 ) -> None:
     """List the built-in bots of each game with their options."""
+    from referee.bots.registry import describe_bots
+    from referee.games import GAME_NAMES, get_game
+
     with user_errors():
         names = [get_game(game).name] if game else list(GAME_NAMES)
         for name in names:

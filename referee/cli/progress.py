@@ -1,22 +1,106 @@
-"""A live progress bar for tournaments: games done, games per second, time left, the leader."""
+"""Live progress for tournaments and file checks: games done, a rate and time left that hold
+up between batches, the leader."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable
+from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
+    Task,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
+from rich.text import Text
 
-from referee.records.model import Record
+from referee.cli.output import plural
+
+if TYPE_CHECKING:
+    from referee.records.model import Record
+
+WINDOW_SECONDS = 60.0
+"""The rate counts the games finished in the last minute at least..."""
+WINDOW_GAMES = 20
+"""...and reaches back over the last 20 games when they took longer than that."""
+
+
+class GameRate:
+    """Games per second, from the games finished in a recent window of time.
+
+    Results come back in batches, several games at once: a rate taken between two arrivals
+    would jump to thousands of games a second. The games finished in the window divided by the
+    window's length, from the last game before it up to now (not up to the last arrival), keep
+    the rate steady while a batch is being played, and let it fall honestly when nothing comes
+    back.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._since = clock()
+        """When the window opens: the start, or the finish of the last game dropped from it."""
+        self._finished: deque[float] = deque()
+
+    def finished(self, games: int = 1) -> None:
+        now = self._clock()
+        self._finished.extend([now] * games)
+        finished = self._finished
+        while finished[0] < now - WINDOW_SECONDS:
+            # The games of a batch finish together: all of them leave the window, or none,
+            # and the window keeps WINDOW_GAMES games at least.
+            oldest = finished[0]
+            batch = next((i for i, at in enumerate(finished) if at != oldest), len(finished))
+            if len(finished) - batch < WINDOW_GAMES:
+                break
+            for _ in range(batch):
+                finished.popleft()
+            self._since = oldest
+
+    def per_second(self) -> float | None:
+        """None until a game is finished."""
+        if not self._finished:
+            return None
+        return len(self._finished) / max(self._clock() - self._since, 1e-3)
+
+    def seconds_left(self, remaining: int) -> float | None:
+        rate = self.per_second()
+        if rate is None:
+            return None
+        return remaining / rate
+
+
+def _clock_text(seconds: float) -> str:
+    seconds = round(seconds)
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
+
+
+class _RateColumn(ProgressColumn):
+    """Rate and time left, worked out at each refresh so that they move between batches."""
+
+    def __init__(self, rate: GameRate, unit: str) -> None:
+        super().__init__()
+        self.rate = rate
+        self.unit = unit
+
+    def render(self, task: Task) -> Text:
+        per_second = self.rate.per_second()
+        if per_second is None or task.total is None:
+            return Text("")
+        if per_second >= 1:
+            speed = f"{per_second:.1f} {self.unit}/s"
+        else:
+            speed = f"{60 * per_second:.1f} {self.unit}/min"
+        left = self.rate.seconds_left(int(task.total - task.completed))
+        return Text(f"{speed}  left {_clock_text(left) if left is not None else '?'}")
 
 
 class _Live:
@@ -38,23 +122,24 @@ class _Live:
 
 
 class TournamentProgress(_Live):
-    def __init__(self, enabled: bool = True) -> None:
+    """Games (or matches) finished of those scheduled, the rate, time left and the leader."""
+
+    def __init__(self, enabled: bool = True, unit: str = "games") -> None:
         self.scores: dict[str, float] = defaultdict(float)
         self.games: dict[str, int] = defaultdict(int)
+        self.rate = GameRate()
         self.progress = Progress(
-            TextColumn("[bold]games"),
+            TextColumn(f"[bold]{unit}"),
             BarColumn(),
             MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"),
+            _RateColumn(self.rate, unit),
             TimeElapsedColumn(),
-            TextColumn("left"),
-            TimeRemainingColumn(),
             TextColumn("{task.fields[leader]}"),
             console=Console(stderr=True),
             disable=not enabled,
             transient=False,
         )
-        self.task = self.progress.add_task("games", total=None, rate="", leader="")
+        self.task = self.progress.add_task(unit, total=None, leader="")
 
     def start(self, total: int, already: int) -> None:
         self.progress.update(self.task, total=total, completed=already)
@@ -72,10 +157,17 @@ class TournamentProgress(_Live):
                         self.scores[player.name] += 1
         leader = max(self.games, key=lambda name: self.scores[name] / self.games[name])
         share = 100 * self.scores[leader] / self.games[leader]
+        self.rate.finished()
         self.progress.advance(self.task)
-        task = self.progress.tasks[0]
-        rate = f"{task.speed:.1f} games/s" if task.speed else ""
-        self.progress.update(self.task, rate=rate, leader=f"leader {leader} {share:.0f}%")
+        self.progress.update(self.task, leader=f"leader {leader} {share:.0f}%")
+
+
+def stopped_message(directory: Path, stored: int) -> str:
+    """What Ctrl-C leaves behind, and how to go on."""
+    return (
+        f"stopped: {plural(stored, 'game')} stored; continue with "
+        f"`referee tournament resume {directory}`"
+    )
 
 
 class FileProgress(_Live):

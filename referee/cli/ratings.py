@@ -9,9 +9,6 @@ from typing import Annotated
 import typer
 
 from referee.cli.output import fail, wide_console
-from referee.ratings import RatingOptions, RatingsError, build_tables, read_games
-from referee.ratings.output import print_tables, render
-from referee.ratings.plot import plot_ratings
 
 
 class TableFormat(StrEnum):
@@ -28,7 +25,12 @@ class IntervalMethod(StrEnum):
 
 
 def ratings(
-    paths: Annotated[list[Path], typer.Argument(help="tournament folders and record files")],
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="PATH...", help="tournament folders and record files; - for standard input"
+        ),
+    ],
     game: Annotated[list[str] | None, typer.Option("--game", "-g", help="only this game")] = None,
     variant: Annotated[list[str] | None, typer.Option(help="only this variant")] = None,
     bot: Annotated[
@@ -50,6 +52,10 @@ def ratings(
     ] = True,
 ) -> None:
     """Rating tables per game and variant from any tournaments and record files."""
+    from referee.cli.inputs import spooled
+    from referee.ratings import RatingOptions, RatingsError, build_tables, read_games
+    from referee.ratings.output import print_tables, render
+
     options = RatingOptions(
         rating=rating,
         anchor=anchor,
@@ -58,12 +64,18 @@ def ratings(
         seed=seed,
         pairs=pairs,
     )
+    with spooled(paths) as given:
+        try:
+            games = read_games(given, game=game, variant=variant, bots=bot)
+        except RatingsError as error:
+            fail(str(error))
     try:
-        games = read_games(paths, game=game, variant=variant, bots=bot)
         tables = build_tables(games, options)
         if not tables:
             fail("no finished games match")
         if plot is not None:
+            from referee.ratings.plot import plot_ratings
+
             plot_ratings(tables, plot)
     except RatingsError as error:
         fail(str(error))
@@ -79,6 +91,9 @@ def ratings(
 
 def print_standings(folder: Path) -> None:
     """The standings of one tournament, as a tournament run ends."""
+    from referee.ratings import RatingOptions, RatingsError, build_tables, read_games
+    from referee.ratings.output import print_tables
+
     try:
         tables = build_tables(read_games([folder]), RatingOptions(interval="information"))
     except RatingsError as error:

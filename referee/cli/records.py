@@ -1,24 +1,26 @@
-"""Commands on record files: validate, schema."""
+"""Commands on record files: validate, schema, convert."""
 
 from __future__ import annotations
 
+import sys
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.output import user_errors
-from referee.cli.progress import FileProgress
-from referee.cli.tables import print_summary
-from referee.records.convert import convert as convert_file
-from referee.schemas import write_schemas
-from referee.validator.diagnostics import GameReport
-from referee.validator.run import expand_paths, validate_files
-from referee.validator.summary import Summary
+from referee.cli.output import fail, plural, shown, user_errors
+
+if TYPE_CHECKING:
+    from referee.cli.progress import FileProgress
+    from referee.validator.diagnostics import GameReport
 
 
 def validate(
-    paths: Annotated[list[str], typer.Argument(help="record files or folders; - for stdin")],
+    paths: Annotated[
+        list[str],
+        typer.Argument(metavar="PATH...", help="record files or folders; - for standard input"),
+    ],
     json_output: Annotated[
         bool, typer.Option("--json", help="one JSON object per game, for other tools")
     ] = False,
@@ -26,13 +28,23 @@ def validate(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="files checked at once")] = 1,
 ) -> None:
     """Replay every game and report what is wrong, where. Exit 0 valid, 1 invalid, 2 usage."""
+    from referee.cli.tables import print_summary
+    from referee.validator.run import expand_paths, validate_files
+    from referee.validator.summary import Summary
+
     summary = Summary()
     with user_errors():
-        files = expand_paths(paths)
-        with FileProgress(len(files), enabled=not (json_output or quiet)) as progress:
+        files = []
+        for path in paths:
+            found = expand_paths([path])
+            if not found:
+                fail(f"no record files in {path}")
+            files.extend(found)
+        with _file_progress(len(files), not (json_output or quiet)) as progress:
             for report in validate_files(files, jobs):
                 summary.add(report)
-                progress.seen(report.file)
+                if progress is not None:
+                    progress.seen(report.file)
                 if json_output:
                     typer.echo(report.model_dump_json(exclude_none=True))
                 elif not report.valid and not quiet:
@@ -40,6 +52,16 @@ def validate(
     if not json_output:
         print_summary(summary)
     raise typer.Exit(1 if summary.invalid else 0)
+
+
+def _file_progress(files: int, wanted: bool) -> AbstractContextManager[FileProgress | None]:
+    """A bar of files checked, on a terminal only (rich's progress is not even imported
+    otherwise: a script calling validate file by file pays for no display)."""
+    if not (wanted and sys.stderr.isatty()):
+        return nullcontext()
+    from referee.cli.progress import FileProgress
+
+    return FileProgress(files)
 
 
 def _print_report(report: GameReport) -> None:
@@ -53,30 +75,44 @@ def _print_report(report: GameReport) -> None:
 
 
 def schema(
-    out: Annotated[Path, typer.Option(help="folder for the JSON Schema files")] = Path("schemas"),
+    out: Annotated[
+        Path, typer.Option(metavar="DIR", help="folder for the JSON Schema files")
+    ] = Path("schemas"),
 ) -> None:
     """Write the JSON Schema of records (and of the other JSON referee writes)."""
+    from referee.schemas import write_schemas
+
     with user_errors():
         for path in write_schemas(out):
             typer.echo(str(path))
 
 
 def convert(
-    source: Annotated[Path, typer.Argument(help="a record file in any format referee reads")],
+    source: Annotated[
+        Path,
+        typer.Argument(help="a record file in any format referee reads; - for standard input"),
+    ],
     target: Annotated[Path, typer.Argument(help="the file to write")],
     to: Annotated[
-        str | None, typer.Option(help="the format to write; by default from TARGET's extension")
+        str | None,
+        typer.Option(
+            help="the format to write: json, jsonl, pdn, trax or mat  "
+            "[default: from TARGET's extension]"
+        ),
     ] = None,
 ) -> None:
     """Convert records between formats, moves rewritten in canonical notation.
 
     Games that do not replay are left out and named; the exit code is then 1.
     """
-    with user_errors():
-        result = convert_file(source, target, to)
-    for message in result.skipped:
-        typer.echo(f"left out: {message}", err=True)
-    typer.echo(f"{result.written} games written to {target}")
+    from referee.cli.inputs import spooled
+    from referee.records.convert import convert as convert_file
+
+    with user_errors(), spooled([source]) as (given,):
+        result = convert_file(given, target, to)
+        for message in result.skipped:
+            typer.echo(f"left out: {shown(message)}", err=True)
+    typer.echo(f"{plural(result.written, 'game')} written to {target}")
     raise typer.Exit(1 if result.skipped else 0)
 
 

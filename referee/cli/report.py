@@ -8,22 +8,38 @@ from typing import Annotated
 import typer
 
 from referee.cli.output import fail, user_errors
-from referee.ratings import RatingsError
-from referee.records.positions import position_from_record
-from referee.report import build_report
 
 
 def report(
-    paths: Annotated[list[Path], typer.Argument(help="tournament folders and record files")],
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="PATH...", help="tournament folders and record files; - for standard input"
+        ),
+    ],
     output: Annotated[Path, typer.Option("--output", "-o", help="the HTML file to write")] = Path(
         "report.html"
     ),
+    rating: Annotated[
+        float, typer.Option(help="the average rating, or the anchor's (as in `ratings`)")
+    ] = 0.0,
+    anchor: Annotated[
+        str | None,
+        typer.Option(
+            help="the bot that gets --rating: a strict ladder keeps finite bounds when rated "
+            "from a bot in its middle  [default: none, the average is --rating]"
+        ),
+    ] = None,
 ) -> None:
     """One self-contained HTML page: standings, crosstable, rating plot, forfeits and every
     game in a viewer."""
-    with user_errors():
+    from referee.cli.inputs import spooled
+    from referee.ratings import RatingOptions, RatingsError
+    from referee.report import build_report
+
+    with user_errors(), spooled(paths) as given:
         try:
-            text = build_report(paths)
+            text = build_report(given, RatingOptions(rating=rating, anchor=anchor))
         except RatingsError as error:
             fail(str(error))
         output.write_text(text, encoding="utf-8")
@@ -31,18 +47,24 @@ def report(
 
 
 def show(
-    record: Annotated[Path, typer.Argument(help="a record file (.json, .jsonl)")],
+    record: Annotated[
+        Path, typer.Argument(help="a record file in any format referee reads; - for standard input")
+    ],
     game_number: Annotated[
         int, typer.Option("--game-number", help="which game of the file, from 1")
     ] = 1,
     turn: Annotated[
-        int | None, typer.Option(help="the position after this turn (default: the last)")
+        int | None,
+        typer.Option(help="the position after this many turns  [default: the last]"),
     ] = None,
     svg: Annotated[Path | None, typer.Option(help="also write the position as an SVG")] = None,
 ) -> None:
     """Print a position of a recorded game as text, and write it as an SVG with --svg."""
-    with user_errors():
-        game, state = position_from_record(record, game_number, turn, None)
+    from referee.cli.inputs import spooled
+    from referee.records.positions import position_from_record
+
+    with user_errors(), spooled([record]) as (given,):
+        game, state = position_from_record(given, game_number, turn, None)
         typer.echo(game.render_text(state))
         if svg is not None:
             svg.write_text(game.render_svg(state), encoding="utf-8")

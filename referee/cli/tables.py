@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from rich.table import Table
+from typing import TYPE_CHECKING
 
-from referee.cli.output import wide_console
-from referee.validator.summary import Summary
+from referee.cli.output import plural, wide_console
+
+if TYPE_CHECKING:
+    from referee.validator.summary import Summary
 
 
 def print_summary(summary: Summary) -> None:
+    from rich.table import Table
+
     table = Table(title="validation", title_justify="left")
     for column in ("game", "variant", "games", "valid", "invalid"):
         table.add_column(
@@ -21,5 +25,6 @@ def print_summary(summary: Summary) -> None:
     console = wide_console()
     console.print(table)
     console.print(
-        f"{summary.games} games: {summary.games - summary.invalid} valid, {summary.invalid} invalid"
+        f"{plural(summary.games, 'game')}: {summary.games - summary.invalid} valid, "
+        f"{summary.invalid} invalid"
     )

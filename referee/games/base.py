@@ -201,8 +201,10 @@ class Game(ABC):
         """A compact board for the terminal."""
 
     @abstractmethod
-    def render_svg(self, state: State) -> str:
-        """A standalone SVG picture of the position."""
+    def render_svg(self, state: State, before: State | None = None) -> str:
+        """A standalone SVG picture of the position. With `before`, the position the last
+        move was played in (its dice rolled), the picture marks that move (`games/marks.py`)
+        and shows its dice."""
 
     def bots(self) -> dict[str, type]:
         """Game-specific bot classes by name; `random` is added for every game."""

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from referee.ratings.errors import RatingsInputError
-from referee.records.formats import detect_format
+from referee.records.formats import detect_stream
 from referee.records.model import Record
 
 TOURNAMENT_FILE = "games.jsonl"
@@ -184,9 +184,7 @@ def _records_of(path: Path) -> Iterator[tuple[Record, int]]:
     """The records of one file with the line each starts on; a bad record stops the reading."""
     try:
         with path.open("rb") as stream:
-            head = stream.read(4096)
-            stream.seek(0)
-            file_format = detect_format(path, head)
+            file_format, stream = detect_stream(path, stream)
             if file_format is None:
                 raise RatingsInputError(path, "not a game record file in any format referee reads")
             for loaded in file_format.read(stream):

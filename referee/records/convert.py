@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from referee.records.formats import FileFormat, detect_format, format_for_path
+from referee.records.formats import FileFormat, detect_stream, format_for_path
 from referee.records.io import RecordError
 from referee.records.model import Record
 from referee.records.replay import ReplayError, game_of, replay
@@ -36,7 +36,7 @@ def convert(source: Path, target: Path, to: str | None = None) -> Conversion:
     result = Conversion()
     target_format = format_for_path(target, to)
     with source.open("rb") as stream:
-        source_format = detect_format(source, stream.peek(4096)[:4096])
+        source_format, stream = detect_stream(source, stream)
         if source_format is None:
             raise RecordError("format", f"{source}: not a record file referee reads")
         with target.open("w", encoding="utf-8") as out:

@@ -6,10 +6,7 @@ import re
 from pathlib import Path
 
 from referee.games import get_game
-from referee.games.base import Game, NotationError, State
-from referee.records.formats import detect_format
-from referee.records.io import RecordError
-from referee.records.replay import ReplayError, game_of, replay, start_state
+from referee.games.base import Game, NotationError, State, chance_children
 
 
 def parse_roll(text: str) -> tuple[int, ...]:
@@ -18,6 +15,19 @@ def parse_roll(text: str) -> tuple[int, ...]:
     if not re.fullmatch(r"[1-6]{2}", digits):
         raise NotationError(f"a roll is two dice of 1..6 such as 31, not {text!r}")
     return tuple(int(d) for d in digits)
+
+
+def roll_text(roll: tuple[int, ...]) -> str:
+    """A roll as the tools print it: `31`."""
+    return "".join(str(die) for die in roll)
+
+
+def after_opening(state: State) -> State:
+    """The first turn of a dice game: the opening roll decides who starts (and is not played),
+    so the first player's turn is the same whoever wins it; it is shown as the first seat's."""
+    if not (state.is_chance() and state.to_move is None):
+        return state
+    return next(child for child in chance_children(state) if child.to_move == 0)
 
 
 def _rolled(state: State, roll: str | None) -> State:
@@ -31,22 +41,36 @@ def _rolled(state: State, roll: str | None) -> State:
 def position_from_text(
     game_name: str, variant: str, text: str | None, roll: str | None
 ) -> tuple[Game, State]:
-    """The start of the game, or the position `text` in the game's notation; then the roll."""
+    """The start of the game, or the position `text` in the game's notation; then the roll.
+
+    With a roll at the start of a dice game, the roll is the first player's first turn.
+    """
     game = get_game(game_name)
     ruleset = game.ruleset(variant)
     state = game.initial_state(ruleset) if text is None else game.parse_position(ruleset, text)
-    if roll is not None and state.is_chance() and state.to_move is None:
-        raise NotationError("the opening roll comes first: give a position after it")
+    if roll is not None:
+        state = after_opening(state)
     return game, _rolled(state, roll)
 
 
 def position_from_record(
-    path: Path, game_number: int, turn: int | None, roll: str | None
+    path: Path,
+    game_number: int,
+    turn: int | None,
+    roll: str | None,
+    game_name: str | None = None,
+    recorded_roll: bool = False,
 ) -> tuple[Game, State]:
     """The position after `turn` turns (None: all of them) of game `game_number` (1-based) of
-    a record file."""
+    a record file, rolled with `roll` when given, or with `recorded_roll` with the roll the
+    record holds for the next turn. `game_name`, when given, must be the record's game."""
+    # Imported here: the engine tools on a position of their own need no record machinery.
+    from referee.records.formats import detect_stream
+    from referee.records.io import RecordError
+    from referee.records.replay import ReplayError, game_of, replay, start_state
+
     with path.open("rb") as stream:
-        file_format = detect_format(path, stream.peek(4096)[:4096])
+        file_format, stream = detect_stream(path, stream)
         if file_format is None:
             raise RecordError("format", f"{path}: not a record file referee reads")
         for loaded in file_format.read(stream):
@@ -56,11 +80,18 @@ def position_from_record(
                 assert loaded.error is not None
                 raise RecordError(loaded.error.code, f"{path}: game {game_number}: {loaded.error}")
             record = loaded.record
+            if game_name is not None and record.game != game_name:
+                raise RecordError(
+                    "game", f"{path}: game {game_number} is a {record.game} game, not {game_name}"
+                )
             if turn is None:
                 turn = len(record.turns)
             if not 0 <= turn <= len(record.turns):
+                turns = len(record.turns)
                 raise RecordError(
-                    "turn", f"{path}: game {game_number} has {len(record.turns)} turns, not {turn}"
+                    "turn",
+                    f"{path}: game {game_number} has {turns} turn{'' if turns == 1 else 's'}, "
+                    f"not {turn}",
                 )
             try:
                 game = game_of(record)
@@ -71,5 +102,8 @@ def position_from_record(
                     state = step.after
             except ReplayError as error:
                 raise RecordError(error.code, f"{path}: game {game_number}: {error}") from None
+            if recorded_roll and roll is None and state.is_chance() and turn < len(record.turns):
+                recorded = record.turns[turn].roll
+                roll = None if recorded is None else roll_text(tuple(recorded))
             return game, _rolled(state, roll)
     raise RecordError("game", f"{path}: has no game {game_number}")

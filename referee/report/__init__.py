@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from referee.ratings import RatingOptions
 from referee.report.build import Report, collect
 from referee.report.page import render_page
 
 __all__ = ["Report", "build_report", "collect", "render_page"]
 
 
-def build_report(paths: Iterable[str | Path]) -> str:
-    """The report of tournament folders and record files (any mix) as HTML text."""
-    return render_page(collect(paths))
+def build_report(paths: Iterable[str | Path], options: RatingOptions | None = None) -> str:
+    """The report of tournament folders and record files (any mix) as HTML text, its ratings
+    fitted with `options` (`referee ratings`' defaults when None)."""
+    return render_page(collect(paths, options))

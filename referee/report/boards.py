@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 import json
 import zlib
-from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -51,18 +50,28 @@ class BoardEncoder:
         # A cache per encoder, not per module, so that its memory goes with the report.
         self._position = lru_cache(maxsize=cache_size)(self._draw)
 
-    def _draw(self, game: Game, state: State) -> list[int]:
+    def _draw(self, game: Game, state: State, before: State | None) -> list[int]:
         numbers = self._numbers
-        tokens = inline_svg(game.render_svg(state)).split("<")
+        tokens = inline_svg(game.render_svg(state, before)).split("<")
         # Numbered in order of first use, so that the same games give the same page.
         for token in [token for token in dict.fromkeys(tokens) if token not in numbers]:
             numbers[token] = len(numbers)
         return [numbers[token] for token in tokens]
 
-    def pack_game(self, game: Game | None, states: Iterable[State], turns: list[Any]) -> str:
+    def pack_game(
+        self, game: Game | None, states: list[State], befores: list[State], turns: list[Any]
+    ) -> str:
         """One game for the viewer: its `turns` and the token numbers of each position of
-        `states` (none without an engine), packed."""
-        positions = [] if game is None else [self._position(game, state) for state in states]
+        `states` (none without an engine), packed. `befores[i]` is the position the move that
+        led to `states[i + 1]` was played in: each board after the start marks that move."""
+        if game is None:
+            positions = []
+        else:
+            previous = [None, *befores]
+            positions = [
+                self._position(game, state, before)
+                for state, before in zip(states, previous, strict=True)
+            ]
         return pack({"turns": turns, "positions": positions})
 
     def pack_tokens(self) -> str:

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from referee.games.base import Game, State
-from referee.ratings import RatingTable, build_tables, read_games
+from referee.ratings import RatingOptions, RatingTable, build_tables, read_games
 from referee.ratings.errors import RatingsInputError
 from referee.ratings.plot import ratings_svg
 from referee.ratings.results import record_files
-from referee.records.formats import detect_format
+from referee.records.formats import detect_stream
 from referee.records.model import FORFEITS, Record, Result, Turn
 from referee.records.replay import ReplayError, game_of, replay, start_state
 from referee.report.boards import BoardEncoder
@@ -101,7 +101,7 @@ def _records(path: Path) -> Iterator[Record]:
     """The records of a file. `read_games` has read it before and refused any bad record, so
     these errors only meet a file that changed in between."""
     with path.open("rb") as stream:
-        file_format = detect_format(path, stream.peek(4096)[:4096])
+        file_format, stream = detect_stream(path, stream)
         if file_format is None:
             raise RatingsInputError(path, "not a game record file in any format referee reads")
         for loaded in file_format.read(stream):
@@ -110,20 +110,23 @@ def _records(path: Path) -> Iterator[Record]:
             yield loaded.record
 
 
-def _positions(record: Record) -> tuple[Game | None, list[State], str | None]:
-    """The record's engine, its start and the position after each turn, as far as the record
-    replays, and why it stops when it does."""
+def _positions(record: Record) -> tuple[Game | None, list[State], list[State], str | None]:
+    """The record's engine, its start and the position after each turn, the position each
+    turn was played in (its dice rolled), as far as the record replays, and why it stops when
+    it does."""
     game = None
     states: list[State] = []
+    befores: list[State] = []
     try:
         game = game_of(record)
         states.append(start_state(record, game))
         for step in replay(record, game):
+            befores.append(step.before)
             states.append(step.after)
     except ReplayError as error:
         where = "" if error.turn is None else f" at turn {error.turn + 1}"
-        return game, states, f"the record stops replaying{where}: {error.message}"
-    return game, states, None
+        return game, states, befores, f"the record stops replaying{where}: {error.message}"
+    return game, states, befores, None
 
 
 def _turns(record: Record) -> list[list[Any]]:
@@ -194,15 +197,15 @@ def _about(paths: list[Path], files: list[Path]) -> tuple[str, list[str]]:
     return "Games of " + ", ".join(file.name for file in files), facts
 
 
-def collect(paths: Iterable[str | Path]) -> Report:
+def collect(paths: Iterable[str | Path], options: RatingOptions | None = None) -> Report:
     """Everything a report shows, from tournament folders and record files (any mix), with
-    the rating tables of `referee ratings`' defaults.
+    the rating tables fitted with `options` (`referee ratings`' defaults when None).
 
     Raises `RatingsInputError` for a missing path, a folder that is no tournament folder or
     a record that cannot be read.
     """
     given = [Path(path) for path in paths]
-    tables = build_tables(read_games(given))
+    tables = build_tables(read_games(given), options)
     files = record_files(given)
     rows: list[GameRow] = []
     packs: list[str] = []
@@ -211,8 +214,8 @@ def collect(paths: Iterable[str | Path]) -> Report:
     for file in files:
         for number, record in enumerate(_records(file), 1):
             rows.append(_row(str(file), number, record))
-            game, states, error = _positions(record)
-            packs.append(encoder.pack_game(game, states, _turns(record)))
+            game, states, befores, error = _positions(record)
+            packs.append(encoder.pack_game(game, states, befores, _turns(record)))
             errors.append(error)
     title, facts = _about(given, files)
     return Report(

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import IO
 
 from referee.games.base import Game, Outcome, State
-from referee.records.formats import detect_format
+from referee.records.formats import detect_stream
 from referee.records.io import Loaded, RecordError
 from referee.records.model import Reason, Record, Result
 from referee.records.replay import ReplayError, game_of, replay, start_state
@@ -169,8 +169,7 @@ def validate_loaded(file: str, loaded: Loaded) -> GameReport:
 
 def validate_stream(stream: IO[bytes], file: str, path: Path | None) -> Iterator[GameReport]:
     """A report for every game of a stream; the format comes from the name or the content."""
-    head = stream.peek(4096)[:4096] if hasattr(stream, "peek") else b""
-    file_format = detect_format(path, head)
+    file_format, stream = detect_stream(path, stream)
     if file_format is None:
         error = RecordError("format", "not a game record file in any format referee reads")
         yield _error_report(file, Loaded(0, 0), error)

@@ -7,13 +7,12 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from referee.records.formats import FORMATS
+from referee.records.formats import formats
 from referee.validator.check import validate_file, validate_stream
 from referee.validator.diagnostics import GameReport
 
 STDIN = "-"
 TOURNAMENT_FILE = "tournament.json"
-EXTENSIONS = frozenset(extension for file_format in FORMATS for extension in file_format.extensions)
 
 
 class UsageError(ValueError):
@@ -42,7 +41,9 @@ def _record_file(path: Path, root: Path) -> bool:
     tournament's configuration (tournament.json)."""
     if any(part.startswith(".") for part in path.relative_to(root).parts):
         return False
-    return path.is_file() and path.name != TOURNAMENT_FILE and path.suffix.lower() in EXTENSIONS
+    if not path.is_file() or path.name == TOURNAMENT_FILE:
+        return False
+    return any(path.suffix.lower() in file_format.extensions for file_format in formats())
 
 
 def _file_reports(file: str) -> list[GameReport]:

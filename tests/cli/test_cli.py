@@ -44,8 +44,14 @@ def test_moves_from_a_record_turn_with_a_roll(tmp_path: Path) -> None:
     result = runner.invoke(app, ["moves", "--record", record, "--turn", "0", "--roll", "35"])
     assert result.exit_code == 0
     assert set(result.output.split("\n")) - {""} == {"P3 P5"}  # the empty board, 3-5
-    waiting = runner.invoke(app, ["moves", "--record", record, "--turn", "0"])
-    assert waiting.exit_code == 2 and "--roll" in waiting.output
+    # Without --roll, the roll is the one the record holds for the next turn.
+    first = json.loads((out / "games.jsonl").read_text().splitlines()[0])["turns"][0]
+    recorded = runner.invoke(app, ["moves", "--record", record, "--turn", "0"])
+    assert recorded.exit_code == 0, recorded.output
+    assert first["move"] in recorded.output.split("\n")
+    rolled = "".join(str(die) for die in first["roll"])
+    explicit = runner.invoke(app, ["moves", "--record", record, "--turn", "0", "--roll", rolled])
+    assert recorded.output == explicit.output
 
 
 def test_perft_prints_each_depth() -> None:

@@ -151,3 +151,39 @@ def test_report_of_a_thousand_games_is_small_and_opens_fast(
     expect(page.locator("#board svg")).to_be_visible()
     expect(page.locator("#counter")).to_have_text(f"{last} / {last}")
     expect(page.locator("#moves li.current")).to_have_attribute("data-position", str(last))
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_boards_mark_the_last_move_and_show_the_dice(
+    game: str, page: Page, tmp_path: Path, make_tournament: MakeTournament
+) -> None:
+    directory = make_tournament(tmp_path / "t", game=game, games_per_pair=2)
+    records = records_of(directory / "games.jsonl")
+    report = tmp_path / "report.html"
+    report.write_text(build_report([directory]), encoding="utf-8")
+    open_report(page, report)
+    turn = min(3, len(records[0].turns))
+    page.evaluate(f"location.hash = '#game-1/turn-{turn}'")
+    board = page.locator("#board svg")
+    expect(board).to_be_visible()
+    marks = board.locator(".last-move, .last-move-from")
+    expect(marks.first).to_be_visible()
+    if game in ("thax", "takhteh"):
+        roll = records[0].turns[turn - 1].roll
+        assert roll is not None
+        dice = board.locator("g.dice")
+        expect(dice).to_have_count(1)
+        label = dice.get_attribute("aria-label") or ""
+        assert sorted(label.removeprefix("dice ").split("-")) == sorted(map(str, roll))
+        assert dice.locator("rect").count() == 2
+    else:
+        expect(board.locator("g.dice")).to_have_count(0)
+    # The start has no move to mark.
+    page.keyboard.press("Home")
+    expect(page.locator("#board svg .last-move")).to_have_count(0)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#board svg .last-move").first).to_be_visible()
+    shots = os.environ.get("REFEREE_SCREENSHOTS")
+    if shots:
+        page.evaluate(f"location.hash = '#game-1/turn-{turn}'")
+        page.locator("#board").screenshot(path=str(Path(shots) / f"{game}-turn-{turn}.png"))

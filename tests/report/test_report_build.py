@@ -85,6 +85,14 @@ def positions_of(record: Record) -> list[State]:
     return [start_state(record)] + [step.after for step in replay(record)]
 
 
+def boards_drawn(record: Record) -> list[str]:
+    """The start's board, then each position's with the move that led to it marked."""
+    steps = list(replay(record))
+    return [THAX.render_svg(start_state(record))] + [
+        THAX.render_svg(step.after, step.before) for step in steps
+    ]
+
+
 def test_standings_and_crosstable_are_those_of_the_ratings(
     tmp_path: Path, make_tournament: MakeTournament
 ) -> None:
@@ -129,10 +137,20 @@ def test_viewer_boards_are_the_engine_svg_of_every_position(
     records = records_of(directory / "games.jsonl")
     report = collect([directory])
     for packed, record in zip(report.packs, records, strict=True):
-        expected = [THAX.render_svg(state) for state in positions_of(record)]
+        # Each board after the start marks the move that led to it, played in `step.before`.
+        steps = list(replay(record))
+        expected = boards_drawn(record)
         assert boards_of(report.tokens, packed) == expected
-    # A THAX board is drawn from fewer than a hundred and fifty distinct pieces.
-    assert len(unpack(report.tokens)) < 150
+        assert 'class="last-move"' not in expected[0]
+        for board, step in zip(expected[1:], steps, strict=True):
+            assert 'class="dice"' in board
+            # A pass (or 6-6 on an empty side) changes nothing, and marks nothing.
+            changed = step.before.sides != step.after.sides
+            assert ('class="last-move' in board) == changed
+            assert step.before.roll is not None
+            assert f"dice {step.before.roll[0]}-{step.before.roll[1]}" in board
+    # A THAX board is drawn from fewer than three hundred distinct pieces.
+    assert len(unpack(report.tokens)) < 300
 
 
 def test_a_record_that_stops_replaying_keeps_its_first_positions(
@@ -148,7 +166,7 @@ def test_a_record_that_stops_replaying_keeps_its_first_positions(
     error = report.errors[0]
     assert error is not None and error.startswith("the record stops replaying at turn 3")
     boards = boards_of(report.tokens, report.packs[0])
-    assert boards == [THAX.render_svg(state) for state in positions_of(record)[:3]]
+    assert boards == boards_drawn(record)[:3]
     assert len(unpack(report.packs[0])["turns"]) == report.games[0].turns == len(record.turns)
 
 
@@ -187,24 +205,26 @@ def test_positions_met_again_are_drawn_once_and_prologs_dropped() -> None:
     class Counted(ThaxGame):
         """Draws a number n as n distinct pieces after an XML declaration, and counts."""
 
-        def render_svg(self, state: Any) -> str:
+        def render_svg(self, state: Any, before: Any = None) -> str:
             drawn.append(state)
             cells = "".join(f'<text x="{n}">{n}</text>' for n in range(state))
             return f'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg">{cells}</svg>'
 
     game = Counted()
     encoder = BoardEncoder()
-    first = encoder.pack_game(game, [3, 300, 3], [])
-    second = encoder.pack_game(game, [300, 2], [])
+    # A board is a position with the move that led to it: the third board of the first game
+    # is position 3 after a move from 300, not the start again, so it is drawn anew.
+    first = encoder.pack_game(game, [3, 300, 3], [3, 300], [])
+    second = encoder.pack_game(game, [3, 300, 2], [3, 300], [])
     tokens = encoder.pack_tokens()
-    assert drawn == [3, 300, 2]
+    assert drawn == [3, 300, 3, 2]
     svg = {n: inline_svg(game.render_svg(n)) for n in (2, 3, 300)}
     assert boards_of(tokens, first) == [svg[3], svg[300], svg[3]]
-    assert boards_of(tokens, second) == [svg[300], svg[2]]
+    assert boards_of(tokens, second) == [svg[3], svg[300], svg[2]]
     assert svg[3].startswith("<svg ")
     # A game that no engine here can replay keeps its moves, without boards.
     turns = [[0, "", "@0+"]]
-    assert unpack(encoder.pack_game(None, [], turns)) == {"turns": turns, "positions": []}
+    assert unpack(encoder.pack_game(None, [], [], turns)) == {"turns": turns, "positions": []}
 
 
 def test_report_command_writes_the_page(tmp_path: Path, make_tournament: MakeTournament) -> None:

@@ -94,9 +94,10 @@ class TakhtehGame(Game):
         assert isinstance(state, TakhtehState)
         return render.render_text(state)
 
-    def render_svg(self, state: State) -> str:
+    def render_svg(self, state: State, before: State | None = None) -> str:
         assert isinstance(state, TakhtehState)
-        return render.render_svg(state)
+        assert before is None or isinstance(before, TakhtehState)
+        return render.render_svg(state, before)
 
     def bots(self) -> dict[str, type]:
         from referee.games.takhteh.bots import BOTS

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import functools
 
+from referee.games import marks
 from referee.games.takhteh import position_id
-from referee.games.takhteh.rules import BAR, CHECKERS, Board, TakhtehState
+from referee.games.takhteh.rules import BAR, CHECKERS, Board, TakhtehState, flip
 
 _ROWS = 5
 _SYMBOLS = ("X", "O")
@@ -145,35 +146,77 @@ def _empty_board() -> str:
     return "".join(parts)
 
 
-def render_svg(state: TakhtehState) -> str:
+def _piles(board: Board) -> list[tuple[float, float, bool, int, int]]:
+    """Every pile of checkers as it is drawn: (x, edge, from the top, count, most drawn), the
+    viewer's checkers positive, the opponent's negative."""
+    piles = []
+    for point in range(1, 25):
+        x, on_top = _point_x(point)
+        piles.append((x, _TOP if on_top else _BOTTOM, on_top, board[point], _ROWS))
+    bar_x = _MARGIN + 6 * _POINT_W + _BAR_W / 2
+    middle = (_TOP + _BOTTOM) / 2
+    piles.append((bar_x, middle - _R - 4, False, board[0], 3))
+    piles.append((bar_x, middle + _R + 4, True, board[BAR], 3))
+    return piles
+
+
+def _checker_y(edge: float, from_top: bool, i: int) -> float:
+    offset = _R + 1 + i * (2 * _R + 1)
+    return edge + offset if from_top else edge - offset
+
+
+def _marks(before: TakhtehState, state: TakhtehState) -> str:
+    """The checkers that arrived on a point or the bar (ringed), and where checkers left or
+    were hit (dashed), comparing each pile with the same pile before the move."""
+    was = before.board if before.seat == _viewer(state) else flip(before.board)
+    parts = []
+    for (x, edge, from_top, count, most), (*_, old, _most) in zip(
+        _piles(state.board), _piles(was), strict=True
+    ):
+        for sign in (1, -1):
+            now, then = max(sign * count, 0), max(sign * old, 0)
+            low, high = min(now, then, most), min(max(now, then), most)
+            if now != then and low == high:
+                low -= 1  # a crowded pile: its last checker drawn, the one with the count
+            mark = marks.arrived if now > then else marks.left
+            parts.extend(mark(x, _checker_y(edge, from_top, i), _R) for i in range(low, high))
+    return "".join(parts)
+
+
+def _dice(state: TakhtehState, before: TakhtehState | None) -> str:
+    """The dice to play, or else those the last move played, on the right half of the board."""
+    x = _MARGIN + 9 * _POINT_W + _BAR_W - 26
+    y = (_TOP + _BOTTOM) / 2 - 11
+    if state.roll is not None:
+        return marks.dice(x, y, state.roll)
+    if before is not None and before.roll is not None:
+        return marks.dice(x, y, before.roll, label="played")
+    return ""
+
+
+def render_svg(state: TakhtehState, before: TakhtehState | None = None) -> str:
     viewer = _viewer(state)
     board = state.board
     colours = (_COLOURS[viewer], _COLOURS[1 - viewer])
-    top, bottom = _TOP, _BOTTOM
     parts = [_empty_board()]
-    for point in range(1, 25):
-        count = board[point]
+    for x, edge, from_top, count, most in _piles(board):
         if count:
-            x, on_top = _point_x(point)
             colour = colours[0] if count > 0 else colours[1]
-            parts.append(_stack(x, top if on_top else bottom, on_top, abs(count), colour))
-    bar_x = _MARGIN + 6 * _POINT_W + _BAR_W / 2
-    middle = (top + bottom) / 2
-    if board[0]:
-        parts.append(_stack(bar_x, middle - _R - 4, False, -board[0], colours[1], 3))
-    if board[BAR]:
-        parts.append(_stack(bar_x, middle + _R + 4, True, board[BAR], colours[0], 3))
+            parts.append(_stack(x, edge, from_top, abs(count), colour, most))
     mine_on = sum(n for n in board if n > 0)
     theirs_on = -sum(n for n in board if n < 0)
     off_x = _BOARD_RIGHT + 25
     for label, seat, y in (
-        (f"off {CHECKERS - theirs_on}", 1 - viewer, top + 12),
-        (f"off {CHECKERS - mine_on}", viewer, bottom - 4),
+        (f"off {CHECKERS - theirs_on}", 1 - viewer, _TOP + 12),
+        (f"off {CHECKERS - mine_on}", viewer, _BOTTOM - 4),
     ):
         parts.append(
             f'<text x="{off_x}" y="{y}" text-anchor="middle" fill="#f4ecd8">'
             f"{_SYMBOLS[seat]} {label}</text>"
         )
+    if before is not None:
+        parts.append(_marks(before, state))
+    parts.append(_dice(state, before))
     parts.append(
         f'<text x="{_MARGIN}" y="{_H - 8}" fill="#f4ecd8">{_status(state)} \u00b7 '
         f"Position ID {position_id.encode(board)}</text>"

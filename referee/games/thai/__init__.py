@@ -63,9 +63,10 @@ class ThaiGame(Game):
         assert isinstance(state, ThaiState)
         return render.render_text(state)
 
-    def render_svg(self, state: State) -> str:
+    def render_svg(self, state: State, before: State | None = None) -> str:
         assert isinstance(state, ThaiState)
-        return render.render_svg(state)
+        assert before is None or isinstance(before, ThaiState)
+        return render.render_svg(state, before)
 
     def bots(self) -> dict[str, type]:
         from referee.games.thai.bots import BOTS

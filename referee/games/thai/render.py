@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from referee.games import marks
 from referee.games.thai.geometry import index_at, row_col
 from referee.games.thai.rules import BLACK, COLOURS, ThaiState
 
@@ -75,9 +76,13 @@ def _empty_board() -> str:
     return "".join(parts)
 
 
-def _piece_svg(index: int, seat: int, king: bool) -> str:
+def _centre(index: int) -> tuple[float, float]:
     row, col = row_col(index)
-    cx, cy = _MARGIN + col * _CELL + _CELL / 2, _MARGIN + row * _CELL + _CELL / 2
+    return _MARGIN + col * _CELL + _CELL / 2, _MARGIN + row * _CELL + _CELL / 2
+
+
+def _piece_svg(index: int, seat: int, king: bool) -> str:
+    cx, cy = _centre(index)
     fill, stroke = ("#1b1b1b", "#d8d8d8") if seat == BLACK else ("#fbfbf6", "#333333")
     svg = (
         f'<circle cx="{cx}" cy="{cy}" r="{_CELL * 0.38}" fill="{fill}" '
@@ -101,12 +106,20 @@ _PIECE_SVG = {
 """Every piece on every square, drawn once: a report draws every position of every game."""
 
 
-def render_svg(state: ThaiState) -> str:
+def render_svg(state: ThaiState, before: ThaiState | None = None) -> str:
+    """The position; with `before`, the piece that moved ringed where it stands, and dashed
+    where it started and where it captured."""
     parts = [_EMPTY_BOARD]
     for index in range(32):
         piece = _piece(state, index)
         if piece is not None:
             parts.append(_PIECE_SVG[(index, *piece)])
+    if before is not None:
+        for index in range(32):
+            now, then = _piece(state, index), _piece(before, index)
+            if now != then:
+                mark = marks.left if now is None else marks.arrived
+                parts.append(mark(*_centre(index), _CELL * 0.38))
     status = f'<text x="{_MARGIN}" y="{_SIZE + 16}" font-size="14" fill="#333333">'
     parts.append(f"{status}{_status(state)}</text>")
     parts.append("</svg>")

@@ -52,9 +52,10 @@ class ThaxGame(Game):
         assert isinstance(state, ThaxState)
         return render.render_text(state)
 
-    def render_svg(self, state: State) -> str:
+    def render_svg(self, state: State, before: State | None = None) -> str:
         assert isinstance(state, ThaxState)
-        return render.render_svg(state)
+        assert before is None or isinstance(before, ThaxState)
+        return render.render_svg(state, before)
 
     def bots(self) -> dict[str, type]:
         from referee.games.thax.bots import BOTS

@@ -62,9 +62,10 @@ class TraxGame(Game):
         assert isinstance(state, TraxState)
         return render.render_text(state)
 
-    def render_svg(self, state: State) -> str:
+    def render_svg(self, state: State, before: State | None = None) -> str:
         assert isinstance(state, TraxState)
-        return render.render_svg(state)
+        assert before is None or isinstance(before, TraxState)
+        return render.render_svg(state, before)
 
     def bots(self) -> dict[str, type]:
         from referee.games.trax.bots import BOTS

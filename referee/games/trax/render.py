@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from referee.games import marks
 from referee.games.trax.rules import (
     COLOUR_NAMES,
     PAIRS,
@@ -85,8 +86,9 @@ def _track_path(x: float, y: float, a: int, b: int) -> str:
     )
 
 
-def render_svg(state: TraxState) -> str:
-    """A standalone SVG of the position, with the notation's labels for the next move."""
+def render_svg(state: TraxState, before: TraxState | None = None) -> str:
+    """A standalone SVG of the position, with the notation's labels for the next move, and
+    with `before` the tiles the last move added (the one placed and those it forced) framed."""
     if state.box is None:
         left = right = top = bottom = 0
     else:
@@ -106,6 +108,7 @@ def render_svg(state: TraxState) -> str:
     for row in range(height):
         y = _MARGIN + row * _CELL + _CELL / 2 + 4
         parts.append(f'<text x="12" y="{y:g}" text-anchor="middle">{row}</text>')
+    placed = []
     for row in range(height):
         for col in range(width):
             x, y = _MARGIN + col * _CELL, _MARGIN + row * _CELL
@@ -123,6 +126,8 @@ def render_svg(state: TraxState) -> str:
                 f'<rect x="{x}" y="{y}" width="{_CELL}" height="{_CELL}" '
                 f'fill="{_TILE_FILL}" stroke="#3d4a54"/>'
             )
+            if before is not None and key not in before.tiles:
+                placed.append(marks.outlined(x + 1.5, y + 1.5, _CELL - 3, _CELL - 3))
             # Black first: on a straight tile the white track crosses over it.
             white, black = PAIRS[tile]
             for colour, (_, a, b) in ((1, black), (0, white)):
@@ -134,6 +139,7 @@ def render_svg(state: TraxState) -> str:
                 parts.append(
                     f'<path d="{path}" fill="none" stroke="{_TRACK[colour]}" stroke-width="7"/>'
                 )
+    parts.extend(placed)  # on top of the tiles around them
     parts.append(
         f'<text x="{_MARGIN}" y="{pixel_height - 8}">{_escape(status(state))}</text></svg>'
     )

@@ -1,0 +1,37 @@
+"""`-` for standard input in the commands that read record files more than once or by path."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from referee.cli import output
+
+STDIN = "-"
+
+
+@contextmanager
+def spooled(paths: Sequence[str | Path]) -> Iterator[list[Path]]:
+    """The paths, with `-` replaced by a temporary file that holds standard input.
+
+    `ratings`, `report`, `convert`, `show` and `moves --record` read files by path (the report
+    reads its files twice), so standard input is copied to a file first; the file is gone when
+    the block ends, and error messages name it `<stdin>`. (`validate` streams standard input.)
+    """
+    if not any(str(path) == STDIN for path in paths):
+        yield [Path(path) for path in paths]
+        return
+    with tempfile.TemporaryDirectory(prefix="referee-") as folder:
+        # No extension: the format is found from the content, as for any unnamed input.
+        spool = Path(folder) / "stdin"
+        with spool.open("wb") as file:
+            shutil.copyfileobj(sys.stdin.buffer, file, 1 << 20)
+        output.rename(str(spool), "<stdin>")
+        try:
+            yield [spool if str(path) == STDIN else Path(path) for path in paths]
+        finally:
+            output.rename(str(spool), None)
