@@ -181,6 +181,8 @@ def with_bot_options(config: TournamentConfig, items: list[str], base: Path) -> 
             raise ConfigError(f"--bot-option {item!r} is not NAME.KEY=VALUE")
         if name not in bots:
             raise ConfigError(f"--bot-option {item!r}: no bot {name!r} ({', '.join(bots)})")
+        if key in ("name", "spec", "command"):
+            raise ConfigError(f"--bot-option {item!r}: {key} is not a launch setting")
         fields: dict[str, object] = dict(bots[name])
         if key == "args":
             fields["args"] = [*bots[name].args, *shlex.split(value)]
