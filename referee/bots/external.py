@@ -201,10 +201,9 @@ class JsonLineBot(ProgramBot):
         message["legal"] = [self.game.format_move(state, move) for move in state.legal_moves()]
         try:
             sent = time.perf_counter()
-            self.process.send(json.dumps(message))
-            reply = self._wait_move(
-                self.process, sent, self.limits.move_seconds, _move_or_info, _plainly_info
-            )
+            limit = self.limits.move_seconds
+            self.process.send(json.dumps(message), sent + limit + GRACE)
+            reply = self._wait_move(self.process, sent, limit, _move_or_info, _plainly_info)
             move = reply.get("move")
             if not isinstance(move, str):
                 raise Forfeit(
