@@ -220,6 +220,8 @@ def test_launch_settings_belong_to_programs_and_name_a_known_bot() -> None:
         with_bot_options(config, ["p.startup_time=soon"], Path("/"))
     with pytest.raises(ConfigError, match="colour"):
         with_bot_options(config, ["p.colour=red"], Path("/"))
+    with pytest.raises(ConfigError, match="quotation"):
+        with_bot_options(config, ["p.args=--book 'my book"], Path("/"))
     with pytest.raises(ConfigError, match="not a launch setting"):
         with_bot_options(config, ["p.command=other"], Path("/"))
     changed = with_bot_options(
