@@ -12,7 +12,7 @@ from typing import Any, ClassVar, NoReturn, TypeVar
 
 from referee.bots.process import BotLog, BotProcess, Launch
 from referee.games import get_game
-from referee.games.base import Game, NotationError, Ruleset, State
+from referee.games.base import Game, GameError, NotationError, Ruleset, State
 from referee.games.bot import Bot, Forfeit
 
 PROTOCOL = "referee-bot"
@@ -124,11 +124,17 @@ class ProgramBot(Bot):
                 )
 
     def _parse(self, state: State, text: str) -> Any:
+        """The move, checked here (the game loop checks it again) so that an illegal one is a
+        forfeit whose detail carries the program's last stderr line."""
         assert self.game is not None
         try:
-            return self.game.parse_move(state, text)
+            move = self.game.parse_move(state, text)
+            state.play(move)
         except NotationError as error:
             raise Forfeit("illegal_move", f"{text!r} is not a move: {error}") from None
+        except GameError as error:
+            raise Forfeit("illegal_move", str(error)) from None
+        return move
 
     def end_game(self, winner: int | None, reason: str) -> None:
         if reason in FORFEITS and winner != self.seat:
