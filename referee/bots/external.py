@@ -163,10 +163,13 @@ class JsonLineBot(ProgramBot):
             )
         )
         wait = self.limits.startup_seconds
-        line = process.receive(time.perf_counter() + wait, "hello")
-        if line is None:
-            raise Forfeit("time", f"no hello within {wait * 1000:.0f} ms")
-        reply = _message(line, "hello")
+        due = time.perf_counter() + wait
+        reply: dict[str, Any] = {}
+        while reply.get("type") != "hello":  # info lines while it starts are read and ignored
+            line = process.receive(due, "hello")
+            if line is None:
+                raise Forfeit("time", f"no hello within {wait * 1000:.0f} ms")
+            reply = _message(line, "hello")
         spoken = reply.get("protocol_version", PROTOCOL_VERSION)
         if spoken != PROTOCOL_VERSION:
             raise Forfeit("protocol_error", f"speaks protocol version {spoken!r}, not 1")
