@@ -1,13 +1,17 @@
 """Tournament speed: games per second with built-in random bots per game at concurrency 1 and 2,
-and the round-trip cost per move of an external bot (the example bot, JSON lines).
+and the cost per move of an external bot (the example bot, JSON lines): wall time (the round
+trip) and CPU time (referee's worker and the bot together).
 
-Run: .venv/bin/python benchmarks/tournament.py [--write]
+Run: .venv/bin/python benchmarks/tournament.py [--write] [--external-only]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -38,38 +42,74 @@ def games_per_second(game: str, games: int, concurrency: int) -> float:
     return games / median_seconds(run, runs=3)
 
 
-def round_trip_ms(games: int = 20) -> tuple[float, int]:
-    """Per move: an external random bot against a built-in one, minus the built-in's cost."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
-    def turns_and_time(second: BotEntry) -> tuple[int, float]:
+
+def external_cost_ms(games: int = 40) -> tuple[float, float, int]:
+    """Per move of an external random bot against a built-in one, minus the same games with
+    two built-in bots: wall ms (the round trip) and CPU ms of the worker process and the bot
+    (both are waited-for descendants of this process once the pool has shut down)."""
+
+    def turns_and_time(second: BotEntry) -> tuple[int, float, float]:
         config = build_config(
             game="thax", bots=[BotEntry(name="a", spec="random"), second], games_per_pair=games
         )
         folder = Path(tempfile.mkdtemp(prefix="referee-bench-"))
-        started = time.perf_counter()
+        cpu, started = _children_cpu(), time.perf_counter()
         run_tournament(folder, config, concurrency=1)
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, _children_cpu() - cpu
         records = TournamentStore(folder).records()
         moves = sum(1 for r in records for t in r.turns if r.players[t.seat].name == second.name)
         shutil.rmtree(folder)
-        return moves, elapsed
+        return moves, elapsed, cpu
 
     external = BotEntry(name="ext", command=[sys.executable, str(EXAMPLE)])
-    moves, with_external = turns_and_time(external)
-    _, built_in = turns_and_time(BotEntry(name="ext", spec="random"))
-    return (with_external - built_in) / moves * 1000, moves
+    moves, wall, cpu = turns_and_time(external)
+    _, built_wall, built_cpu = turns_and_time(BotEntry(name="ext", spec="random"))
+    return (wall - built_wall) / moves * 1000, (cpu - built_cpu) / moves * 1000, moves
+
+
+def cpu_model() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return "unknown CPU"
+
+
+def external_text(runs: int) -> str:
+    results = [external_cost_ms() for _ in range(runs)]
+    load = os.getloadavg()[0]
+
+    def spread(values: list[float]) -> str:
+        return f"{statistics.median(values):.3f} ms (range {min(values):.3f}-{max(values):.3f})"
+
+    return (
+        f"External bot protocol, per move (JSON lines, the example bot in "
+        f"examples/bots/random_bot.py, {results[0][2]:,} moves a run, median of {runs} runs; "
+        f"{cpu_model()}, load average {load:.1f} on {os.cpu_count()} cores): round trip "
+        f"{spread([r[0] for r in results])} wall, {spread([r[1] for r in results])} CPU of "
+        "referee's worker and the bot."
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200, help="games per measurement")
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    parser.add_argument("--runs", type=int, default=5, help="runs of the external-bot figure")
+    parser.add_argument(
+        "--external-only", action="store_true", help="print the external-bot figure only"
+    )
     args = parser.parse_args()
+    if args.external_only:
+        print(external_text(args.runs))
+        return
     rows = [
         [name, *(f"{games_per_second(name, args.games, c):,.0f}" for c in (1, 2))]
         for name in GAME_NAMES
     ]
-    cost, moves = round_trip_ms()
     text = "\n\n".join(
         [
             f"Machine: {machine()}; median of 3 runs of {args.games} games of random bots, "
@@ -79,8 +119,7 @@ def main() -> None:
             "costs about as much as playing) and the runner writes them to the file: with "
             "games of about a millisecond (THAX, Thai checkers) the runner's share of the two "
             "cores keeps concurrency 2 from doubling the rate.",
-            f"External bot protocol: {cost:.3f} ms per move round trip (JSON lines, the "
-            f"example bot in examples/bots/random_bot.py, {moves:,} moves).",
+            external_text(args.runs),
         ]
     )
     report(

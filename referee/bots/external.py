@@ -13,7 +13,7 @@ from typing import Any, ClassVar, NoReturn, TypeVar
 
 from referee.bots.process import BotLog, BotProcess, Launch
 from referee.games import get_game
-from referee.games.base import Game, NotationError, Ruleset, State
+from referee.games.base import Game, GameError, NotationError, Ruleset, State
 from referee.games.bot import Bot, Forfeit, MoveInfo
 
 PROTOCOL = "referee-bot"
@@ -132,11 +132,17 @@ class ProgramBot(Bot):
         return limit if left is None else min(limit, left)
 
     def _parse(self, state: State, text: str) -> Any:
+        """The move, checked here (the game loop checks it again) so that an illegal one is a
+        forfeit whose detail carries the program's last stderr line."""
         assert self.game is not None
         try:
-            return self.game.parse_move(state, text)
+            move = self.game.parse_move(state, text)
+            state.play(move)
         except NotationError as error:
             raise Forfeit("illegal_move", f"{text!r} is not a move: {error}") from None
+        except GameError as error:
+            raise Forfeit("illegal_move", str(error)) from None
+        return move
 
     def end_game(self, winner: int | None, reason: str) -> None:
         if reason in FORFEITS and winner != self.seat:
@@ -165,10 +171,13 @@ class JsonLineBot(ProgramBot):
             )
         )
         wait = self.limits.startup_seconds
-        line = process.receive(time.perf_counter() + wait, "hello")
-        if line is None:
-            raise Forfeit("time", f"no hello within {wait * 1000:.0f} ms")
-        reply = _message(line, "hello")
+        due = time.perf_counter() + wait
+        reply: dict[str, Any] = {}
+        while reply.get("type") != "hello":  # info lines while it starts are read and ignored
+            line = process.receive(due, "hello")
+            if line is None:
+                raise Forfeit("time", f"no hello within {wait * 1000:.0f} ms")
+            reply = _message(line, "hello")
         spoken = reply.get("protocol_version", PROTOCOL_VERSION)
         if spoken != PROTOCOL_VERSION:
             raise Forfeit("protocol_error", f"speaks protocol version {spoken!r}, not 1")
@@ -216,10 +225,9 @@ class JsonLineBot(ProgramBot):
             message["increment_ms"] = self.clock.increment_ms[self.seat]
         try:
             sent = time.perf_counter()
-            self.process.send(json.dumps(message))
-            reply = self._wait_move(
-                self.process, sent, self._move_seconds(), _move_or_info, _plainly_info
-            )
+            limit = self._move_seconds()
+            self.process.send(json.dumps(message), sent + limit + GRACE)
+            reply = self._wait_move(self.process, sent, limit, _move_or_info, _plainly_info)
             move = reply.get("move")
             if not isinstance(move, str):
                 raise Forfeit(

@@ -15,6 +15,7 @@ import ctypes
 import fcntl
 import os
 import resource
+import select
 import selectors
 import signal
 import subprocess
@@ -35,6 +36,8 @@ LOG_LIMIT = 10 << 20
 LAST_LINE = 200
 """Characters of a bot's last stderr line kept for a forfeit's detail."""
 PR_SET_PDEATHSIG = 1
+SEND_WAIT = 10.0
+"""Seconds a program may leave a message unread (a full pipe) outside a move's own time."""
 
 
 @dataclass(frozen=True)
@@ -161,21 +164,31 @@ class BotProcess:
         self.drain.start()
         self.stdout_fd = self.process.stdout.fileno()
         os.set_blocking(self.stdout_fd, False)
+        assert self.process.stdin is not None
+        self.stdin_fd = self.process.stdin.fileno()
+        os.set_blocking(self.stdin_fd, False)
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.stdout_fd, selectors.EVENT_READ)
         self.closed = False
 
     def alive(self) -> bool:
-        return not self.closed and _exit_status(self.pid) is None
+        return not self.closed and _exit_status(self.process) is None
 
-    def send(self, line: str) -> None:
-        stdin = self.process.stdin
-        assert stdin is not None
-        try:
-            stdin.write(line.encode("utf-8") + b"\n")
-            stdin.flush()
-        except (BrokenPipeError, ConnectionResetError, ValueError):
-            raise Forfeit("crash", self._exit_text("stopped reading its input")) from None
+    def send(self, line: str, deadline: float | None = None) -> None:
+        """Write a line; a program that does not read its input loses on time at `deadline`
+        (by default SEND_WAIT seconds from now) instead of blocking referee."""
+        data = memoryview(line.encode("utf-8") + b"\n")
+        end = deadline if deadline is not None else time.perf_counter() + SEND_WAIT
+        while data:
+            try:
+                data = data[os.write(self.stdin_fd, data) :]
+            except BlockingIOError:
+                remaining = end - time.perf_counter()
+                if remaining <= 0:
+                    raise Forfeit("time", "it did not read its input") from None
+                select.select([], [self.stdin_fd], [], remaining)
+            except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
+                raise Forfeit("crash", self._exit_text("stopped reading its input")) from None
 
     def receive(self, deadline: float, what: str) -> str | None:
         """The next line, or None once `deadline` (time.perf_counter) has passed, even while
@@ -210,11 +223,15 @@ class BotProcess:
         return Forfeit("protocol_error", f"a line longer than {self.max_line} bytes")
 
     def _exit_text(self, what: str) -> str:
-        status = _wait_status(self.pid, 0.5)
+        status = _wait_status(self.process, 0.5)
         if status is None:
             return what
         if status < 0:
-            return f"{what}: killed by signal {signal.Signals(-status).name}"
+            try:
+                name = signal.Signals(-status).name
+            except ValueError:
+                name = str(-status)
+            return f"{what}: killed by signal {name}"
         return f"{what}: exited with code {status}"
 
     def close(self, grace: float = 0.5) -> str:
@@ -228,9 +245,9 @@ class BotProcess:
         if self.process.stdin is not None:
             with contextlib.suppress(OSError):
                 self.process.stdin.close()
-        if _wait_status(self.pid, grace) is None:
+        if _wait_status(self.process, grace) is None:
             _kill_group(self.pid, signal.SIGTERM)
-            _wait_status(self.pid, grace)
+            _wait_status(self.process, grace)
         # The leader has exited (or is killed now) but is not reaped yet, so its process group
         # id cannot have been reused: whatever still runs in the group is the bot's.
         _kill_group(self.pid, signal.SIGKILL)
@@ -243,21 +260,24 @@ class BotProcess:
         return self.drain.last_line()
 
 
-def _exit_status(pid: int) -> int | None:
-    """The exit code (negative: the signal) of an exited child, without reaping it."""
+def _exit_status(process: subprocess.Popen[bytes]) -> int | None:
+    """The exit code (negative: the signal) of an exited child, without reaping it where the
+    system allows (so that its process group id stays its own until the group is killed)."""
+    if not hasattr(os, "waitid"):  # macOS
+        return process.poll()
     try:
-        info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        info = os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
     except ChildProcessError:
-        return 0
+        return process.returncode if process.returncode is not None else 0
     if info is None or info.si_pid == 0:
         return None
     return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
 
 
-def _wait_status(pid: int, timeout: float) -> int | None:
+def _wait_status(process: subprocess.Popen[bytes], timeout: float) -> int | None:
     deadline = time.perf_counter() + timeout
     pause = 0.0005
-    while (status := _exit_status(pid)) is None and time.perf_counter() < deadline:
+    while (status := _exit_status(process)) is None and time.perf_counter() < deadline:
         time.sleep(pause)
         pause = min(pause * 2, 0.02)
     return status

@@ -271,9 +271,14 @@ def with_bot_options(config: TournamentConfig, items: list[str], base: Path) -> 
             raise ConfigError(f"--bot-option {item!r} is not NAME.KEY=VALUE")
         if name not in bots:
             raise ConfigError(f"--bot-option {item!r}: no bot {name!r} ({', '.join(bots)})")
+        if key in ("name", "spec", "command"):
+            raise ConfigError(f"--bot-option {item!r}: {key} is not a launch setting")
         fields: dict[str, object] = dict(bots[name])
         if key == "args":
-            fields["args"] = [*bots[name].args, *shlex.split(value)]
+            try:
+                fields["args"] = [*bots[name].args, *shlex.split(value)]
+            except ValueError as error:  # an unclosed quote
+                raise ConfigError(f"--bot-option {item!r}: {error}") from None
         elif key == "env":
             variable, eq, text = value.partition("=")
             if not eq or not variable:

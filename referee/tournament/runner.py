@@ -132,7 +132,6 @@ def run_tournament(
     info: TournamentFile = (
         store.create(without_secrets(config)) if config is not None else store.load()
     )
-    playing = config if config is not None else with_environment(info.config)
     game, ruleset = tournament_ruleset(info.config)
     length = game.match_length(ruleset)
     stored = store.by_job()
@@ -150,58 +149,16 @@ def run_tournament(
     if not jobs:
         return summary
 
+    playing = config if config is not None else with_environment(info.config)
+    run = _Run(store, info.id, playing, length, stored, summary, progress, keep_going)
     waves = _waves(jobs, sequential=tracker is not None)
-    pending = waves.pop(0)
-    folder = str(directory.resolve())
-    started: set[str] = set()
+    run.pending = waves.pop(0)
     with store.open_for_append() as out, _stop_signals() as told:
         for _attempt in range(RESTARTS + 1):
             executor = (executor_factory or process_pool(concurrency))()
-            broken = False
             try:
                 while True:
-                    futures: dict[Future[PlayedBatch], list[GameJob]] = {}
-                    for batch in pending:
-                        earlier = {
-                            job.number: stored[job.number] for job in batch if job.number in stored
-                        }
-                        future = executor.submit(
-                            play_batch, playing, batch, info.id, folder, earlier, keep_going
-                        )
-                        futures[future] = batch
-                    waiting = set(futures)
-                    while waiting:
-                        done, waiting = wait(waiting, timeout=POLL, return_when=FIRST_COMPLETED)
-                        if told:  # store whatever has finished, then stop
-                            done |= {future for future in waiting if future.done()}
-                        for future in done:
-                            try:
-                                result = future.result()
-                            except BrokenProcessPool:
-                                broken = True
-                                continue
-                            except Exception as error:
-                                # Stop nothing else: the other batches' games are still played.
-                                summary.failed.append(f"{type(error).__name__}: {error}")
-                                pending.remove(futures[future])
-                                continue
-                            _store(store, out, result.games, summary)
-                            for number, new in _by_number([g.record for g in result.games]).items():
-                                stored.setdefault(number, []).extend(new)
-                                summary.played += 1
-                                if progress is not None:
-                                    progress.advance(new)
-                            pending.remove(futures[future])
-                            started |= result.started
-                            if result.cannot_start is not None:
-                                bot, message = result.cannot_start
-                                if bot not in started:
-                                    _stop_now(executor, futures)
-                                    raise TournamentError(message)
-                        if told:
-                            _stop_now(executor, futures)
-                            finished = summary.already + summary.played
-                            raise TournamentStopped(directory, finished, told[0])
+                    broken = run.attempt(executor, out, told)
                     if broken:
                         break
                     if tracker is not None:
@@ -211,7 +168,7 @@ def run_tournament(
                             waves.clear()
                     if not waves:
                         break
-                    pending = waves.pop(0)
+                    run.pending = waves.pop(0)
             finally:
                 shutdown(executor)
                 kill_orphans(directory / GROUPS)
@@ -219,7 +176,91 @@ def run_tournament(
                 return summary
             # A worker died (killed, out of memory): every game that came back is stored;
             # a new pool plays the batches that did not.
-    raise TournamentError(f"worker processes kept dying; {len(pending)} batches were not played")
+    raise TournamentError(
+        f"worker processes kept dying; {len(run.pending)} batches were not played"
+    )
+
+
+@dataclass
+class _Run:
+    """One run's state across the pools it may need: what is stored, what is still to play,
+    which programs have started."""
+
+    store: TournamentStore
+    tournament_id: str
+    config: TournamentConfig
+    length: int
+    stored: dict[int, list[Record]]
+    summary: RunSummary
+    progress: Progress | None
+    keep_going: bool
+    pending: list[list[GameJob]] = field(default_factory=list)
+    started: set[str] = field(default_factory=set)
+
+    def attempt(self, executor: Executor, out: IO[str], told: list[int]) -> bool:
+        """Play the pending batches on `executor`; whether its pool broke (the batches that
+        did not come back stay pending)."""
+        futures: dict[Future[PlayedBatch], list[GameJob]] = {}
+        waiting: set[Future[PlayedBatch]] = set()
+        folder = str(self.store.directory.resolve())
+
+        def submit(batch: list[GameJob], keep_going: bool) -> None:
+            earlier = {n: self.stored[n] for n in (job.number for job in batch) if n in self.stored}
+            future = executor.submit(
+                play_batch, self.config, batch, self.tournament_id, folder, earlier, keep_going
+            )
+            futures[future] = batch
+            waiting.add(future)
+
+        for batch in self.pending:
+            submit(batch, self.keep_going)
+        broken = False
+        while waiting:
+            done, _ = wait(waiting, timeout=POLL, return_when=FIRST_COMPLETED)
+            if told:  # store whatever has finished, then stop
+                done = {future for future in waiting if future.done()}
+            waiting -= done
+            for future in done:
+                batch = futures[future]
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    continue
+                except Exception as error:
+                    # Stop nothing else: the other batches' games are still played.
+                    self.summary.failed.append(f"{type(error).__name__}: {error}")
+                    self.pending.remove(batch)
+                    continue
+                self._keep(out, result)
+                self.pending.remove(batch)
+                if result.cannot_start is not None:
+                    bot, message = result.cannot_start
+                    if bot not in self.started:
+                        _stop_now(executor, futures)
+                        raise TournamentError(message)
+                    # It did start in another batch: play the rest of this one regardless.
+                    rest = [job for job in batch if not self._finished(job)]
+                    if rest:
+                        self.pending.append(rest)
+                        submit(rest, keep_going=True)
+            if told:
+                _stop_now(executor, futures)
+                finished = self.summary.already + self.summary.played
+                raise TournamentStopped(self.store.directory, finished, told[0])
+        return broken
+
+    def _finished(self, job: GameJob) -> bool:
+        return job_finished(self.stored.get(job.number, []), self.length)
+
+    def _keep(self, out: IO[str], result: PlayedBatch) -> None:
+        _store(self.store, out, result.games, self.summary)
+        for number, new in _by_number([game.record for game in result.games]).items():
+            self.stored.setdefault(number, []).extend(new)
+            self.summary.played += 1
+            if self.progress is not None:
+                self.progress.advance(new)
+        self.started |= result.started
 
 
 def sprt_status(config: TournamentConfig, stored: dict[int, list[Record]]) -> SprtState | None:

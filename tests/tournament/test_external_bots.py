@@ -59,6 +59,8 @@ def test_a_misbehaving_bot_forfeits_with_the_reason(tmp_path: Path, mode, reason
         assert result is not None and result.winner == 1 - bad_seat
         assert result.reason.value == reason
         assert detail in (result.detail or "")
+        if mode != "mute":  # the program's last stderr line ends the detail (issue 15)
+            assert (result.detail or "").endswith("; stderr: move 3")
     log = tmp_path / "logs" / f"{mode}.stderr.log"
     if mode != "mute":
         assert "move 1" in log.read_text()

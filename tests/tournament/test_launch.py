@@ -223,6 +223,10 @@ def test_launch_settings_belong_to_programs_and_name_a_known_bot() -> None:
         with_bot_options(config, ["p.startup_time=soon"], Path("/"))
     with pytest.raises(ConfigError, match="colour"):
         with_bot_options(config, ["p.colour=red"], Path("/"))
+    with pytest.raises(ConfigError, match="quotation"):
+        with_bot_options(config, ["p.args=--book 'my book"], Path("/"))
+    with pytest.raises(ConfigError, match="not a launch setting"):
+        with_bot_options(config, ["p.command=other"], Path("/"))
     changed = with_bot_options(
         config,
         ["p.dir=engine", "p.env=A=1=2", "p.trax_team=true", "p.time_limit=0.5"],
@@ -252,3 +256,26 @@ def test_the_example_configuration_runs_from_anywhere(
     monkeypatch.chdir(tmp_path)
     config = load_config_file(path, {})
     assert config.bots[3].command[1] == str(path.parent / "bots" / "random_bot.py")
+
+
+def test_a_worker_stops_its_batch_after_two_failed_starts_only_unless_keeping_going(
+    tmp_path: Path,
+) -> None:
+    from referee.tournament.schedule import schedule
+    from referee.tournament.worker import play_batch
+
+    config = build_config(
+        game="thax",
+        bots=[
+            BotEntry(name="random", spec="random"),
+            BotEntry(name="ghost", command=["/nonexistent/bot"]),
+        ],
+        games_per_pair=6,
+    )
+    jobs = schedule(config)
+    stopped = play_batch(config, jobs, "t", str(tmp_path), keep_going=False)
+    assert stopped.cannot_start is not None and stopped.cannot_start[0] == "ghost"
+    assert len(stopped.games) == 2 and stopped.started == frozenset()
+    played = play_batch(config, jobs, "t", str(tmp_path), keep_going=True)
+    assert played.cannot_start is None and len(played.games) == 6
+    assert all(game.valid for game in played.games)

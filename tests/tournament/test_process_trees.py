@@ -81,10 +81,8 @@ def recorded(pids: Path) -> set[int]:
     """Every bot's PID and its child's, as the bots wrote them."""
     found = set()
     for path in pids.glob("bot-*"):
-        text = path.read_text()
         found.add(int(path.name.removeprefix("bot-")))
-        if text:
-            found.add(int(text))
+        found.add(int(path.read_text()))
     return found
 
 
@@ -101,7 +99,6 @@ def start_runner(tmp_path: Path, bots: int = 2) -> tuple[subprocess.Popen[bytes]
     while len(list(pids.glob("bot-*"))) < bots and time.monotonic() < deadline:
         time.sleep(0.05)
     assert len(list(pids.glob("bot-*"))) >= bots, "the bots did not start"
-    time.sleep(0.3)  # the child PIDs are written just after
     return process, pids
 
 
@@ -134,13 +131,17 @@ def test_no_bot_nor_its_child_outlives_a_worker_killed_outright(tmp_path: Path) 
     assert none_alive_5_seconds_later(pids) == []
 
 
-def test_ctrl_c_stops_everything_stores_every_finished_game_and_says_how_to_resume(
-    tmp_path: Path,
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_or_sigterm_stops_everything_stores_every_finished_game_and_says_how_to_resume(
+    tmp_path: Path, number: int
 ) -> None:
     runner, pids = start_runner(tmp_path)
-    os.killpg(runner.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
+    if number == signal.SIGINT:
+        os.killpg(runner.pid, number)  # what the terminal does on Ctrl-C: the whole group
+    else:
+        runner.send_signal(number)  # `kill PID`: the runner alone
     _, err = runner.communicate(timeout=30)
-    assert runner.returncode == 130
+    assert runner.returncode == 128 + number
     message = err.decode().strip().splitlines()[-1]
     assert message.startswith("stopped: ")
     assert message.endswith(f"continue with `referee tournament resume {tmp_path / 't'}`")
@@ -152,4 +153,7 @@ def test_ctrl_c_stops_everything_stores_every_finished_game_and_says_how_to_resu
 
 
 def _parent(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return 0  # gone already

@@ -29,7 +29,8 @@ print("environment: " + " ".join(sorted(os.environ)), file=sys.stderr, flush=Tru
 if options.pids:
     child = subprocess.Popen(["sleep", "1000"])
     folder = Path(options.pids)
-    (folder / f"bot-{os.getpid()}").write_text(str(child.pid))
+    (folder / f"new-{os.getpid()}").write_text(str(child.pid))
+    (folder / f"new-{os.getpid()}").rename(folder / f"bot-{os.getpid()}")  # whole or not at all
 if options.data:
     try:
         Path("data/book.txt").read_text()
