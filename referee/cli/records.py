@@ -63,9 +63,14 @@ def schema(
 
 def convert(
     source: Annotated[Path, typer.Argument(help="a record file in any format referee reads")],
-    target: Annotated[Path, typer.Argument(help="the file to write")],
+    target: Annotated[
+        Path, typer.Argument(help="the file to write, or a folder for a .mat file per match")
+    ],
     to: Annotated[
-        str | None, typer.Option(help="the format to write; by default from TARGET's extension")
+        str | None,
+        typer.Option(
+            "--to", "--format", help="the format to write; by default from TARGET's extension"
+        ),
     ] = None,
 ) -> None:
     """Convert records between formats, moves rewritten in canonical notation.
@@ -76,7 +81,10 @@ def convert(
         result = convert_file(source, target, to)
     for message in result.skipped:
         typer.echo(f"left out: {message}", err=True)
-    typer.echo(f"{result.written} games written to {target}")
+    for message in result.warnings:
+        typer.echo(f"warning: {message}", err=True)
+    files = f" ({result.files} files)" if result.files != 1 else ""
+    typer.echo(f"{result.written} games written to {target}{files}")
     raise typer.Exit(1 if result.skipped else 0)
 
 
