@@ -23,6 +23,10 @@ from referee.records.model import Record
 TOURNAMENT_FILE = "games.jsonl"
 """The file of a tournament folder that holds its games."""
 
+MAX_POINTS = 2**31 - 1
+"""The most points a game may give to be rated: no game gives more, and the table adds the
+points of every game up in 64-bit integers."""
+
 DRAW = -1
 """The `winner` of a drawn game in the games frame (otherwise the winner's seat, 0 or 1)."""
 
@@ -117,6 +121,13 @@ class _Rows:
         if result is None:
             self.unfinished[record.game, variant] += 1
             return
+        if result.points > MAX_POINTS:
+            raise RatingsInputError(
+                file,
+                f"the result gives {result.points} points, more than a table adds up "
+                f"(at most {MAX_POINTS} a game)",
+                line,
+            )
         event = record.event
         row = (
             record.game,

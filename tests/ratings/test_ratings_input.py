@@ -144,3 +144,16 @@ def test_a_tournament_without_finished_games_gives_no_table(tmp_path):
     assert build_tables(games) == []
     assert games.unfinished == {("thax", "standard"): 1}
     assert render([], "csv").startswith("game,variant,rank,bot,")
+
+
+def test_huge_points_are_an_input_error_not_an_overflow(tmp_path):
+    """Regression (issue 16): a .mat game won with 10^20 points made `ratings` overflow
+    int64 with a traceback; it is now a one-line error naming the file and line."""
+    text = (
+        " 3 point match\n\n Game 1\n alice : 0                      bob : 0\n"
+        "  1) 31: 8/5 6/5\n      Wins 99999999999999999999 points\n"
+    )
+    path = tmp_path / "huge.mat"
+    path.write_text(text)
+    with pytest.raises(RatingsInputError, match=r"huge\.mat:3: the result gives 9+ points"):
+        read_games([path])

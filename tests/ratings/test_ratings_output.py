@@ -140,3 +140,16 @@ def test_plot_of_nothing_or_to_a_bad_path_raises_ratings_error(tables, tmp_path)
         plot_ratings([], tmp_path / "x.png")
     with pytest.raises(RatingsError, match="cannot write"):
         plot_ratings(tables, tmp_path / "missing" / "x.png")
+
+
+def test_plot_takes_an_estimate_outside_or_on_its_interval(tables, tmp_path):
+    """Regression (issue 16): a percentile interval need not hold its estimate, and an
+    estimate may sit on an end; the plot drew bars from the estimate and failed with
+    "'xerr' must not contain negative values"."""
+    frame = tables[1].standings
+    frame.loc[0, ["elo_low", "elo_high"]] = [frame.loc[0, "elo"] + 5, frame.loc[0, "elo"] + 50]
+    frame.loc[1, "elo_high"] = frame.loc[1, "elo"]
+    frame.loc[2, ["elo_low", "elo_high"]] = [frame.loc[2, "elo"] - 60, frame.loc[2, "elo"] - 1]
+    path = tmp_path / "outside.png"
+    plot_ratings(tables, path)
+    assert path.read_bytes().startswith(b"\x89PNG")
