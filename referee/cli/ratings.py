@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -77,6 +79,45 @@ def ratings(
         output.write_text(text, encoding="utf-8")
 
 
+class ExportFormat(StrEnum):
+    pgn = "pgn"
+    csv = "csv"
+
+
+def export(
+    paths: Annotated[list[Path], typer.Argument(help="tournament folders and record files")],
+    format: Annotated[
+        ExportFormat, typer.Option(help="pgn (for Ordo, BayesElo) or csv, one row per game")
+    ] = ExportFormat.pgn,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="the file to write (default: stdout)")
+    ] = None,
+) -> None:
+    """Every game's players and result, for other rating programs (seat 0 is White)."""
+    from referee.ratings.export import export_results
+
+    try:
+        if output is None:
+            count = export_results(paths, format.value, sys.stdout)
+        else:
+            # Through a temporary file: bad input never leaves a partial export behind.
+            temporary = output.with_name(output.name + ".tmp")
+            try:
+                with temporary.open("w", encoding="utf-8", newline="") as stream:
+                    count = export_results(paths, format.value, stream)
+                os.replace(temporary, output)
+            finally:
+                temporary.unlink(missing_ok=True)
+    except RatingsError as error:
+        fail(str(error))
+    except BrokenPipeError:
+        raise  # the reader went away (`| head`): main() ends quietly
+    except OSError as error:
+        fail(f"{error.filename or output}: {error.strerror or error}")
+    if output is not None:
+        typer.echo(f"{count} {'game' if count == 1 else 'games'} written to {output}")
+
+
 def print_standings(folder: Path) -> None:
     """The standings of one tournament, as a tournament run ends."""
     try:
@@ -88,3 +129,4 @@ def print_standings(folder: Path) -> None:
 
 def register(app: typer.Typer) -> None:
     app.command()(ratings)
+    app.command()(export)

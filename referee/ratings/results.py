@@ -191,7 +191,7 @@ def record_files(paths: Iterable[str | Path]) -> list[Path]:
     return files
 
 
-def _records_of(path: Path) -> Iterator[tuple[Record, int]]:
+def records_of(path: Path) -> Iterator[tuple[Record, int]]:
     """The records of one file with the line each starts on; a bad record stops the reading."""
     try:
         with path.open("rb") as stream:
@@ -230,6 +230,6 @@ def read_games(
     rows = _Rows(Selection(_selection(game), _selection(variant), _selection(bots)))
     files = record_files(paths)
     for path in files:
-        for record, line in _records_of(path):
+        for record, line in records_of(path):
             rows.add(record, str(path), line)
     return rows.games([str(path) for path in files])
