@@ -50,6 +50,10 @@ def ratings(
     pairs: Annotated[
         bool, typer.Option(help="resample colour-swapped pairs as units (pentanomial)")
     ] = True,
+    wide: Annotated[
+        bool,
+        typer.Option(help="every column and matrix, however wide the terminal (else what fits)"),
+    ] = False,
 ) -> None:
     """Rating tables per game and variant from any tournaments and record files."""
     options = RatingOptions(
@@ -70,7 +74,7 @@ def ratings(
     except RatingsError as error:
         fail(str(error))
     if format is TableFormat.table and output is None:
-        print_tables(tables, wide_console())
+        print_tables(tables, wide_console(), wide=True if wide else None)
         return
     text = render(tables, "markdown" if format is TableFormat.table else format.value)
     if output is None:
