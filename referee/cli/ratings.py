@@ -25,8 +25,9 @@ class TableFormat(StrEnum):
 
 
 class IntervalMethod(StrEnum):
-    bootstrap = "bootstrap"
+    robust = "robust"
     information = "information"
+    bootstrap = "bootstrap"
 
 
 def ratings(
@@ -40,11 +41,25 @@ def ratings(
     format: Annotated[TableFormat, typer.Option(help="output format")] = TableFormat.table,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write to a file")] = None,
     plot: Annotated[Path | None, typer.Option(help="also draw the ratings as a PNG")] = None,
-    rating: Annotated[float, typer.Option(help="the average rating, or the anchor's")] = 0.0,
-    anchor: Annotated[str | None, typer.Option(help="the bot that gets --rating")] = None,
+    rating: Annotated[
+        float, typer.Option(help="the average rating, or that of an --anchor given no value")
+    ] = 0.0,
+    anchor: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="NAME=RATING fixes a bot's rating (repeat for several); NAME alone gets --rating"
+        ),
+    ] = None,
+    seat_advantage: Annotated[
+        str,
+        typer.Option(help="the first-move advantage: fit, 0, or a value in Elo"),
+    ] = "fit",
     interval: Annotated[
-        IntervalMethod, typer.Option(help="95% intervals from a bootstrap or the information")
-    ] = IntervalMethod.bootstrap,
+        IntervalMethod,
+        typer.Option(
+            help="95% intervals: robust (sandwich) errors, the information, or a bootstrap"
+        ),
+    ] = IntervalMethod.robust,
     samples: Annotated[int, typer.Option(min=10, help="bootstrap samples")] = 1000,
     seed: Annotated[int, typer.Option(help="bootstrap seed")] = 0,
     pairs: Annotated[
@@ -58,7 +73,8 @@ def ratings(
     """Rating tables per game and variant from any tournaments and record files."""
     options = RatingOptions(
         rating=rating,
-        anchor=anchor,
+        anchors=_anchors(anchor or [], rating),
+        advantage=_advantage(seat_advantage),
         interval=interval.value,
         samples=samples,
         seed=seed,
@@ -122,10 +138,34 @@ def export(
         typer.echo(f"{count} {'game' if count == 1 else 'games'} written to {output}")
 
 
-def print_standings(folder: Path) -> None:
-    """The standings of one tournament, as a tournament run ends."""
+def _anchors(given: list[str], rating: float) -> tuple[tuple[str, float], ...]:
+    anchors = []
+    for item in given:
+        name, equals, value = item.rpartition("=") if "=" in item else (item, "", "")
+        if not equals:
+            anchors.append((item, rating))
+            continue
+        try:
+            anchors.append((name, float(value)))
+        except ValueError:
+            fail(f"--anchor {item!r}: the rating after '=' must be a number")
+    return tuple(anchors)
+
+
+def _advantage(text: str) -> float | None:
+    if text == "fit":
+        return None
     try:
-        tables = build_tables(read_games([folder]), RatingOptions(interval="information"))
+        return float(text)
+    except ValueError:
+        fail(f"--seat-advantage {text!r}: give fit, 0, or a number of Elo points")
+
+
+def print_standings(folder: Path) -> None:
+    """The standings of one tournament, as a tournament run ends (the defaults of
+    `referee ratings`, so that both show the same intervals)."""
+    try:
+        tables = build_tables(read_games([folder]), RatingOptions())
     except RatingsError as error:
         fail(str(error))
     print_tables(tables, wide_console(), details=False)

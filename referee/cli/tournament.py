@@ -11,7 +11,7 @@ import typer
 
 from referee.cli.output import fail, user_errors
 from referee.cli.progress import TournamentProgress
-from referee.cli.ratings import IntervalMethod, print_standings, ratings
+from referee.cli.ratings import print_standings, ratings
 from referee.cli.tables import print_summary
 from referee.tournament.config import (
     TournamentConfig,
@@ -171,7 +171,7 @@ def demo(
     print_summary(summary)
     # Every game's demo has greedy in the middle of its ladder: rated from it, the strict
     # ladders of Trax and Thai checkers keep finite bounds on both sides (docs/ratings.md).
-    ratings([out / game for game in configs], anchor="greedy", interval=IntervalMethod.bootstrap)
+    ratings([out / game for game in configs], anchor=["greedy"])
     if summary.invalid:
         raise typer.Exit(1)
 

@@ -133,10 +133,26 @@ def _pair_cells(table: RatingTable) -> list[list[str]]:
     return sorted(rows, key=lambda cells: (rank[cells[0]], rank[cells[1]]))
 
 
+def _advantage_words(table: RatingTable) -> str:
+    value, low, high = table.advantage
+    if not table.advantage_fitted:
+        return f"first-move advantage {_number(value)} Elo (given)"
+    return f"first-move advantage {_number(value)} Elo, 95% [{_number(low)}, {_number(high)}]"
+
+
+def _draw_words(table: RatingTable) -> str:
+    rate = table.draw_rate / 100
+    if not 0 < rate < 1:
+        return f"draws {table.draw_rate:.1f}%"
+    # BayesElo's drawelo: the draw margin that gives this draw rate between equal bots.
+    drawelo = 400 * math.log10((1 + rate) / (1 - rate))
+    return f"draws {table.draw_rate:.1f}% (drawelo {drawelo:.0f} between equal bots)"
+
+
 def _summary(table: RatingTable) -> str:
     return (
-        f"{table.games} games. Elo: joint Bradley-Terry fit, {table.anchor}; "
-        f"intervals: {table.interval}."
+        f"{table.games} games. Elo: joint Bradley-Terry fit, draws as half, {table.anchor}; "
+        f"{_advantage_words(table)}; {_draw_words(table)}; intervals: {table.interval}."
     )
 
 
@@ -225,6 +241,13 @@ def to_json(tables: Sequence[RatingTable]) -> str:
             "games": table.games,
             "anchor": table.anchor,
             "interval": table.interval,
+            "first_move_advantage": {
+                "elo": _plain(round(table.advantage[0], 1)),
+                "low": _plain(round(table.advantage[1], 1)),
+                "high": _plain(round(table.advantage[2], 1)),
+                "fitted": table.advantage_fitted,
+            },
+            "draw_pct": round(table.draw_rate, 1),
             "standings": _records(_rounded(table)),
             "crosstable": _records(table.crosstable.round({"score_pct": 1})),
             "los_pct": {

@@ -36,6 +36,7 @@ COLUMNS: dict[str, str] = {
     "white": "category",
     "black": "category",
     "winner": "int8",
+    "first": "int8",
     "points": "int64",
     "reason": "category",
     "tournament": "object",
@@ -47,7 +48,8 @@ COLUMNS: dict[str, str] = {
 """The columns of the games frame and their types.
 
 `white` and `black` are the names of the players on seat 0 and seat 1; `winner` is 0, 1 or
-`DRAW`; `points` are the points the winner got (a Takhteh gammon gives 2); `reason` is the
+`DRAW`; `first` is the seat that made the first move (seat 0 when the game has none);
+`points` are the points the winner got (a Takhteh gammon gives 2); `reason` is the
 result's reason (`rules`, `resign`, `time`, ...); `tournament`, `pairing` and `game_number` come
 from the record's event data (missing values are null); `file` and `line` say where the record
 was read.
@@ -135,6 +137,7 @@ class _Rows:
             white,
             black,
             DRAW if result.winner is None else result.winner,
+            record.turns[0].seat if record.turns else 0,
             result.points,
             result.reason.value,
             event.tournament,

@@ -131,9 +131,13 @@ def test_bad_options_and_unknown_anchor_raise_ratings_error(tmp_path):
     with pytest.raises(RatingsError, match="prior"):
         build_tables(games, RatingOptions(prior=0))
     with pytest.raises(RatingsError, match="bootstrap samples"):
-        build_tables(games, RatingOptions(samples=5))
+        build_tables(games, RatingOptions(samples=5, interval="bootstrap"))
     with pytest.raises(RatingsError, match="seed"):
         build_tables(games, RatingOptions(seed=-1))
+    with pytest.raises(RatingsError, match="advantage"):
+        build_tables(games, RatingOptions(advantage=float("nan")))
+    with pytest.raises(RatingsError, match="'Y' played none"):
+        build_tables(games, RatingOptions(anchors=(("A", 0.0), ("Y", 10.0))))
 
 
 def test_a_tournament_without_finished_games_gives_no_table(tmp_path):
