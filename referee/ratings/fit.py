@@ -348,15 +348,19 @@ def fit_ratings(
     else:
         _, information = _hessian(params[:n], params[n], cells)
         inverse = np.linalg.inv(information[np.ix_(free, free)] + constraints.projector)
+        covariance, advantage_variance = _rating_covariance(inverse, free, gauge, n)
         if interval == "robust":
             meat = _clustered_meat(games, params[:n], params[n])[np.ix_(free, free)]
-            inverse = inverse @ meat @ inverse
-        full = np.zeros((n + 1, n + 1))
-        full[np.ix_(free, free)] = inverse
-        covariance = ELO_PER_UNIT**2 * gauge @ full[:n, :n] @ gauge.T
+            robust, robust_advantage = _rating_covariance(inverse @ meat @ inverse, free, gauge, n)
+            # Never below half the model's variance: where the fitted chances are near 0 or
+            # 1 every residual is near 0 and the sandwich alone would claim certainty; half,
+            # because two games of a pair that always split still leave the pair's count.
+            floor = np.diag(covariance) / 2
+            covariance = robust + np.diag(np.clip(floor - np.diag(robust), 0.0, None))
+            advantage_variance = max(robust_advantage, advantage_variance / 2)
         error = Z95 * np.sqrt(np.clip(np.diag(covariance), 0.0, None))
         low, high = ratings - error, ratings + error
-        adv_error = Z95 * ELO_PER_UNIT * math.sqrt(max(full[n, n], 0.0))
+        adv_error = Z95 * math.sqrt(max(advantage_variance, 0.0))
         adv_low, adv_high = fitted_advantage - adv_error, fitted_advantage + adv_error
     # Where the games set no limit, neither does the interval.
     found = bounds(counts, pools, set(anchored))
@@ -368,6 +372,16 @@ def fit_ratings(
         ratings, low, high, covariance, pools, found,
         float(fitted_advantage), float(adv_low), float(adv_high),
     )  # fmt: skip
+
+
+def _rating_covariance(
+    inverse: np.ndarray, free: np.ndarray, gauge: np.ndarray, n: int
+) -> tuple[np.ndarray, float]:
+    """The (n, n) covariance of the ratings and the variance of the advantage, in Elo^2,
+    from a covariance over the free parameters."""
+    full = np.zeros((n + 1, n + 1))
+    full[np.ix_(free, free)] = inverse
+    return ELO_PER_UNIT**2 * gauge @ full[:n, :n] @ gauge.T, ELO_PER_UNIT**2 * full[n, n]
 
 
 def _bootstrap(

@@ -1,0 +1,92 @@
+"""Calibration of the fit by simulation, and a cross-check against a direct maximum
+likelihood with scipy (issue 19): known ratings, results drawn from the model, a seed."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from referee.ratings.fit import FitGames, fit_ratings
+from referee.ratings.pentanomial import count_pairs
+
+ELO = 400 / math.log(10)
+
+
+def simulate(bots: int, games: int, seed: int, advantage: float = 30.0):
+    """True ratings from a normal with sd 200, games between random pairs with a random
+    first mover, wins and losses drawn from the model (first mover's chance
+    1 / (1 + 10^(-(r_first - r_second + advantage) / 400)))."""
+    rng = np.random.default_rng(seed)
+    truth = rng.normal(0.0, 200.0, bots)
+    first = rng.integers(0, bots, games)
+    second = (first + rng.integers(1, bots, games)) % bots
+    chance = 1 / (1 + 10 ** (-(truth[first] - truth[second] + advantage) / 400))
+    half = np.where(rng.random(games) < chance, 2, 0)
+    return truth - truth.mean(), first, second, half
+
+
+def calibration(bots: int, games: int, seed: int) -> tuple[float, float, bool]:
+    """Slope of fitted on true ratings, share of 95% intervals holding the truth, and
+    whether the advantage's interval holds its true value."""
+    truth, first, second, half = simulate(bots, games, seed)
+    counts = count_pairs(bots, first, second, half, None)
+    fit = fit_ratings(FitGames.of(bots, first, second, half), counts)
+    slope = float(np.polyfit(truth, fit.ratings, 1)[0])
+    covered = float(np.mean((fit.low <= truth) & (truth <= fit.high)))
+    return slope, covered, fit.advantage_low <= 30.0 <= fit.advantage_high
+
+
+@pytest.mark.parametrize(("bots", "games"), [(10, 100_000), (100, 100_000)])
+def test_calibration(bots, games):
+    """Acceptance: the slope of fitted against true ratings is within 0.95-1.05 and the 95%
+    intervals hold the truth for 90-98% of the bots (over a few seeds for 10 bots)."""
+    seeds = range(5) if bots == 10 else range(1)
+    results = [calibration(bots, games, seed) for seed in seeds]
+    for slope, _, _ in results:
+        assert 0.95 <= slope <= 1.05, results
+    coverage = np.mean([covered for _, covered, _ in results])
+    assert 0.90 <= coverage <= 0.98, results
+    assert sum(held for _, _, held in results) >= len(results) - 1, results
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("games", [100_000, 1_000_000])
+def test_calibration_500_bots(games):
+    """Acceptance, the big cases: 500 bots, 0.8 and 8 games per pair."""
+    slope, covered, _ = calibration(500, games, seed=1)
+    assert 0.95 <= slope <= 1.05
+    assert 0.90 <= covered <= 0.98
+
+
+def test_fit_agrees_with_a_direct_maximum_likelihood():
+    """The Newton fit against scipy's minimiser of the same negative log-likelihood, written
+    out here game by game: the ratings (average 0), the first-move advantage, and the prior
+    of docs/ratings.md (a pair that met gets 2 / (d_i + d_j) virtual draws, half with each
+    bot first)."""
+    optimize = pytest.importorskip("scipy.optimize")
+    bots = 5
+    truth, first, second, half = simulate(bots, 400, seed=3, advantage=60.0)
+    counts = count_pairs(bots, first, second, half, None)
+    fit = fit_ratings(FitGames.of(bots, first, second, half), counts, interval="information")
+
+    met = {(min(a, b), max(a, b)) for a, b in zip(first.tolist(), second.tolist(), strict=True)}
+    degree = {bot: sum(bot in pair for pair in met) for bot in range(bots)}
+    rows = [(a, b, 1.0, h / 2) for a, b, h in zip(first, second, half, strict=True)]
+    for i, j in met:
+        virtual = 2 / (degree[i] + degree[j])
+        rows += [(i, j, virtual / 2, virtual / 4), (j, i, virtual / 2, virtual / 4)]
+    a, b, weight, score = (np.array(column) for column in zip(*rows, strict=True))
+
+    def negative_log_likelihood(x: np.ndarray) -> float:
+        theta = np.append(x[: bots - 1], -x[: bots - 1].sum())
+        d = theta[a] - theta[b] + x[-1]
+        return float(np.sum(score * np.logaddexp(0, -d) + (weight - score) * np.logaddexp(0, d)))
+
+    found = optimize.minimize(
+        negative_log_likelihood, np.zeros(bots), method="BFGS", options={"gtol": 1e-10}
+    )
+    theta = np.append(found.x[: bots - 1], -found.x[: bots - 1].sum())
+    assert fit.ratings == pytest.approx(ELO * theta, abs=0.01)
+    assert fit.advantage == pytest.approx(ELO * found.x[-1], abs=0.01)
