@@ -67,7 +67,7 @@ def test_fit_agrees_with_a_direct_maximum_likelihood():
     bot first)."""
     optimize = pytest.importorskip("scipy.optimize")
     bots = 5
-    truth, first, second, half = simulate(bots, 400, seed=3, advantage=60.0)
+    _, first, second, half = simulate(bots, 400, seed=3, advantage=60.0)
     counts = count_pairs(bots, first, second, half, None)
     fit = fit_ratings(FitGames.of(bots, first, second, half), counts, interval="information")
 
@@ -90,3 +90,27 @@ def test_fit_agrees_with_a_direct_maximum_likelihood():
     theta = np.append(found.x[: bots - 1], -found.x[: bots - 1].sum())
     assert fit.ratings == pytest.approx(ELO * theta, abs=0.01)
     assert fit.advantage == pytest.approx(ELO * found.x[-1], abs=0.01)
+
+
+@pytest.mark.slow
+def test_thax_perfect_self_play_shows_the_solved_first_move_advantage(tmp_path):
+    """Acceptance (issue 19): thax-perfect against itself under two names, 2,000 games with
+    duplicate dice; the fitted first-move advantage holds, in its 95% interval, the solved
+    game's first-player win chance (docs/thax.md: 0.5182474968634) converted to Elo."""
+    from typer.testing import CliRunner
+
+    from referee.cli.app import app
+    from referee.ratings import RatingOptions, build_tables, read_games
+
+    out = tmp_path / "selfplay"
+    run = ["tournament", "run", "--out", str(out), "--game", "thax", "--seed", "1", "-q"]
+    result = CliRunner().invoke(
+        app, [*run, "--bots", "thax-perfect,thax-perfect", "--games-per-pair", "2000"]
+    )
+    assert result.exit_code == 0, result.output
+    (table,) = build_tables(read_games([out]), RatingOptions())
+    chance = 0.5182474968634
+    solved = 400 * math.log10(chance / (1 - chance))
+    _, low, high = table.advantage
+    assert low <= solved <= high, (solved, table.advantage)
+    assert high - low < 60
