@@ -114,3 +114,50 @@ def test_thax_perfect_self_play_shows_the_solved_first_move_advantage(tmp_path):
     _, low, high = table.advantage
     assert low <= solved <= high, (solved, table.advantage)
     assert high - low < 60
+
+
+def test_several_anchors_fix_their_bots_and_fit_the_rest_by_maximum_likelihood():
+    """`--anchor A=0 --anchor C=400`: A and C keep their ratings exactly; B (and the
+    advantage, fixed at 0 here) is where scipy's one-dimensional minimiser of the written-out
+    likelihood puts it."""
+    optimize = pytest.importorskip("scipy.optimize")
+    from ratings_helpers import record
+
+    from referee.ratings import RatingOptions, build_tables, games_from_records
+
+    games = [("A", "B", 0)] * 3 + [("B", "A", 0)] * 5 + [("B", "C", 1)] * 6 + [("C", "B", 1)] * 2
+    games += [("A", "C", 1)] * 4 + [("C", "A", 1)]
+    records = [record(white, black, winner) for white, black, winner in games]
+    options = RatingOptions(anchors=(("A", 0.0), ("C", 400.0)), advantage=0.0)
+    (table,) = build_tables(games_from_records(records), options)
+    rating = dict(zip(table.standings["bot"], table.standings["elo"], strict=True))
+    assert rating["A"] == 0.0 and rating["C"] == 400.0
+    fixed = {"A": 0.0, "C": 400.0}
+    virtual = 2 / (2 + 2)  # every bot met both others
+
+    def negative_log_likelihood(b: float) -> float:
+        r = {**fixed, "B": b}
+        total = 0.0
+        rows = [(w, bl, 1.0, 1.0 if x == 0 else 0.0) for w, bl, x in games]
+        rows += [(i, j, virtual, virtual / 2) for i, j in (("A", "B"), ("B", "C"), ("A", "C"))]
+        for first, second, weight, score in rows:
+            d = (r[first] - r[second]) / ELO
+            total += score * np.logaddexp(0, -d) + (weight - score) * np.logaddexp(0, d)
+        return float(total)
+
+    found = optimize.minimize_scalar(
+        negative_log_likelihood, bounds=(-1000, 1400), method="bounded", options={"xatol": 1e-6}
+    )
+    assert rating["B"] == pytest.approx(found.x, abs=0.01)
+    assert table.anchor == "A = 0, C = 400"
+
+
+def test_pools_that_never_met_are_named():
+    from ratings_helpers import record
+
+    from referee.ratings import RatingOptions, build_tables, games_from_records
+
+    records = [record("A", "B", 0), record("B", "A", 0), record("C", "D", 0), record("D", "C", 1)]
+    (table,) = build_tables(games_from_records(records), RatingOptions(anchors=(("C", 100.0),)))
+    (note,) = [note for note in table.notes if "pools" in note]
+    assert "2 pools" in note and "{A, B} (averaged)" in note and "{C, D} (anchored)" in note
