@@ -63,7 +63,7 @@ def ratings(
     samples: Annotated[int, typer.Option(min=10, help="bootstrap samples")] = 1000,
     seed: Annotated[int, typer.Option(help="bootstrap seed")] = 0,
     pairs: Annotated[
-        bool, typer.Option(help="resample colour-swapped pairs as units (pentanomial)")
+        bool, typer.Option(help="take colour-swapped game pairs as units in the intervals")
     ] = True,
     wide: Annotated[
         bool,

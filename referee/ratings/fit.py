@@ -236,7 +236,12 @@ def _solve(
         gradient, information = _hessian(params[:n], params[n], cells)
         block = information[np.ix_(free, free)] + constraints.projector
         step = np.zeros(n + 1)
-        step[free] = np.linalg.solve(block, gradient[free])
+        try:
+            step[free] = np.linalg.solve(block, gradient[free])
+        except np.linalg.LinAlgError:
+            # Far from the data (a profile end) some chances round to 0 or 1 and their
+            # information to 0: the least-squares step still climbs.
+            step[free] = np.linalg.lstsq(block, gradient[free], rcond=None)[0]
         scale = 1.0
         for _ in range(_HALVINGS):
             candidate = params + scale * step
@@ -368,10 +373,71 @@ def fit_ratings(
     unbounded_below = np.array([bound in ("upper", "both") for bound in found], dtype=bool)
     high = np.where(unbounded_above, np.inf, high)
     low = np.where(unbounded_below, -np.inf, low)
+    if interval != "bootstrap" and n <= _PROFILE_BOTS:
+        # The finite end of a bound from the likelihood itself: near a perfect score the
+        # information (a Wald interval) says little, and the end would fall anywhere.
+        # Only where anchors set the level: measured from a pool's average, a bound's group
+        # moves with the bot, and the profile would not change.
+        problem = _Profile(cells, n, params, pools, anchored, rating, advantage is None)
+        anchored_pools = {int(pools[bot]) for bot in anchored}
+        for bot, bound in enumerate(found):
+            if int(pools[bot]) not in anchored_pools:
+                continue
+            if bound == "lower":
+                low[bot] = problem.end(bot, -1.0)
+            elif bound == "upper":
+                high[bot] = problem.end(bot, 1.0)
     return Fit(
         ratings, low, high, covariance, pools, found,
         float(fitted_advantage), float(adv_low), float(adv_high),
     )  # fmt: skip
+
+
+_PROFILE_BOTS = 100
+"""Up to this many bots, the finite end of a bound comes from the profile likelihood."""
+_PROFILE_DROP = 1.920729410347062
+"""Half the 95% quantile of chi-square with one degree of freedom."""
+
+
+@dataclass(frozen=True)
+class _Profile:
+    """The profile likelihood of one bot's rating: the bot fixed, everything else refitted."""
+
+    cells: _Cells
+    n: int
+    params: np.ndarray
+    pools: np.ndarray
+    anchored: dict[int, float]
+    rating: float
+    fit_advantage: bool
+
+    def _at(self, bot: int, value: float) -> tuple[float, float]:
+        """The log-likelihood with the bot's strength fixed at `value`, and its rating then
+        (on the table's scale: from its pool's average or anchors)."""
+        anchored = {**self.anchored, bot: 0.0}
+        start = self.params.copy()
+        start[bot] = value
+        constraints = _constraints(self.pools, anchored, self.fit_advantage)
+        fitted = _solve(self.cells, self.n, start, constraints)
+        likelihood = _log_likelihood(fitted[: self.n], fitted[self.n], self.cells)
+        return likelihood, _centre(fitted, self.pools, self.anchored, self.rating)[bot]
+
+    def end(self, bot: int, direction: float) -> float:
+        """The end of the 95% profile-likelihood interval on `direction`'s side (-1 below)."""
+        best = _log_likelihood(self.params[: self.n], self.params[self.n], self.cells)
+        target = best - _PROFILE_DROP
+        inside, step = float(self.params[bot]), 1.0
+        outside = inside + direction * step
+        while self._at(bot, outside)[0] > target and step < 16:
+            inside, step = outside, step * 2
+            outside = inside + direction * step
+        for _ in range(40):
+            middle = (inside + outside) / 2
+            if self._at(bot, middle)[0] > target:
+                inside = middle
+            else:
+                outside = middle
+        return float(self._at(bot, (inside + outside) / 2)[1])
 
 
 def _rating_covariance(

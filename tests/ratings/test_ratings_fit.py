@@ -113,8 +113,12 @@ def test_group_between_two_outright_results_is_marked_both():
 def test_bounds_are_measured_from_the_anchor():
     """Protects the bound analysis with an anchor: A beat B outright and B beat C outright.
     From the average every rating is open-ended; from B, A has only a lower bound, C only an
-    upper bound, and B itself is exact (its interval is the single point of the anchor)."""
-    records = [record("A", "B", 0)] * 3 + [record("B", "C", 0)] * 3
+    upper bound, and B itself is exact (its interval is the single point of the anchor).
+    With 10 wins each, on both seats, the finite ends (from the profile likelihood) stay
+    clear of the anchor; 3 wins leave a chance of 1/8 that equal bots did it, and the
+    interval rightly reaches past the anchor."""
+    records = [record("A", "B", 0), record("B", "A", 1)] * 5
+    records += [record("B", "C", 0), record("C", "B", 1)] * 5
     (table,) = build_tables(games_from_records(records), RatingOptions(anchor="B", rating=100))
     assert by_bot(table, "bound") == {"A": "lower", "B": "", "C": "upper"}
     assert by_bot(table, "elo_low")["B"] == by_bot(table, "elo_high")["B"] == 100
