@@ -31,7 +31,7 @@ def main() -> None:
         held = sum(held for _, _, held in results)
         print(
             f"{bots} bots, {games} games: slopes {slopes}; coverage {coverage}; "
-            f"advantage held {held} of {seeds}; {cpu:.2f} s CPU per fit"
+            f"advantage held {held} of {seeds}; {cpu:.2f} s CPU per case (simulation included)"
         )
 
 
