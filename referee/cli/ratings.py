@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -20,8 +22,9 @@ class TableFormat(StrEnum):
 
 
 class IntervalMethod(StrEnum):
-    bootstrap = "bootstrap"
+    robust = "robust"
     information = "information"
+    bootstrap = "bootstrap"
 
 
 def ratings(
@@ -40,16 +43,34 @@ def ratings(
     format: Annotated[TableFormat, typer.Option(help="output format")] = TableFormat.table,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write to a file")] = None,
     plot: Annotated[Path | None, typer.Option(help="also draw the ratings as a PNG")] = None,
-    rating: Annotated[float, typer.Option(help="the average rating, or the anchor's")] = 0.0,
-    anchor: Annotated[str | None, typer.Option(help="the bot that gets --rating")] = None,
+    rating: Annotated[
+        float, typer.Option(help="the average rating, or that of an --anchor given no value")
+    ] = 0.0,
+    anchor: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="NAME=RATING fixes a bot's rating (repeat for several); NAME alone gets --rating"
+        ),
+    ] = None,
+    seat_advantage: Annotated[
+        str,
+        typer.Option(help="the first-move advantage: fit, 0, or a value in Elo"),
+    ] = "fit",
     interval: Annotated[
-        IntervalMethod, typer.Option(help="95% intervals from a bootstrap or the information")
-    ] = IntervalMethod.bootstrap,
+        IntervalMethod,
+        typer.Option(
+            help="95% intervals: robust (sandwich) errors, the information, or a bootstrap"
+        ),
+    ] = IntervalMethod.robust,
     samples: Annotated[int, typer.Option(min=10, help="bootstrap samples")] = 1000,
     seed: Annotated[int, typer.Option(help="bootstrap seed")] = 0,
     pairs: Annotated[
-        bool, typer.Option(help="resample colour-swapped pairs as units (pentanomial)")
+        bool, typer.Option(help="take colour-swapped game pairs as units in the intervals")
     ] = True,
+    wide: Annotated[
+        bool,
+        typer.Option(help="every column and matrix, however wide the terminal (else what fits)"),
+    ] = False,
 ) -> None:
     """Rating tables per game and variant from any tournaments and record files."""
     from referee.cli.inputs import spooled
@@ -58,7 +79,8 @@ def ratings(
 
     options = RatingOptions(
         rating=rating,
-        anchor=anchor,
+        anchors=_anchors(anchor or [], rating),
+        advantage=_advantage(seat_advantage),
         interval=interval.value,
         samples=samples,
         seed=seed,
@@ -80,7 +102,9 @@ def ratings(
     except RatingsError as error:
         fail(str(error))
     if format is TableFormat.table and output is None:
-        print_tables(tables, wide_console())
+        print_tables(tables, wide_console(), wide=True if wide else None)
+        for line in _sprt_lines(paths):
+            typer.echo(line)
         return
     text = render(tables, "markdown" if format is TableFormat.table else format.value)
     if output is None:
@@ -89,13 +113,97 @@ def ratings(
         output.write_text(text, encoding="utf-8")
 
 
+class ExportFormat(StrEnum):
+    pgn = "pgn"
+    csv = "csv"
+
+
+def export(
+    paths: Annotated[list[Path], typer.Argument(help="tournament folders and record files")],
+    format: Annotated[
+        ExportFormat, typer.Option(help="pgn (for Ordo, BayesElo) or csv, one row per game")
+    ] = ExportFormat.pgn,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="the file to write (default: stdout)")
+    ] = None,
+) -> None:
+    """Every game's players and result, for other rating programs (seat 0 is White)."""
+    from referee.ratings.errors import RatingsError
+    from referee.ratings.export import export_results
+
+    try:
+        if output is None:
+            count = export_results(paths, format.value, sys.stdout)
+        else:
+            # Through a temporary file: bad input never leaves a partial export behind.
+            temporary = output.with_name(output.name + ".tmp")
+            try:
+                with temporary.open("w", encoding="utf-8", newline="") as stream:
+                    count = export_results(paths, format.value, stream)
+                os.replace(temporary, output)
+            finally:
+                temporary.unlink(missing_ok=True)
+    except RatingsError as error:
+        fail(str(error))
+    except BrokenPipeError:
+        raise  # the reader went away (`| head`): main() ends quietly
+    except OSError as error:
+        fail(f"{error.filename or output}: {error.strerror or error}")
+    if output is not None:
+        typer.echo(f"{count} {'game' if count == 1 else 'games'} written to {output}")
+
+
+def _sprt_lines(paths: list[Path]) -> list[str]:
+    """The SPRT result of each tournament folder among `paths` that ran one."""
+    from referee.tournament.runner import sprt_status
+    from referee.tournament.store import TournamentStore
+
+    lines = []
+    for path in paths:
+        store = TournamentStore(path)
+        if str(path) == "-" or not store.exists():
+            continue
+        try:
+            info = store.load()
+            state = sprt_status(info.config, store.by_job()) if info.config.sprt else None
+        except Exception:  # the table above already read these games; a test is extra
+            continue
+        if state is not None:
+            lines.append(f"{path}: {state.text()}")
+    return lines
+
+
+def _anchors(given: list[str], rating: float) -> tuple[tuple[str, float], ...]:
+    anchors = []
+    for item in given:
+        name, equals, value = item.rpartition("=") if "=" in item else (item, "", "")
+        if not equals:
+            anchors.append((item, rating))
+            continue
+        try:
+            anchors.append((name, float(value)))
+        except ValueError:
+            fail(f"--anchor {item!r}: the rating after '=' must be a number")
+    return tuple(anchors)
+
+
+def _advantage(text: str) -> float | None:
+    if text == "fit":
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        fail(f"--seat-advantage {text!r}: give fit, 0, or a number of Elo points")
+
+
 def print_standings(folder: Path) -> None:
-    """The standings of one tournament, as a tournament run ends."""
+    """The standings of one tournament, as a tournament run ends (the defaults of
+    `referee ratings`, so that both show the same intervals)."""
     from referee.ratings import RatingOptions, RatingsError, build_tables, read_games
     from referee.ratings.output import print_tables
 
     try:
-        tables = build_tables(read_games([folder]), RatingOptions(interval="information"))
+        tables = build_tables(read_games([folder]), RatingOptions())
     except RatingsError as error:
         fail(str(error))
     print_tables(tables, wide_console(), details=False)
@@ -103,3 +211,4 @@ def print_standings(folder: Path) -> None:
 
 def register(app: typer.Typer) -> None:
     app.command()(ratings)
+    app.command()(export)

@@ -92,12 +92,16 @@ def convert(
         Path,
         typer.Argument(help="a record file in any format referee reads; - for standard input"),
     ],
-    target: Annotated[Path, typer.Argument(help="the file to write")],
+    target: Annotated[
+        Path, typer.Argument(help="the file to write, or a folder for a .mat file per match")
+    ],
     to: Annotated[
         str | None,
         typer.Option(
+            "--to",
+            "--format",
             help="the format to write: json, jsonl, pdn, trax or mat  "
-            "[default: from TARGET's extension]"
+            "[default: from TARGET's extension]",
         ),
     ] = None,
 ) -> None:
@@ -112,7 +116,10 @@ def convert(
         result = convert_file(given, target, to)
         for message in result.skipped:
             typer.echo(f"left out: {shown(message)}", err=True)
-    typer.echo(f"{plural(result.written, 'game')} written to {target}")
+        for message in result.warnings:
+            typer.echo(f"referee: warning: {message}", err=True)
+    files = f" ({plural(result.files, 'file')})" if result.files != 1 else ""
+    typer.echo(f"{plural(result.written, 'game')} written to {target}{files}")
     raise typer.Exit(1 if result.skipped else 0)
 
 

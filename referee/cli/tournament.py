@@ -378,7 +378,7 @@ def demo(
 ) -> None:
     """Run a round robin of the built-in bots of each game, validate every record, and print
     the rating tables (greedy = 0)."""
-    from referee.cli.ratings import IntervalMethod, ratings
+    from referee.cli.ratings import ratings
     from referee.cli.tables import print_summary
     from referee.tournament.demo import demo_configs
     from referee.validator.run import validate_paths
@@ -399,7 +399,7 @@ def demo(
     print_summary(summary)
     # Every game's demo has greedy in the middle of its ladder: rated from it, the strict
     # ladders of Trax and Thai checkers keep finite bounds on both sides (docs/ratings.md).
-    ratings([out / game for game in configs], anchor="greedy", interval=IntervalMethod.bootstrap)
+    ratings([out / game for game in configs], anchor=["greedy"])
     if summary.invalid:
         raise typer.Exit(1)
 

@@ -1,13 +1,17 @@
-"""The joint rating fit: Bradley-Terry by maximum likelihood, with intervals and LOS.
+"""The joint rating fit: Bradley-Terry by maximum likelihood, with a first-move advantage,
+intervals and LOS.
 
-The model: bot i scores against bot j with probability 1 / (1 + 10^((r_j - r_i) / 400)),
-a draw counting as half a win and half a loss (as in Ordo). All games are fitted at once,
-so the order of the games does not matter. The fit works on the pair counts, never on single
-games, so a million games cost no more than a hundred once counted.
+The model: in a game where bot i moves first against bot j, i's expected score is
+1 / (1 + 10^(-(r_i - r_j + a) / 400)), `a` the first-move (seat) advantage of the table; a
+draw counts as half a win and half a loss (as in Ordo). All games are fitted at once, so the
+order of the games does not matter. Newton's method works on the counts of each (first
+mover, second mover) cell, never on single games, so a million games cost little more than
+a hundred once counted; only the robust intervals go over the games once more.
 
 To keep every rating finite (a bot that won every game has no maximum-likelihood rating) a
-weak prior is added, as BayesElo does: `prior` virtual drawn games between every two bots
-that met. Which ratings then rest on the prior rather than on the games is found from the
+weak prior is added: `prior` virtual drawn games per bot, spread over the pairs of bots that
+met (`prior_weights`), so that it weighs as much with 500 bots as with 5 and fades as games
+grow. Which ratings then rest on the prior rather than on the games is found from the
 results themselves (`bounds`). docs/ratings.md explains the choices.
 """
 
@@ -19,14 +23,14 @@ from typing import Literal
 
 import numpy as np
 
-from referee.ratings.pentanomial import PENTANOMIAL, TRINOMIAL, PairCounts, score_of
+from referee.ratings.pentanomial import PairCounts
 
 ELO_PER_UNIT = 400 / math.log(10)
 """Elo points per unit of the logistic scale the fit works in."""
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
 
-Interval = Literal["bootstrap", "information"]
+Interval = Literal["robust", "information", "bootstrap"]
 Bound = Literal["", "lower", "upper", "both"]
 
 _MAX_ITERATIONS = 100
@@ -34,8 +38,6 @@ _STEP_TOLERANCE = 1e-10
 _HALVINGS = 50
 _TINY = 1e-9
 """Elo differences below this are rounding error."""
-_BATCH_CELLS = 4_000_000
-"""Replicates are fitted in batches of at most this many n x n cells, to bound memory."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,11 @@ class Fit:
     pools: np.ndarray
     """Pool number of each bot: bots of different pools never met, even through others."""
     bounds: list[Bound]
+    advantage: float
+    """The first-move advantage in Elo (fitted, or as given)."""
+    advantage_low: float
+    advantage_high: float
+    """Its 95% interval (a single point when given, not fitted)."""
 
 
 def pools_of(n: int, pairs: np.ndarray) -> np.ndarray:
@@ -71,100 +78,413 @@ def pools_of(n: int, pairs: np.ndarray) -> np.ndarray:
     return np.unique([root(bot) for bot in range(n)], return_inverse=True)[1].astype(np.int64)
 
 
-def _gauge(pools: np.ndarray, anchor: int | None) -> np.ndarray:
-    """The matrix that turns fitted strengths into anchored ratings (before the offset).
+@dataclass(frozen=True)
+class FitGames:
+    """The games of a table as the fit needs them, one entry per game.
 
-    In each pool the ratings are measured from the pool's average, or from the anchor bot
-    when it is in the pool; only differences within a pool are known from the games.
+    `first` and `second` are the bots (0..n-1) that moved first and second, `half` the first
+    mover's score in half points (2 win, 1 draw, 0 loss), `cluster` a number per game naming
+    its colour-swapped pair (-1 for a game alone): the two games of a pair are not
+    independent, and the robust intervals and the bootstrap treat a pair as one unit.
     """
-    n = len(pools)
-    gauge = np.eye(n)
-    for pool in np.unique(pools):
-        members = np.flatnonzero(pools == pool)
-        if anchor is not None and pools[anchor] == pool:
-            gauge[np.ix_(members, [anchor])] -= 1.0
-        else:
-            gauge[np.ix_(members, members)] -= 1.0 / len(members)
-    return gauge
+
+    n: int
+    first: np.ndarray
+    second: np.ndarray
+    half: np.ndarray
+    cluster: np.ndarray
+
+    @staticmethod
+    def of(n: int, first: object, second: object, half: object, cluster: object = None) -> FitGames:
+        first_ = np.asarray(first, dtype=np.int64)
+        cluster_ = np.full(len(first_), -1) if cluster is None else np.asarray(cluster)
+        return FitGames(
+            n,
+            first_,
+            np.asarray(second, dtype=np.int64),
+            np.asarray(half, dtype=np.int64),
+            cluster_.astype(np.int64),
+        )
 
 
-def _pool_projector(pools: np.ndarray) -> np.ndarray:
-    """The sum over pools of u u^T / |pool|, u the pool's indicator vector.
-
-    Added to the information (a Laplacian, singular along each pool's constant vector) it
-    makes the Newton system solvable without moving any pool's average.
-    """
-    same = pools[:, None] == pools[None, :]
-    sizes = np.bincount(pools)[pools]
-    return same / sizes[:, None]
+def prior_weights(counts: PairCounts, prior: float) -> np.ndarray:
+    """Virtual drawn games for each pair of bots that met: 2 * prior / (d_i + d_j), d a
+    bot's number of opponents, so that each bot gets about `prior` virtual games in all."""
+    degree = np.bincount(counts.pairs.ravel(), minlength=counts.n).astype(np.float64)
+    i, j = counts.pairs[:, 0], counts.pairs[:, 1]
+    return 2.0 * prior / np.maximum(degree[i] + degree[j], 1.0)
 
 
-def _win_probability(difference: np.ndarray) -> np.ndarray:
+@dataclass(frozen=True)
+class _Cells:
+    """Games counted by (first mover, second mover), prior included: `games` and the first
+    mover's `score` per cell."""
+
+    first: np.ndarray
+    second: np.ndarray
+    games: np.ndarray
+    score: np.ndarray
+
+
+def _cells(
+    games: FitGames, counts: PairCounts, prior: float, weight: np.ndarray | None = None
+) -> _Cells:
+    n = games.n
+    key = games.first * n + games.second
+    w = np.ones(len(key)) if weight is None else weight
+    played = np.bincount(key, weights=w, minlength=n * n)
+    scored = np.bincount(key, weights=w * games.half / 2, minlength=n * n)
+    met = np.flatnonzero(played)
+    # The virtual draws of a pair, half with each bot moving first: they pull the
+    # first-move advantage towards 0 as weakly as they pull the ratings together.
+    half = prior_weights(counts, prior) / 2
+    i, j = counts.pairs[:, 0], counts.pairs[:, 1]
+    return _Cells(
+        first=np.concatenate([met // n, i, j]),
+        second=np.concatenate([met % n, j, i]),
+        games=np.concatenate([played[met], half, half]),
+        score=np.concatenate([scored[met], half / 2, half / 2]),
+    )
+
+
+def _expected(theta: np.ndarray, advantage: float, cells: _Cells) -> np.ndarray:
+    difference = theta[cells.first] - theta[cells.second] + advantage
     # tanh form of the logistic function: no overflow for large differences
     return 0.5 * (1.0 + np.tanh(difference / 2))
 
 
-def _log_likelihood(theta: np.ndarray, score: np.ndarray) -> np.ndarray:
-    difference = theta[:, :, None] - theta[:, None, :]
-    return -(score * np.logaddexp(0.0, -difference)).sum(axis=(1, 2))
+def _log_likelihood(theta: np.ndarray, advantage: float, cells: _Cells) -> float:
+    difference = theta[cells.first] - theta[cells.second] + advantage
+    lost = cells.games - cells.score
+    return -float(
+        (cells.score * np.logaddexp(0.0, -difference) + lost * np.logaddexp(0.0, difference)).sum()
+    )
 
 
-def _information(theta: np.ndarray, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Win probabilities and the Fisher information (a weighted graph Laplacian) per replicate."""
-    p = _win_probability(theta[:, :, None] - theta[:, None, :])
-    weight = games * p * (1.0 - p)
-    laplacian = -weight
-    diagonal = np.arange(theta.shape[1])
-    laplacian[:, diagonal, diagonal] += weight.sum(axis=2)
-    return p, laplacian
+def _design(n: int, first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Indices and signs of each game's (or cell's) derivative vector over (theta_0..n-1,
+    advantage): +1 at its first mover, -1 at its second mover, +1 at the advantage."""
+    index = np.stack([first, second, np.full(len(first), n)], axis=1)
+    sign = np.tile(np.array([1.0, -1.0, 1.0]), (len(first), 1))
+    return index, sign
 
 
-def solve_strengths(score: np.ndarray, games: np.ndarray, pools: np.ndarray) -> np.ndarray:
-    """Maximise the likelihood for a batch of score matrices sharing one games matrix.
+def _outer_sum(size: int, index: np.ndarray, sign: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Sum over rows of weight * v v^T, v the sparse vector (index, sign) of each row."""
+    rows = (index[:, :, None] * size + index[:, None, :]).reshape(len(index), -1)
+    values = (sign[:, :, None] * sign[:, None, :]).reshape(len(index), -1) * weight[:, None]
+    return np.bincount(rows.ravel(), weights=values.ravel(), minlength=size * size).reshape(
+        size, size
+    )
 
-    `score` is (B, n, n) with score[b, i, j] bot i's score against j, `games` is (n, n).
-    Newton's method with step halving: the log-likelihood is concave, and strictly so within
-    each pool once the prior is in, so it converges in a handful of steps. Returns (B, n)
-    strengths on the logistic scale, summing to zero in each pool.
-    """
-    batch, n = score.shape[0], score.shape[1]
-    projector = _pool_projector(pools)
-    theta = np.zeros((batch, n))
-    likelihood = _log_likelihood(theta, score)
+
+def _hessian(theta: np.ndarray, advantage: float, cells: _Cells) -> tuple[np.ndarray, np.ndarray]:
+    """The gradient and the Fisher information over (theta, advantage)."""
+    n = len(theta)
+    expected = _expected(theta, advantage, cells)
+    residual = cells.score - cells.games * expected
+    index, sign = _design(n, cells.first, cells.second)
+    gradient = np.bincount(
+        index.ravel(), weights=(sign * residual[:, None]).ravel(), minlength=n + 1
+    )
+    information = _outer_sum(n + 1, index, sign, cells.games * expected * (1 - expected))
+    return gradient, information
+
+
+@dataclass(frozen=True)
+class _Constraints:
+    """Which parameters are free, and the gauge of the pools without an anchor."""
+
+    free: np.ndarray
+    """Boolean over (theta, advantage)."""
+    projector: np.ndarray
+    """Added to the free block of the information: fixes each unanchored pool's mean."""
+
+
+def _constraints(
+    pools: np.ndarray, anchored: dict[int, float], fit_advantage: bool
+) -> _Constraints:
+    n = len(pools)
+    free = np.ones(n + 1, dtype=bool)
+    free[list(anchored)] = False
+    free[n] = fit_advantage
+    projector = np.zeros((n + 1, n + 1))
+    anchored_pools = {int(pools[bot]) for bot in anchored}
+    for pool in np.unique(pools):
+        if int(pool) in anchored_pools:
+            continue
+        members = np.flatnonzero(pools == pool)
+        projector[np.ix_(members, members)] = 1.0 / len(members)
+    keep = np.flatnonzero(free)
+    return _Constraints(free, projector[np.ix_(keep, keep)])
+
+
+def _solve(
+    cells: _Cells,
+    n: int,
+    start: np.ndarray,
+    constraints: _Constraints,
+) -> np.ndarray:
+    """Maximise the likelihood over the free parameters from `start` (theta, advantage).
+
+    Newton's method with step halving: the log-likelihood is concave, and strictly so in
+    the free directions once the prior and the gauge are in."""
+    params = start.copy()
+    free = np.flatnonzero(constraints.free)
+    likelihood = _log_likelihood(params[:n], params[n], cells)
     for _ in range(_MAX_ITERATIONS):
-        p, laplacian = _information(theta, games)
-        gradient = (score - games * p).sum(axis=2)
-        step = np.linalg.solve(laplacian + projector, gradient[:, :, None])[:, :, 0]
-        scale = np.ones(batch)
+        gradient, information = _hessian(params[:n], params[n], cells)
+        block = information[np.ix_(free, free)] + constraints.projector
+        step = np.zeros(n + 1)
+        try:
+            step[free] = np.linalg.solve(block, gradient[free])
+        except np.linalg.LinAlgError:
+            # Far from the data (a profile end) some chances round to 0 or 1 and their
+            # information to 0: the least-squares step still climbs.
+            step[free] = np.linalg.lstsq(block, gradient[free], rcond=None)[0]
+        scale = 1.0
         for _ in range(_HALVINGS):
-            candidate = theta + scale[:, None] * step
-            new = _log_likelihood(candidate, score)
-            worse = new < likelihood - 1e-12 * np.maximum(1.0, np.abs(likelihood))
-            if not worse.any():
+            candidate = params + scale * step
+            new = _log_likelihood(candidate[:n], candidate[n], cells)
+            if new >= likelihood - 1e-12 * max(1.0, abs(likelihood)):
                 break
-            scale[worse] /= 2
-        theta, likelihood = candidate, new
-        if np.abs(scale[:, None] * step).max() < _STEP_TOLERANCE:
+            scale /= 2
+        params, likelihood = candidate, new
+        if np.abs(scale * step).max() < _STEP_TOLERANCE:
             break
-    return theta
+    return params
 
 
-def _with_prior(
-    counts: PairCounts, pair_score: np.ndarray, prior: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """(n, n) games and (B, n, n) score matrices of a batch of pair scores, prior included."""
+def _centre(
+    params: np.ndarray, pools: np.ndarray, anchored: dict[int, float], rating: float
+) -> np.ndarray:
+    """Elo ratings: each pool without an anchor averages `rating`; anchored pools as fitted."""
+    n = len(pools)
+    ratings = ELO_PER_UNIT * params[:n]
+    for bot, value in anchored.items():
+        ratings[bot] = value  # exactly, not through the logistic scale and back
+    anchored_pools = {int(pools[bot]) for bot in anchored}
+    for pool in np.unique(pools):
+        if int(pool) not in anchored_pools:
+            members = pools == pool
+            ratings[members] += rating - ratings[members].mean()
+    return ratings
+
+
+def _gauge(pools: np.ndarray, anchored: dict[int, float]) -> np.ndarray:
+    """The linear map from fitted strengths to ratings before the offset: centred in each
+    pool without an anchor, as fitted where anchors fix the level."""
+    n = len(pools)
+    gauge = np.eye(n)
+    anchored_pools = {int(pools[bot]) for bot in anchored}
+    for pool in np.unique(pools):
+        if int(pool) not in anchored_pools:
+            members = np.flatnonzero(pools == pool)
+            gauge[np.ix_(members, members)] -= 1.0 / len(members)
+    return gauge
+
+
+def _clustered_meat(games: FitGames, theta: np.ndarray, advantage: float) -> np.ndarray:
+    """Sum over independent units (a colour-swapped pair, or a game alone) of g g^T, g the
+    unit's score vector over (theta, advantage): the middle of the sandwich."""
+    n = games.n
+    cells = _Cells(games.first, games.second, np.ones(len(games.first)), games.half / 2)
+    residual = cells.score - _expected(theta, advantage, cells)
+    index, sign = _design(n, games.first, games.second)
+    meat = _outer_sum(n + 1, index, sign, residual**2)
+    # The cross terms of the two games of each pair, both ways.
+    order = np.argsort(games.cluster, kind="stable")
+    keyed = order[games.cluster[order] >= 0]
+    same = np.flatnonzero(games.cluster[keyed][1:] == games.cluster[keyed][:-1])
+    a, b = keyed[same], keyed[same + 1]
+    if len(a):
+        rows = (index[a][:, :, None] * (n + 1) + index[b][:, None, :]).reshape(len(a), -1)
+        values = (sign[a][:, :, None] * sign[b][:, None, :]).reshape(len(a), -1)
+        values = values * (residual[a] * residual[b])[:, None]
+        cross = np.bincount(rows.ravel(), weights=values.ravel(), minlength=(n + 1) ** 2)
+        cross = cross.reshape(n + 1, n + 1)
+        meat += cross + cross.T
+    return meat
+
+
+def fit_ratings(
+    games: FitGames,
+    counts: PairCounts,
+    *,
+    rating: float = 0.0,
+    anchors: dict[int, float] | None = None,
+    advantage: float | None = None,
+    prior: float = 1.0,
+    interval: Interval = "robust",
+    samples: int = 1000,
+    seed: int = 0,
+) -> Fit:
+    """Fit the ratings of a table's bots, and the first-move advantage.
+
+    The ratings of each pool average `rating`, unless the pool holds bots of `anchors`
+    (bot number -> Elo), whose ratings are then fixed. `advantage` fixes the first-move
+    advantage (Elo) instead of fitting it. `prior` is the number of virtual drawn games per
+    bot (`prior_weights`). The 95% intervals come from robust standard errors (`robust`:
+    the sandwich of the information and the spread of the scores, colour-swapped pairs
+    taken as units), from the information alone (`information`), or from `samples`
+    bootstrap replicates that redraw whole pairs (`bootstrap`, seeded with `seed`).
+    """
     n = counts.n
-    i, j = counts.pairs[:, 0], counts.pairs[:, 1]
-    pair_games = counts.games + prior
-    games = np.zeros((n, n))
-    games[i, j] = games[j, i] = pair_games
-    score = np.zeros((pair_score.shape[0], n, n))
-    score[:, i, j] = pair_score + prior / 2
-    score[:, j, i] = pair_games - score[:, i, j]
-    return games, score
+    anchored = dict(anchors or {})
+    pools = pools_of(n, counts.pairs)
+    constraints = _constraints(pools, anchored, advantage is None)
+    cells = _cells(games, counts, prior)
+    start = np.zeros(n + 1)
+    for bot, value in anchored.items():
+        start[bot] = value / ELO_PER_UNIT
+    start[n] = 0.0 if advantage is None else advantage / ELO_PER_UNIT
+    params = _solve(cells, n, start, constraints)
+    ratings = _centre(params, pools, anchored, rating)
+    gauge = _gauge(pools, anchored)
+    fitted_advantage = ELO_PER_UNIT * params[n]
+    free = np.flatnonzero(constraints.free)
+    if interval == "bootstrap":
+        replicates = _bootstrap(
+            games, counts, prior, params, constraints, pools, anchored, rating, samples, seed
+        )
+        low, high = np.percentile(replicates[:, :n], [2.5, 97.5], axis=0)
+        covariance = np.atleast_2d(np.cov(replicates[:, :n], rowvar=False))
+        adv_low, adv_high = np.percentile(replicates[:, n], [2.5, 97.5])
+    else:
+        _, information = _hessian(params[:n], params[n], cells)
+        inverse = np.linalg.inv(information[np.ix_(free, free)] + constraints.projector)
+        covariance, advantage_variance = _rating_covariance(inverse, free, gauge, n)
+        if interval == "robust":
+            meat = _clustered_meat(games, params[:n], params[n])[np.ix_(free, free)]
+            robust, robust_advantage = _rating_covariance(inverse @ meat @ inverse, free, gauge, n)
+            # Never below half the model's variance: where the fitted chances are near 0 or
+            # 1 every residual is near 0 and the sandwich alone would claim certainty; half,
+            # because two games of a pair that always split still leave the pair's count.
+            floor = np.diag(covariance) / 2
+            covariance = robust + np.diag(np.clip(floor - np.diag(robust), 0.0, None))
+            advantage_variance = max(robust_advantage, advantage_variance / 2)
+        error = Z95 * np.sqrt(np.clip(np.diag(covariance), 0.0, None))
+        low, high = ratings - error, ratings + error
+        adv_error = Z95 * math.sqrt(max(advantage_variance, 0.0))
+        adv_low, adv_high = fitted_advantage - adv_error, fitted_advantage + adv_error
+    # Where the games set no limit, neither does the interval.
+    found = bounds(counts, pools, set(anchored))
+    unbounded_above = np.array([bound in ("lower", "both") for bound in found], dtype=bool)
+    unbounded_below = np.array([bound in ("upper", "both") for bound in found], dtype=bool)
+    high = np.where(unbounded_above, np.inf, high)
+    low = np.where(unbounded_below, -np.inf, low)
+    if interval != "bootstrap" and n <= _PROFILE_BOTS:
+        # The finite end of a bound from the likelihood itself: near a perfect score the
+        # information (a Wald interval) says little, and the end would fall anywhere.
+        # Only where anchors set the level: measured from a pool's average, a bound's group
+        # moves with the bot, and the profile would not change.
+        problem = _Profile(cells, n, params, pools, anchored, rating, advantage is None)
+        anchored_pools = {int(pools[bot]) for bot in anchored}
+        for bot, bound in enumerate(found):
+            if int(pools[bot]) not in anchored_pools:
+                continue
+            if bound == "lower":
+                low[bot] = problem.end(bot, -1.0)
+            elif bound == "upper":
+                high[bot] = problem.end(bot, 1.0)
+    return Fit(
+        ratings, low, high, covariance, pools, found,
+        float(fitted_advantage), float(adv_low), float(adv_high),
+    )  # fmt: skip
 
 
-def bounds(counts: PairCounts, pools: np.ndarray, anchor: int | None = None) -> list[Bound]:
+_PROFILE_BOTS = 100
+"""Up to this many bots, the finite end of a bound comes from the profile likelihood."""
+_PROFILE_DROP = 1.920729410347062
+"""Half the 95% quantile of chi-square with one degree of freedom."""
+
+
+@dataclass(frozen=True)
+class _Profile:
+    """The profile likelihood of one bot's rating: the bot fixed, everything else refitted."""
+
+    cells: _Cells
+    n: int
+    params: np.ndarray
+    pools: np.ndarray
+    anchored: dict[int, float]
+    rating: float
+    fit_advantage: bool
+
+    def _at(self, bot: int, value: float) -> tuple[float, float]:
+        """The log-likelihood with the bot's strength fixed at `value`, and its rating then
+        (on the table's scale: from its pool's average or anchors)."""
+        anchored = {**self.anchored, bot: 0.0}
+        start = self.params.copy()
+        start[bot] = value
+        constraints = _constraints(self.pools, anchored, self.fit_advantage)
+        fitted = _solve(self.cells, self.n, start, constraints)
+        likelihood = _log_likelihood(fitted[: self.n], fitted[self.n], self.cells)
+        return likelihood, _centre(fitted, self.pools, self.anchored, self.rating)[bot]
+
+    def end(self, bot: int, direction: float) -> float:
+        """The end of the 95% profile-likelihood interval on `direction`'s side (-1 below)."""
+        best = _log_likelihood(self.params[: self.n], self.params[self.n], self.cells)
+        target = best - _PROFILE_DROP
+        inside, step = float(self.params[bot]), 1.0
+        outside = inside + direction * step
+        while self._at(bot, outside)[0] > target and step < 16:
+            inside, step = outside, step * 2
+            outside = inside + direction * step
+        for _ in range(40):
+            middle = (inside + outside) / 2
+            if self._at(bot, middle)[0] > target:
+                inside = middle
+            else:
+                outside = middle
+        return float(self._at(bot, (inside + outside) / 2)[1])
+
+
+def _rating_covariance(
+    inverse: np.ndarray, free: np.ndarray, gauge: np.ndarray, n: int
+) -> tuple[np.ndarray, float]:
+    """The (n, n) covariance of the ratings and the variance of the advantage, in Elo^2,
+    from a covariance over the free parameters."""
+    full = np.zeros((n + 1, n + 1))
+    full[np.ix_(free, free)] = inverse
+    return ELO_PER_UNIT**2 * gauge @ full[:n, :n] @ gauge.T, ELO_PER_UNIT**2 * full[n, n]
+
+
+def _bootstrap(
+    games: FitGames,
+    counts: PairCounts,
+    prior: float,
+    params: np.ndarray,
+    constraints: _Constraints,
+    pools: np.ndarray,
+    anchored: dict[int, float],
+    rating: float,
+    samples: int,
+    seed: int,
+) -> np.ndarray:
+    """(samples, n + 1) ratings and advantage (Elo) refitted on redrawn games, seeded.
+
+    Each unit (a colour-swapped pair, or a game alone) is drawn a Poisson(1) number of
+    times (the Poisson bootstrap: the same as drawing units with replacement, up to the
+    total varying a little), so the pairs keep their two games together."""
+    rng = np.random.default_rng(seed)
+    n = games.n
+    single = games.cluster < 0
+    unit = np.where(
+        single, np.arange(len(single)) + games.cluster.max(initial=-1) + 1, games.cluster
+    )
+    _, unit = np.unique(unit, return_inverse=True)
+    replicates = np.empty((samples, n + 1))
+    for sample in range(samples):
+        weight = rng.poisson(1.0, unit.max(initial=-1) + 1)[unit].astype(np.float64)
+        cells = _cells(games, counts, prior, weight)
+        fitted = _solve(cells, n, params, constraints)
+        replicates[sample, :n] = _centre(fitted, pools, anchored, rating)
+        replicates[sample, n] = ELO_PER_UNIT * fitted[n]
+    return replicates
+
+
+def bounds(counts: PairCounts, pools: np.ndarray, anchors: set[int] | None = None) -> list[Bound]:
     """Which ratings the games only bound, because a group of bots was never scored against.
 
     Bot i *reaches* j when a chain of bots, each scoring at least a draw against the next,
@@ -173,8 +493,10 @@ def bounds(counts: PairCounts, pools: np.ndarray, anchor: int | None = None) -> 
     average, a group that scored against outsiders but was never scored against by them
     would, without the prior, be rated infinitely high: its rating is a lower bound. A group
     that only lost to outsiders has an upper bound; one that did both (it beat some groups
-    outright and lost outright to others) is marked "both". Measured from an `anchor`, a bot
-    is bounded below when it reaches the anchor and above when the anchor reaches it.
+    outright and lost outright to others) is marked "both". In a pool with `anchors` (bot
+    numbers), which set the level: a bot is exact when it reaches an anchor and an anchor
+    reaches it, has a lower bound when it only reaches one, an upper bound when it is only
+    reached by one, and "both" when neither.
     """
     n = counts.n
     i, j = counts.pairs[:, 0], counts.pairs[:, 1]
@@ -189,9 +511,11 @@ def bounds(counts: PairCounts, pools: np.ndarray, anchor: int | None = None) -> 
         reach = (step @ step) > 0
     group = reach & reach.T
     result: list[Bound] = []
+    anchor_list = sorted(anchors or ())
     for bot in range(n):
-        if anchor is not None and pools[bot] == pools[anchor]:
-            below, above = reach[bot, anchor], reach[anchor, bot]
+        here = [a for a in anchor_list if pools[a] == pools[bot]]
+        if here:
+            below, above = bool(reach[bot, here].any()), bool(reach[here, bot].any())
             result.append(
                 "" if below and above else "lower" if below else "upper" if above else "both"
             )
@@ -209,93 +533,6 @@ def bounds(counts: PairCounts, pools: np.ndarray, anchor: int | None = None) -> 
         else:
             result.append("")
     return result
-
-
-def _bootstrap(
-    counts: PairCounts,
-    pools: np.ndarray,
-    gauge: np.ndarray,
-    prior: float,
-    samples: int,
-    seed: int,
-    pairs: bool,
-) -> np.ndarray:
-    """(samples, n) anchored ratings refitted on resampled games, seeded.
-
-    Each pair of bots keeps its number of games; its games are drawn again with replacement,
-    as multinomial draws from its own outcome counts: complete colour-swapped pairs as units
-    (pentanomial) and the other games alone (trinomial). With `pairs` False every game is
-    drawn alone, as if the two games of a pair were independent.
-    """
-    rng = np.random.default_rng(seed)
-    if pairs:
-        trinomial, pentanomial = counts.singles, counts.pentanomial
-    else:
-        trinomial, pentanomial = counts.outcomes, np.zeros_like(counts.pentanomial)
-    n = counts.n
-    batch = max(1, _BATCH_CELLS // (n * n))
-    ratings = np.empty((samples, n))
-    for start in range(0, samples, batch):
-        size = min(batch, samples - start)
-        drawn_single = _resample(rng, trinomial, size, TRINOMIAL)
-        drawn_pairs = _resample(rng, pentanomial, size, PENTANOMIAL)
-        games, score = _with_prior(counts, score_of(drawn_single, drawn_pairs), prior)
-        theta = solve_strengths(score, games, pools)
-        ratings[start : start + size] = ELO_PER_UNIT * theta @ gauge.T
-    return ratings
-
-
-def _resample(rng: np.random.Generator, counts: np.ndarray, size: int, outcomes: int) -> np.ndarray:
-    """(size, P, outcomes) multinomial redraws of each row of counts, keeping its total."""
-    totals = counts.sum(axis=1)
-    share = np.where(totals[:, None] > 0, counts / np.maximum(totals, 1)[:, None], 1 / outcomes)
-    return rng.multinomial(totals, share, size=(size, len(totals)))
-
-
-def fit_ratings(
-    counts: PairCounts,
-    *,
-    rating: float = 0.0,
-    anchor: int | None = None,
-    prior: float = 1.0,
-    interval: Interval = "bootstrap",
-    samples: int = 1000,
-    seed: int = 0,
-    pairs: bool = True,
-) -> Fit:
-    """Fit the ratings of a table's bots from its pair counts.
-
-    The ratings of each pool average `rating`, or the bot numbered `anchor` has `rating` (in
-    its pool). `prior` is the number of virtual drawn games added to every pair that met.
-    The 95% intervals come from `samples` bootstrap replicates (percentile intervals, seeded
-    with `seed`, colour-swapped pairs resampled as units when `pairs`) or, with
-    `interval="information"`, from the observed Fisher information (rating +- 1.96 s.e.).
-    """
-    n = counts.n
-    pools = pools_of(n, counts.pairs)
-    gauge = _gauge(pools, anchor)
-    offset = np.full(n, float(rating))
-    games, score = _with_prior(counts, counts.score[None, :], prior)
-    theta = solve_strengths(score, games, pools)
-    ratings = ELO_PER_UNIT * theta[0] @ gauge.T + offset
-    if interval == "bootstrap":
-        replicates = _bootstrap(counts, pools, gauge, prior, samples, seed, pairs) + offset
-        low, high = np.percentile(replicates, [2.5, 97.5], axis=0)
-        covariance = np.atleast_2d(np.cov(replicates, rowvar=False))
-    else:
-        _, laplacian = _information(theta, games)
-        inverse = np.linalg.inv(laplacian[0] + _pool_projector(pools))
-        covariance = ELO_PER_UNIT**2 * gauge @ inverse @ gauge.T
-        error = Z95 * np.sqrt(np.clip(np.diag(covariance), 0.0, None))
-        low, high = ratings - error, ratings + error
-    # Where the games set no limit, neither does the interval: the replicates of a bot that
-    # won every game won every game too, and would show a spread that is only the prior's.
-    found = bounds(counts, pools, anchor)
-    unbounded_above = np.array([bound in ("lower", "both") for bound in found], dtype=bool)
-    unbounded_below = np.array([bound in ("upper", "both") for bound in found], dtype=bool)
-    high = np.where(unbounded_above, np.inf, high)
-    low = np.where(unbounded_below, -np.inf, low)
-    return Fit(ratings, low, high, covariance, pools, found)
 
 
 def los_matrix(fit: Fit) -> np.ndarray:

@@ -17,6 +17,7 @@ from typing import Any, Literal
 import pandas as pd
 from rich import box
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -132,10 +133,26 @@ def _pair_cells(table: RatingTable) -> list[list[str]]:
     return sorted(rows, key=lambda cells: (rank[cells[0]], rank[cells[1]]))
 
 
+def _advantage_words(table: RatingTable) -> str:
+    value, low, high = table.advantage
+    if not table.advantage_fitted:
+        return f"first-move advantage {_number(value)} Elo (given)"
+    return f"first-move advantage {_number(value)} Elo, 95% [{_number(low)}, {_number(high)}]"
+
+
+def _draw_words(table: RatingTable) -> str:
+    rate = table.draw_rate / 100
+    if not 0 < rate < 1:
+        return f"draws {table.draw_rate:.1f}%"
+    # BayesElo's drawelo: the draw margin that gives this draw rate between equal bots.
+    drawelo = 400 * math.log10((1 + rate) / (1 - rate))
+    return f"draws {table.draw_rate:.1f}% (drawelo {drawelo:.0f} between equal bots)"
+
+
 def _summary(table: RatingTable) -> str:
     return (
-        f"{table.games} games. Elo: joint Bradley-Terry fit, {table.anchor}; "
-        f"intervals: {table.interval}."
+        f"{table.games} games. Elo: joint Bradley-Terry fit, draws as half, {table.anchor}; "
+        f"{_advantage_words(table)}; {_draw_words(table)}; intervals: {table.interval}."
     )
 
 
@@ -224,6 +241,13 @@ def to_json(tables: Sequence[RatingTable]) -> str:
             "games": table.games,
             "anchor": table.anchor,
             "interval": table.interval,
+            "first_move_advantage": {
+                "elo": _plain(round(table.advantage[0], 1)),
+                "low": _plain(round(table.advantage[1], 1)),
+                "high": _plain(round(table.advantage[2], 1)),
+                "fitted": table.advantage_fitted,
+            },
+            "draw_pct": round(table.draw_rate, 1),
             "standings": _records(_rounded(table)),
             "crosstable": _records(table.crosstable.round({"score_pct": 1})),
             "los_pct": {
@@ -309,6 +333,12 @@ def render(tables: Sequence[RatingTable], fmt: Format) -> str:
 # Terminal ---------------------------------------------------------------------------------
 
 
+NARROW_HEADERS = ("#", "bot", "games", "score", "Elo", "95% interval")
+"""The columns the terminal always shows; the others of `HEADERS` join them while they fit."""
+_OPTIONAL_ORDER = ("W", "D", "L", "LOS next", "points", "incr. Elo", "forfeits")
+"""The other columns, in the order they are added when the terminal is wide enough."""
+
+
 def _rich_table(
     title: str | None, headers: Sequence[str], rows: Sequence[Sequence[str]], right: frozenset[str]
 ) -> Table:
@@ -319,29 +349,85 @@ def _rich_table(
         box=box.SIMPLE_HEAD,
         padding=(0, 1),
     )
-    for header in headers:
-        table.add_column(Text(header), justify="right" if header in right else "left", no_wrap=True)
+    for index, header in enumerate(headers):
+        cells = [Text(header), *(Text(row[index]) for row in rows)]
+        width = max(cell.cell_len for cell in cells)
+        if header in right:
+            # A number is never cut short (`…`): its column keeps its full width.
+            table.add_column(Text(header), justify="right", no_wrap=True, min_width=width)
+        else:
+            # Names wrap, whole, when the table is wider than the terminal.
+            table.add_column(Text(header), justify="left", overflow="fold")
     for row in rows:
         table.add_row(*(Text(cell) for cell in row))
     return table
 
 
+def _width(console: Console, table: Table) -> int:
+    """The width the table takes unshrunk (measured as if the console had no edge)."""
+    return Measurement.get(console, console.options.update_width(1 << 16), table).maximum
+
+
+def _standings_table(table: RatingTable, console: Console, wide: bool) -> Table:
+    """The standings with as many columns as the console's width holds: at least rank, bot,
+    games, score, Elo and interval; all of them when `wide`."""
+    rows = _display(table)
+    if wide:
+        return _rich_table(table.title, HEADERS, rows, RIGHT_ALIGNED)
+    chosen = set(NARROW_HEADERS)
+    for header in _OPTIONAL_ORDER:
+        trial = chosen | {header}
+        columns = [h for h in HEADERS if h in trial]
+        picked = [[row[HEADERS.index(h)] for h in columns] for row in rows]
+        if (
+            _width(console, _rich_table(table.title, columns, picked, RIGHT_ALIGNED))
+            <= console.width
+        ):
+            chosen = trial
+    columns = [h for h in HEADERS if h in chosen]
+    picked = [[row[HEADERS.index(h)] for h in columns] for row in rows]
+    return _rich_table(table.title, columns, picked, RIGHT_ALIGNED)
+
+
+def _print_if_fits(console: Console, title: str, table: Table, wide: bool) -> None:
+    if wide or _width(console, table) <= console.width:
+        console.print(table)
+    else:
+        console.print(
+            f"({title}: wider than {console.width} columns; see it with --wide or "
+            "--format markdown)",
+            markup=False,
+            highlight=False,
+        )
+
+
 def print_tables(
-    tables: Sequence[RatingTable], console: Console | None = None, details: bool = True
+    tables: Sequence[RatingTable],
+    console: Console | None = None,
+    details: bool = True,
+    wide: bool | None = None,
 ) -> None:
     """Print the tables to the terminal with rich; `details` adds the crosstable and the LOS
-    matrix below each table."""
+    matrix below each table.
+
+    In a terminal the standings keep rank, bot, games, score, Elo and interval and add the
+    other columns while they fit its width, and a crosstable or LOS matrix wider than the
+    terminal is named instead of cut; `wide` (the default when the output is not a terminal)
+    shows everything."""
     console = console or Console()
+    wide = not console.is_terminal if wide is None else wide
     for table in tables:
-        console.print(_rich_table(table.title, HEADERS, _display(table), RIGHT_ALIGNED))
+        console.print(_standings_table(table, console, wide))
         console.print(_summary(table), markup=False, highlight=False)
         if details:
             headers, rows = _crosstable_cells(table)
-            console.print(_rich_table("Crosstable", headers, rows, frozenset(headers[1:])))
+            crosstable = _rich_table("Crosstable", headers, rows, frozenset(headers[1:]))
+            _print_if_fits(console, "crosstable", crosstable, wide)
             headers, rows = _los_cells(table)
-            console.print(
-                _rich_table("Likelihood of superiority (%)", headers, rows, frozenset(headers[1:]))
+            los = _rich_table(
+                "Likelihood of superiority (%)", headers, rows, frozenset(headers[1:])
             )
+            _print_if_fits(console, "likelihood of superiority", los, wide)
         for note in table.notes:
             console.print(f"- {note}", markup=False, highlight=False)
         console.print()

@@ -4,8 +4,8 @@ A tournament plays each pairing as two games with the seats swapped (and, in dic
 same dice seen from the seat). The two results of such a pair are not independent: a seat
 advantage or lucky dice helps each bot once. So besides the win/draw/loss count of each
 pair of bots, the pairs are counted by the score one bot made over both games: 0, 1/2, 1,
-3/2 or 2 points, the five outcomes of the *pentanomial*. The bootstrap of the intervals
-resamples these pairs as units (see docs/ratings.md).
+3/2 or 2 points, the five outcomes of the *pentanomial*, shown in the crosstable. (The
+intervals take the pairs as units from the games themselves: `fit.FitGames.cluster`.)
 """
 
 from __future__ import annotations
@@ -33,8 +33,6 @@ class PairCounts:
     """(P, 2) the bots of each pair, i < j."""
     outcomes: np.ndarray
     """(P, 3) all games of the pair: i's losses, draws, wins."""
-    singles: np.ndarray
-    """(P, 3) the games not in a complete colour-swapped pair, counted as `outcomes`."""
     pentanomial: np.ndarray
     """(P, 5) complete colour-swapped pairs by i's score over both games, in half points."""
 
@@ -47,11 +45,6 @@ class PairCounts:
     def score(self) -> np.ndarray:
         """(P,) bot i's score against bot j, draws counting half."""
         return self.outcomes @ np.array([0.0, 0.5, 1.0])
-
-
-def score_of(trinomial: np.ndarray, pentanomial: np.ndarray) -> np.ndarray:
-    """The score of counts (the last axis holds the outcomes), draws counting half."""
-    return trinomial @ np.array([0.0, 0.5, 1.0]) + pentanomial @ np.arange(PENTANOMIAL) / 2
 
 
 def count_pairs(
@@ -73,18 +66,12 @@ def count_pairs(
     black = np.asarray(black, dtype=np.int64)
     half = np.asarray(white_half_points, dtype=np.int64)
     first, second = _complete_pairs(white, black, pair_key)
-    single = np.ones(len(white), dtype=bool)
-    single[first] = single[second] = False
-
     # One index per unordered pair of bots; the counts are made from the lower bot's side.
     low, high = np.minimum(white, black), np.maximum(white, black)
     cell = low * n + high
     flipped = white != low
     game_outcome = cell * TRINOMIAL + np.where(flipped, 2 - half, half)
     outcomes = np.bincount(game_outcome, minlength=n * n * TRINOMIAL).reshape(n * n, TRINOMIAL)
-    singles = np.bincount(game_outcome[single], minlength=n * n * TRINOMIAL).reshape(
-        n * n, TRINOMIAL
-    )
 
     # A pair's score for its first game's white: that game's score plus the second game's
     # score of the other seat.
@@ -96,7 +83,7 @@ def count_pairs(
 
     met = np.flatnonzero(outcomes.sum(axis=1))
     pairs = np.stack([met // n, met % n], axis=1)
-    return PairCounts(n, pairs, outcomes[met], singles[met], pentanomial[met])
+    return PairCounts(n, pairs, outcomes[met], pentanomial[met])
 
 
 def _complete_pairs(

@@ -50,9 +50,12 @@ def ratings_figure(tables: Sequence[RatingTable]) -> Figure:
         open_low, open_high = np.isinf(low), np.isinf(high)
         low = np.where(open_low, elo - reach, low)
         high = np.where(open_high, elo + reach, high)
-        axes.errorbar(
-            elo, position, xerr=[elo - low, high - elo], fmt="none", ecolor="tab:blue", capsize=3
-        )
+        # The bar runs from one end of the interval to the other, wherever the estimate is: a
+        # bootstrap's percentile interval need not hold its estimate (a bar of matplotlib's
+        # errorbar, measured from the estimate, would then be negative).
+        axes.hlines(position, low, high, color="tab:blue")
+        axes.plot(low[~open_low], position[~open_low], "|", color="tab:blue")
+        axes.plot(high[~open_high], position[~open_high], "|", color="tab:blue")
         axes.plot(low[open_low], position[open_low], "<", color="tab:blue")
         axes.plot(high[open_high], position[open_high], ">", color="tab:blue")
         axes.plot(elo[~bounded], position[~bounded], "o", color="tab:blue")

@@ -23,6 +23,10 @@ from referee.records.model import Record
 TOURNAMENT_FILE = "games.jsonl"
 """The file of a tournament folder that holds its games."""
 
+MAX_POINTS = 2**31 - 1
+"""The most points a game may give to be rated: no game gives more, and the table adds the
+points of every game up in 64-bit integers."""
+
 DRAW = -1
 """The `winner` of a drawn game in the games frame (otherwise the winner's seat, 0 or 1)."""
 
@@ -32,6 +36,7 @@ COLUMNS: dict[str, str] = {
     "white": "category",
     "black": "category",
     "winner": "int8",
+    "first": "int8",
     "points": "int64",
     "reason": "category",
     "tournament": "object",
@@ -43,7 +48,8 @@ COLUMNS: dict[str, str] = {
 """The columns of the games frame and their types.
 
 `white` and `black` are the names of the players on seat 0 and seat 1; `winner` is 0, 1 or
-`DRAW`; `points` are the points the winner got (a Takhteh gammon gives 2); `reason` is the
+`DRAW`; `first` is the seat that made the first move (seat 0 when the game has none);
+`points` are the points the winner got (a Takhteh gammon gives 2); `reason` is the
 result's reason (`rules`, `resign`, `time`, ...); `tournament`, `pairing` and `game_number` come
 from the record's event data (missing values are null); `file` and `line` say where the record
 was read.
@@ -117,6 +123,13 @@ class _Rows:
         if result is None:
             self.unfinished[record.game, variant] += 1
             return
+        if result.points > MAX_POINTS:
+            raise RatingsInputError(
+                file,
+                f"the result gives {result.points} points, more than a table adds up "
+                f"(at most {MAX_POINTS} a game)",
+                line,
+            )
         event = record.event
         row = (
             record.game,
@@ -124,6 +137,7 @@ class _Rows:
             white,
             black,
             DRAW if result.winner is None else result.winner,
+            record.turns[0].seat if record.turns else 0,
             result.points,
             result.reason.value,
             event.tournament,
@@ -180,7 +194,7 @@ def record_files(paths: Iterable[str | Path]) -> list[Path]:
     return files
 
 
-def _records_of(path: Path) -> Iterator[tuple[Record, int]]:
+def records_of(path: Path) -> Iterator[tuple[Record, int]]:
     """The records of one file with the line each starts on; a bad record stops the reading."""
     try:
         with path.open("rb") as stream:
@@ -217,6 +231,6 @@ def read_games(
     rows = _Rows(Selection(_selection(game), _selection(variant), _selection(bots)))
     files = record_files(paths)
     for path in files:
-        for record, line in _records_of(path):
+        for record, line in records_of(path):
             rows.add(record, str(path), line)
     return rows.games([str(path) for path in files])

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from referee.ratings.errors import RatingsError
-from referee.ratings.fit import Bound, Interval, fit_ratings, los_matrix
+from referee.ratings.fit import Bound, FitGames, Interval, fit_ratings, los_matrix
 from referee.ratings.incremental import DEFAULT_K, incremental_elo
 from referee.ratings.pentanomial import count_pairs
 from referee.ratings.results import Games
@@ -53,13 +53,18 @@ class RatingOptions:
     """How the ratings are fitted; the defaults are those docs/ratings.md explains."""
 
     rating: float = 0.0
-    """The average rating of the bots, or the anchor bot's rating."""
+    """The average rating of the bots (of each pool without an anchor), or `anchor`'s."""
     anchor: str | None = None
     """A bot whose rating is fixed at `rating`, instead of fixing the average."""
+    anchors: tuple[tuple[str, float], ...] = ()
+    """Bots with fixed ratings (name, Elo), besides `anchor`."""
+    advantage: float | None = None
+    """The first-move advantage in Elo, or None to fit it."""
     prior: float = 1.0
-    """Virtual drawn games added to every pair of bots that met; keeps ratings finite."""
-    interval: Interval = "bootstrap"
-    """How the 95% intervals are found: bootstrap over games, or the observed information."""
+    """Virtual drawn games per bot, spread over the pairs it played; keeps ratings finite."""
+    interval: Interval = "robust"
+    """How the 95% intervals are found: robust (sandwich) standard errors, the observed
+    information alone, or a bootstrap over colour-swapped pairs."""
     samples: int = 1000
     """Bootstrap replicates."""
     seed: int = 0
@@ -69,15 +74,27 @@ class RatingOptions:
     elo_k: float = DEFAULT_K
     """K-factor of the incremental Elo column."""
 
+    def anchored(self) -> tuple[tuple[str, float], ...]:
+        """Every anchor with its rating: `anchor` at `rating`, then `anchors`."""
+        first = ((self.anchor, self.rating),) if self.anchor is not None else ()
+        return first + tuple(self.anchors)
+
     def check(self) -> None:
         """Raise `RatingsError` for options that cannot make a table."""
         if not math.isfinite(self.rating):
             raise RatingsError(f"the rating must be a finite number, not {self.rating}")
         if not (self.prior > 0 and math.isfinite(self.prior)):
             raise RatingsError(f"the prior must be a positive number of games, not {self.prior}")
-        if self.interval not in ("bootstrap", "information"):
+        if self.interval not in ("robust", "information", "bootstrap"):
             raise RatingsError(
-                f"unknown interval {self.interval!r} (known: bootstrap, information)"
+                f"unknown interval {self.interval!r} (known: robust, information, bootstrap)"
+            )
+        for name, value in self.anchored():
+            if not math.isfinite(value):
+                raise RatingsError(f"the rating of anchor {name!r} must be a finite number")
+        if self.advantage is not None and not math.isfinite(self.advantage):
+            raise RatingsError(
+                f"the first-move advantage must be a finite number, not {self.advantage}"
             )
         if self.interval == "bootstrap" and self.samples < 100:
             raise RatingsError(f"at least 100 bootstrap samples are needed, not {self.samples}")
@@ -105,6 +122,12 @@ class RatingTable:
     """What the ratings are anchored to, in words."""
     interval: str
     """How the intervals were found, in words."""
+    advantage: tuple[float, float, float]
+    """The first-move advantage in Elo with its 95% interval (equal ends when given)."""
+    advantage_fitted: bool
+    """Whether the advantage was fitted (else given)."""
+    draw_rate: float
+    """The share of drawn games, in percent."""
     notes: list[str] = field(default_factory=list)
     """What the reader must know: games left out, separate pools, bounds."""
 
@@ -120,11 +143,9 @@ def build_tables(games: Games, options: RatingOptions | None = None) -> list[Rat
     options = options or RatingOptions()
     options.check()
     frame = games.frame
-    if (
-        options.anchor is not None
-        and not ((frame["white"] == options.anchor) | (frame["black"] == options.anchor)).any()
-    ):
-        raise RatingsError(f"the anchor bot {options.anchor!r} played none of the games")
+    for name, _ in options.anchored():
+        if not ((frame["white"] == name) | (frame["black"] == name)).any():
+            raise RatingsError(f"the anchor bot {name!r} played none of the games")
     tables = []
     for (game, variant), part in frame.groupby(["game", "variant"], observed=True, sort=True):
         unfinished = games.unfinished.get((str(game), str(variant)), 0)
@@ -162,16 +183,25 @@ def _table(
     pair_key = _pair_keys(part) if options.pairs else None
     counts = count_pairs(n, white, black, half_points, pair_key)
 
-    anchor = bots.index(options.anchor) if options.anchor in bots else None
+    anchors = {bots.index(name): value for name, value in options.anchored() if name in bots}
+    first_seat = part["first"].to_numpy(dtype=np.int64)
+    fit_games = FitGames.of(
+        n,
+        np.where(first_seat == 0, white, black),
+        np.where(first_seat == 0, black, white),
+        np.where(first_seat == 0, half_points, 2 - half_points),
+        pair_key,
+    )
     fit = fit_ratings(
+        fit_games,
         counts,
         rating=options.rating,
-        anchor=anchor,
+        anchors=anchors,
+        advantage=options.advantage,
         prior=options.prior,
         interval=options.interval,
         samples=options.samples,
         seed=options.seed,
-        pairs=options.pairs,
     )
     order = _schedule_order(part)
     incremental = incremental_elo(
@@ -211,7 +241,8 @@ def _table(
         100 * los[np.ix_(rank, rank)], index=ranked_names, columns=ranked_names
     )
 
-    notes = _notes(options, anchor is None, int(fit.pools.max()) + 1, unfinished, self_play)
+    notes = _notes(options, bool(anchors), unfinished, self_play)
+    notes += _pool_notes(fit.pools, bots, anchors)
     notes += [BOUND_NOTES[bound] for bound in ("lower", "upper", "both") if bound in fit.bounds]
     return RatingTable(
         game=game,
@@ -220,8 +251,11 @@ def _table(
         crosstable=crosstable(counts, bots),
         los=los_frame,
         games=len(part),
-        anchor=_anchor_words(options, anchor is not None),
+        anchor=_anchor_words(options, anchors, bots),
         interval=_interval_words(options, int(counts.pentanomial.sum())),
+        advantage=(fit.advantage, fit.advantage_low, fit.advantage_high),
+        advantage_fitted=options.advantage is None,
+        draw_rate=100 * float((winner < 0).mean()),
         notes=notes,
     )
 
@@ -253,32 +287,45 @@ def _schedule_order(part: pd.DataFrame) -> np.ndarray:
     return np.lexsort((np.arange(len(part)), number, tournament))
 
 
-def _anchor_words(options: RatingOptions, anchored: bool) -> str:
-    if anchored:
-        return f"{options.anchor} = {options.rating:g}"
+def _anchor_words(options: RatingOptions, anchors: dict[int, float], bots: list[str]) -> str:
+    if anchors:
+        return ", ".join(f"{bots[bot]} = {value:g}" for bot, value in anchors.items())
     return f"average = {options.rating:g}"
 
 
 def _interval_words(options: RatingOptions, pairs: int) -> str:
+    unit = f", {pairs} colour-swapped game pairs as units" if pairs else ""
     if options.interval == "information":
         return "95% from the observed information (rating ± 1.96 standard errors)"
-    unit = f", {pairs} colour-swapped game pairs resampled as units" if pairs else ""
-    return f"95% bootstrap over games ({options.samples} samples, seed {options.seed}{unit})"
+    if options.interval == "robust":
+        return f"95% robust (sandwich) standard errors, ± 1.96{unit}"
+    return f"95% bootstrap ({options.samples} samples, seed {options.seed}{unit})"
 
 
-def _notes(
-    options: RatingOptions, unanchored: bool, pools: int, unfinished: int, self_play: int
-) -> list[str]:
+def _notes(options: RatingOptions, anchored: bool, unfinished: int, self_play: int) -> list[str]:
     notes = []
     if unfinished:
         notes.append(f"{unfinished} unfinished games left out")
     if self_play:
         notes.append(f"{self_play} games of a bot against itself left out")
-    if options.anchor is not None and unanchored:
-        notes.append(f"{options.anchor} did not play here: the ratings average {options.rating:g}")
-    if pools > 1:
-        notes.append(
-            f"the bots form {pools} pools that never met, even through others: ratings compare"
-            " only within a pool, and each pool is anchored on its own"
-        )
+    if options.anchored() and not anchored:
+        notes.append(f"no anchor bot played here: the ratings average {options.rating:g}")
     return notes
+
+
+def _pool_notes(pools: np.ndarray, bots: list[str], anchors: dict[int, float]) -> list[str]:
+    count = int(pools.max()) + 1
+    if count == 1:
+        return []
+    groups = []
+    for pool in range(count):
+        members = [bots[i] for i in np.flatnonzero(pools == pool)]
+        shown = ", ".join(members[:6]) + (
+            f" and {len(members) - 6} more" if len(members) > 6 else ""
+        )
+        level = "anchored" if any(pools[bot] == pool for bot in anchors) else "averaged"
+        groups.append(f"{{{shown}}} ({level})")
+    return [
+        f"the bots form {count} pools that never met, even through others: ratings compare"
+        f" only within a pool, and each pool is anchored on its own: {'; '.join(groups)}"
+    ]

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import IO
 
 from referee.records.formats import FileFormat, detect_stream, format_for_path
+from referee.records.formats.mat import MatFormat
 from referee.records.io import RecordError
 from referee.records.model import Record
 from referee.records.replay import ReplayError, game_of, replay
@@ -29,18 +30,41 @@ class Conversion:
     written: int = 0
     skipped: list[str] = field(default_factory=list)
     """Why each game that could not be converted was left out."""
+    warnings: list[str] = field(default_factory=list)
+    """What was written differently from the record (a name the format cannot hold)."""
+    files: int = 1
+    """Files written: more than one when a folder gets a file per match."""
 
 
 def convert(source: Path, target: Path, to: str | None = None) -> Conversion:
-    """Write every game of `source` that replays to `target`, in canonical form."""
+    """Write every game of `source` that replays to `target`, in canonical form.
+
+    `.mat` holds one match a file: a `target` that is a folder, or has no extension, then
+    gets a file per match or money session. Raises RecordError for what cannot be written,
+    naming the target.
+    """
     result = Conversion()
+    if target.is_dir() and to is None:
+        raise RecordError("format", f"{target}: a folder target needs --to (the format)")
     target_format = format_for_path(target, to)
+    folder = target.is_dir() or (isinstance(target_format, MatFormat) and not target.suffix)
     with source.open("rb") as stream:
         source_format, stream = detect_stream(source, stream)
         if source_format is None:
             raise RecordError("format", f"{source}: not a record file referee reads")
-        with target.open("w", encoding="utf-8") as out:
-            target_format.write(_canonical_games(source, source_format, stream, result), out)
+        games = _canonical_games(source, source_format, stream, result)
+        try:
+            if folder:
+                if not isinstance(target_format, MatFormat):
+                    raise ValueError(
+                        f"{target_format.name} is written to one file; a folder is for .mat"
+                    )
+                result.warnings, result.files = target_format.write_folder(games, target)
+            else:
+                with target.open("w", encoding="utf-8") as out:
+                    result.warnings = target_format.write(games, out) or []
+        except ValueError as error:
+            raise RecordError("format", f"{target}: {error}") from None
     return result
 
 

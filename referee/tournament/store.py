@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -16,6 +17,14 @@ from referee.tournament.config import ConfigError, TournamentConfig, same_games
 
 CONFIG_FILE = "tournament.json"
 GAMES_FILE = "games.jsonl"
+
+
+def tournament_id(config: TournamentConfig) -> str:
+    """The id every record of the tournament carries: the game and a short digest of the
+    configuration (seed included), so that the same configuration gives the same files;
+    the wall-clock start is only in tournament.json (`created`)."""
+    digest = hashlib.sha256(config.model_dump_json().encode("utf-8")).hexdigest()
+    return f"{config.game}-{digest[:12]}"
 
 
 class TournamentFile(BaseModel):
@@ -54,8 +63,7 @@ class TournamentStore:
         else:
             self.directory.mkdir(parents=True, exist_ok=True)
             created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-            stamp = created.replace(":", "").replace("-", "")
-            info = TournamentFile(id=f"{config.game}-{stamp}", created=created, config=config)
+            info = TournamentFile(id=tournament_id(config), created=created, config=config)
         temporary = self.config_path.with_suffix(".tmp")
         temporary.write_text(info.model_dump_json(indent=2) + "\n", encoding="utf-8")
         os.replace(temporary, self.config_path)

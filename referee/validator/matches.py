@@ -34,7 +34,10 @@ class MatchTracker:
             tuple(player.name for player in record.players),
             match.length,
         )
-        before = self.matches.get(key, _Standing(0, [0, 0], None))
+        # Game 1 starts a new match: a file may hold several matches of the same players
+        # (a money session read from .mat is a row of one-point matches).
+        fresh = _Standing(0, [0, 0], None)
+        before = fresh if match.game == 1 else self.matches.get(key, fresh)
         problems: list[tuple[str, str]] = []
         if max(before.score) >= match.length:
             problems.append(

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from ratings_helpers import by_bot, record, synthetic_tournament, tables_from, widths
 
 from referee.ratings import RatingOptions, build_tables, games_from_records, read_games
-from referee.ratings.fit import ELO_PER_UNIT, fit_ratings, los_matrix
+from referee.ratings.fit import ELO_PER_UNIT, FitGames, fit_ratings, los_matrix
 from referee.ratings.incremental import incremental_elo
 from referee.ratings.output import render
 from referee.ratings.pentanomial import count_pairs
@@ -113,8 +113,12 @@ def test_group_between_two_outright_results_is_marked_both():
 def test_bounds_are_measured_from_the_anchor():
     """Protects the bound analysis with an anchor: A beat B outright and B beat C outright.
     From the average every rating is open-ended; from B, A has only a lower bound, C only an
-    upper bound, and B itself is exact (its interval is the single point of the anchor)."""
-    records = [record("A", "B", 0)] * 3 + [record("B", "C", 0)] * 3
+    upper bound, and B itself is exact (its interval is the single point of the anchor).
+    With 10 wins each, on both seats, the finite ends (from the profile likelihood) stay
+    clear of the anchor; 3 wins leave a chance of 1/8 that equal bots did it, and the
+    interval rightly reaches past the anchor."""
+    records = [record("A", "B", 0), record("B", "A", 1)] * 5
+    records += [record("B", "C", 0), record("C", "B", 1)] * 5
     (table,) = build_tables(games_from_records(records), RatingOptions(anchor="B", rating=100))
     assert by_bot(table, "bound") == {"A": "lower", "B": "", "C": "upper"}
     assert by_bot(table, "elo_low")["B"] == by_bot(table, "elo_high")["B"] == 100
@@ -136,27 +140,42 @@ def test_bounds_are_measured_from_the_anchor():
 )
 def test_fit_solves_the_likelihood_equations(data, average):
     """Protects the maximum-likelihood solution on any results: each bot's expected score
-    (prior games included) equals its actual score, ratings are finite, and the ratings of
-    a pool average the anchor value."""
+    (the prior's virtual draws included) equals its actual score, so does the first movers'
+    (which fixes the advantage), ratings are finite, and each pool averages the given value.
+    The prior is written out here from its definition in docs/ratings.md: a pair (i, j)
+    that met gets 2 / (d_i + d_j) virtual draws, d a bot's number of opponents, half with
+    each bot moving first."""
     n, games = data
     games = [(w, b, h) for w, b, h in games if w != b]
     if not games:
         return
     white, black, half = (np.array(column) for column in zip(*games, strict=True))
     counts = count_pairs(n, white, black, half, None)
-    prior = 1.0
-    fit = fit_ratings(counts, rating=average, prior=prior, interval="information")
+    fit = fit_ratings(
+        FitGames.of(n, white, black, half), counts, rating=average, interval="information"
+    )
     played = np.unique(counts.pairs)
     assert np.all(np.isfinite(fit.ratings[played]))
-    i, j = counts.pairs[:, 0], counts.pairs[:, 1]
-    games_matrix = np.zeros((n, n))
-    games_matrix[i, j] = games_matrix[j, i] = counts.games + prior
-    score = counts.score + prior / 2
-    actual = np.bincount(i, score, n) + np.bincount(j, counts.games + prior - score, n)
+    met = {(min(w, b), max(w, b)) for w, b, _ in games}
+    opponents = {bot: sum(bot in pair for pair in met) for bot in range(n)}
+    cells = [(w, b, 1.0, h / 2) for w, b, h in games]
+    for i, j in met:
+        virtual = 2 / (opponents[i] + opponents[j])
+        cells += [(i, j, virtual / 2, virtual / 4), (j, i, virtual / 2, virtual / 4)]
     theta = fit.ratings / ELO_PER_UNIT
-    p = 1 / (1 + np.exp(-(theta[:, None] - theta[None, :])))
-    expected = (games_matrix * p).sum(axis=1)
+    advantage = fit.advantage / ELO_PER_UNIT
+    expected, actual = np.zeros(n), np.zeros(n)
+    first_expected = first_actual = 0.0
+    for w, b, weight, score in cells:
+        p = 1 / (1 + math.exp(-(theta[w] - theta[b] + advantage)))
+        expected[w] += weight * p
+        expected[b] += weight * (1 - p)
+        actual[w] += score
+        actual[b] += weight - score
+        first_expected += weight * p
+        first_actual += score
     assert expected[played] == pytest.approx(actual[played], abs=1e-6)
+    assert first_expected == pytest.approx(first_actual, abs=1e-6)
     for pool in np.unique(fit.pools[played]):
         members = [bot for bot in played if fit.pools[bot] == pool]
         assert np.mean(fit.ratings[members]) == pytest.approx(average, abs=1e-6)
@@ -209,9 +228,9 @@ def test_los_matrix_is_nan_between_pools():
 def test_same_seed_gives_the_same_intervals_and_another_seed_other_ones():
     """Protects the seeded bootstrap: a table is reproducible, and the seed is really used."""
     games = games_from_records(synthetic_tournament([-50.0, 0.0, 50.0], 40, seed=1))
-    first = build_tables(games, RatingOptions(seed=1))[0].standings
-    again = build_tables(games, RatingOptions(seed=1))[0].standings
-    other = build_tables(games, RatingOptions(seed=2))[0].standings
+    first = build_tables(games, RatingOptions(seed=1, interval="bootstrap"))[0].standings
+    again = build_tables(games, RatingOptions(seed=1, interval="bootstrap"))[0].standings
+    other = build_tables(games, RatingOptions(seed=2, interval="bootstrap"))[0].standings
     assert first.equals(again)
     assert not first["elo_low"].equals(other["elo_low"])
     assert first["elo"].equals(other["elo"])
@@ -262,7 +281,7 @@ def test_fit_of_one_million_games_in_pair_counts_has_no_overflow():
     black = (white + rng.integers(1, n, 1_000_000)) % n
     half = rng.integers(0, 3, 1_000_000)
     counts = count_pairs(n, white, black, half, None)
-    fit = fit_ratings(counts, interval="information")
+    fit = fit_ratings(FitGames.of(n, white, black, half), counts, interval="information")
     assert np.all(np.isfinite(fit.ratings))
     assert np.all(np.abs(fit.ratings) < 5)
     assert los_matrix(fit).shape == (n, n)

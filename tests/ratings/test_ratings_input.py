@@ -131,9 +131,13 @@ def test_bad_options_and_unknown_anchor_raise_ratings_error(tmp_path):
     with pytest.raises(RatingsError, match="prior"):
         build_tables(games, RatingOptions(prior=0))
     with pytest.raises(RatingsError, match="bootstrap samples"):
-        build_tables(games, RatingOptions(samples=5))
+        build_tables(games, RatingOptions(samples=5, interval="bootstrap"))
     with pytest.raises(RatingsError, match="seed"):
         build_tables(games, RatingOptions(seed=-1))
+    with pytest.raises(RatingsError, match="advantage"):
+        build_tables(games, RatingOptions(advantage=float("nan")))
+    with pytest.raises(RatingsError, match="'Y' played none"):
+        build_tables(games, RatingOptions(anchors=(("A", 0.0), ("Y", 10.0))))
 
 
 def test_a_tournament_without_finished_games_gives_no_table(tmp_path):
@@ -144,3 +148,16 @@ def test_a_tournament_without_finished_games_gives_no_table(tmp_path):
     assert build_tables(games) == []
     assert games.unfinished == {("thax", "standard"): 1}
     assert render([], "csv").startswith("game,variant,rank,bot,")
+
+
+def test_huge_points_are_an_input_error_not_an_overflow(tmp_path):
+    """Regression (issue 16): a .mat game won with 10^20 points made `ratings` overflow
+    int64 with a traceback; it is now a one-line error naming the file and line."""
+    text = (
+        " 3 point match\n\n Game 1\n alice : 0                      bob : 0\n"
+        "  1) 31: 8/5 6/5\n      Wins 99999999999999999999 points\n"
+    )
+    path = tmp_path / "huge.mat"
+    path.write_text(text)
+    with pytest.raises(RatingsInputError, match=r"huge\.mat:3: the result gives 9+ points"):
+        read_games([path])

@@ -140,3 +140,77 @@ def test_plot_of_nothing_or_to_a_bad_path_raises_ratings_error(tables, tmp_path)
         plot_ratings([], tmp_path / "x.png")
     with pytest.raises(RatingsError, match="cannot write"):
         plot_ratings(tables, tmp_path / "missing" / "x.png")
+
+
+def test_plot_takes_an_estimate_outside_or_on_its_interval(tables, tmp_path):
+    """Regression (issue 16): a percentile interval need not hold its estimate, and an
+    estimate may sit on an end; the plot drew bars from the estimate and failed with
+    "'xerr' must not contain negative values"."""
+    frame = tables[1].standings
+    frame.loc[0, ["elo_low", "elo_high"]] = [frame.loc[0, "elo"] + 5, frame.loc[0, "elo"] + 50]
+    frame.loc[1, "elo_high"] = frame.loc[1, "elo"]
+    frame.loc[2, ["elo_low", "elo_high"]] = [frame.loc[2, "elo"] - 60, frame.loc[2, "elo"] - 1]
+    path = tmp_path / "outside.png"
+    plot_ratings(tables, path)
+    assert path.read_bytes().startswith(b"\x89PNG")
+
+
+def _in_terminal(args: list[str], columns: int) -> str:
+    """The output of a command run in a pseudo-terminal `columns` wide, escapes removed."""
+    import fcntl
+    import pty
+    import re
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 60, columns, 0, 0))
+    env = {**os.environ, "COLUMNS": str(columns), "TERM": "xterm"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "referee", *args], stdin=follower, stdout=follower,
+        stderr=follower, env=env,
+    )  # fmt: skip
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 1 << 16)
+        except OSError:  # the other end closed
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(leader)
+    assert process.wait(timeout=120) == 0
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", b"".join(chunks).decode())
+
+
+def test_the_table_fits_80_columns_without_cutting_a_number(tmp_path):
+    """Acceptance (issue 17): in an 80-column terminal, `referee ratings` on a tournament
+    folder shows every bot's Elo and interval, and no cell is cut to `…`."""
+    from ratings_helpers import synthetic_tournament
+
+    from referee.records.io import write_jsonl
+
+    folder = tmp_path / "tournament"
+    folder.mkdir()
+    names = ["alphabeta:depth=4", "greedy", "random", "expectimax:depth=2"]
+    records = synthetic_tournament([150.0, 20.0, -200.0, 60.0], 20, seed=3)
+    renamed = [
+        r.model_copy(update={"players": [p.model_copy(update={"name": names[int(p.name[3:])]})
+                                         for p in r.players]})
+        for r in records
+    ]  # fmt: skip
+    write_jsonl(folder / "games.jsonl", renamed)
+    text = _in_terminal(["ratings", str(folder)], 80)
+    assert "…" not in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+    wide = render(tables_from(tmp_path, renamed, interval="information"), "markdown")
+    assert "| LOS next |" in wide
+    (table,) = tables_from(tmp_path, renamed)
+    for row in table.standings.itertuples():
+        line = next(line for line in text.splitlines() if f" {row.bot} " in line)
+        assert f"{row.elo:.1f}" in line
+        assert f"[{row.elo_low:.1f}, {row.elo_high:.1f}]" in line

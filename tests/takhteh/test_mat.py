@@ -8,14 +8,18 @@ import random
 import tempfile
 from pathlib import Path
 
+import pytest
 from helpers_takhteh import random_game, random_match
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games.takhteh import GAME
 from referee.games.takhteh.mat import parse_mat, write_mat
+from referee.records.convert import convert
 from referee.records.formats import detect_format, format_named
-from referee.records.model import TakhtehRecord
+from referee.records.formats.mat import NAME_LENGTH, mat_name
+from referee.records.io import write_jsonl
+from referee.records.model import Player, TakhtehRecord
 from referee.records.replay import replay
 from referee.validator.check import validate_file
 
@@ -181,3 +185,70 @@ def test_single_game_without_match_header_or_scores() -> None:
     assert loaded.record.match is not None and loaded.record.match.first == 1
     (report,) = validate_file_text(text)
     assert report.valid, [d.one_line() for d in report.diagnostics]
+
+
+def _named(records: list[TakhtehRecord], white: str, black: str) -> list[TakhtehRecord]:
+    return [
+        record.model_copy(update={"players": [Player(name=white), Player(name=black)]})
+        for record in records
+    ]
+
+
+def test_games_of_several_matches_are_not_written_as_one_match():
+    """The old file shape (every game of a tournament as one match with running scores) is
+    refused: a .mat holds one match, and the error says to write a folder."""
+    records = random_match(random.Random(1), 3) + random_match(random.Random(2), 3)
+    with pytest.raises(ValueError, match="form 2 matches"):
+        format_named("mat").write(records, io.StringIO())
+
+
+def test_a_folder_gets_one_file_per_match_and_money_session(tmp_path):
+    """Protects folder output: matches numbered as their records number them, money games
+    as sessions (` 0 point match`, games numbered from 1, running scores), each file valid."""
+    matches = _named(random_match(random.Random(3), 3), "ann", "bo")
+    matches += _named(random_match(random.Random(4), 3), "bo", "ann")
+    money = [_named([random_game(random.Random(seed))], "ann", "cy")[0] for seed in (5, 6, 7)]
+    source = tmp_path / "games.jsonl"
+    write_jsonl(source, [*matches, *money])
+    result = convert(source, tmp_path / "matches", "mat")
+    assert result.files == 3 and result.written == len(matches) + 3
+    files = sorted((tmp_path / "matches").glob("*.mat"))
+    assert [path.name for path in files] == [
+        "0001-ann-bo.mat",
+        "0002-bo-ann.mat",
+        "0003-ann-cy.mat",
+    ]
+    session = parse_mat(files[2].read_text())
+    assert session.length == 0 and [game.number for game in session.games] == [1, 2, 3]
+    won = [0, 0]
+    for game, record in zip(session.games, money, strict=True):
+        assert game.score == tuple(won)
+        assert record.result is not None and record.result.winner is not None
+        won[record.result.winner] += record.result.points
+    first = parse_mat(files[0].read_text())
+    assert first.length == 3
+    assert [game.number for game in first.games] == list(range(1, len(first.games) + 1))
+    for path in files:
+        reports = list(validate_file(path))
+        assert reports and all(report.valid for report in reports), path
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.text(min_size=1, max_size=60))
+def test_any_player_name_is_written_so_that_the_file_reads_back(name):
+    """Long, multi-line or colon-holding names are sanitised with a warning, and the file
+    validates with the sanitised names."""
+    records = _named([random_game(random.Random(8))], name, "bob")
+    out = io.StringIO()
+    warnings = format_named("mat").write(records, out)
+    written = mat_name(name)
+    assert (warnings == []) == (written == name)
+    assert len(written) <= NAME_LENGTH and ":" not in written and "\n" not in written
+    (loaded,) = format_named("mat").read(io.BytesIO(out.getvalue().encode()))
+    assert loaded.record is not None, loaded.error
+    assert [player.name for player in loaded.record.players] == [written, "bob"]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "game.mat"
+        path.write_text(out.getvalue())
+        (report,) = validate_file(path)
+        assert report.valid, [d.one_line() for d in report.diagnostics]

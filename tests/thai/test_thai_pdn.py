@@ -98,7 +98,7 @@ def test_writer_is_canonical() -> None:
     assert write_game(game) == (
         '[Event "?"]\n[Site "?"]\n[Date "????.??.??"]\n[Round "?"]\n[White "W"]\n[Black "B"]\n'
         '[Result "1-1"]\n[GameType "31,B,8,8,N2,0"]\n[Annotator "x"]\n\n'
-        "1. 26-22 {c} 1... 7-11 2. 22-18 1-1\n\n"
+        "1. 26-22 {c} 7-11 2. 22-18 1-1\n\n"
     )
 
 
@@ -343,3 +343,38 @@ def test_captures_written_with_dashes_validate(tmp_path: Path) -> None:
     )
     reports = list(validate_file(path))
     assert [report.valid for report in reports] == [True, True]
+
+
+def test_both_movetext_forms_are_read() -> None:
+    """The writer leaves out `N...` after a comment; files that have it still read."""
+    tags = '[White "W"]\n[Black "B"]\n[Result "*"]\n\n'
+    with_numbers = load(tags + "1. 22-18 {[%emt 1.5]} 1... 11-15 {x} 2. 18x11 *\n")
+    without = load(tags + "1. 22-18 {[%emt 1.5]} 11-15 {x} 2. 18x11 *\n")
+    for loaded in (with_numbers, without):
+        (one,) = loaded
+        assert one.record is not None
+        assert [turn.move for turn in one.record.turns] == ["22-18", "11-15", "18x11"]
+        assert one.record.turns[0].time_ms == 1500
+    assert with_numbers[0].record == without[0].record
+
+
+def test_pydraughts_reads_every_game_referee_writes() -> None:
+    """Acceptance (issue 19): another program's PDN reader (pydraughts) reads every game of a
+    file referee wrote, times in comments included, with the same moves. (It took none of
+    them while a comment brought back White's move number: it then mistook `1.` inside `11.`
+    for a repeated number.)"""
+    draughts_pdn = pytest.importorskip("draughts.PDN", reason="pydraughts is not installed")
+    records = [
+        _record(seed, bots, EventInfo(event="t", pairing=seed), "note" if seed % 2 else None)
+        for seed, bots in enumerate([("random", "greedy"), ("greedy", "random")] * 6)
+    ]
+    stream = io.StringIO()
+    FORMAT.write(records, stream)
+    text = stream.getvalue()
+    assert "[%emt" in text
+    games = draughts_pdn.PDNReader(pdn_text=text).games
+    assert len(games) == len(records)
+    for game, record in zip(games, records, strict=True):
+        assert game.moves == [turn.move for turn in record.turns]
+        assert game.tags["Black"] == record.players[0].name
+        assert game.variant == "thai"

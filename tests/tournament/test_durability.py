@@ -96,3 +96,40 @@ def test_a_dask_local_cluster_plays_the_same_games_as_the_process_pool(tmp_path:
         run_tournament(tmp_path / "dask", config, concurrency=2, executor_factory=factory)
 
     assert stored_games(tmp_path / "dask") == stored_games(tmp_path / "pool")
+
+
+def test_the_same_configuration_twice_gives_the_same_file_but_for_times(tmp_path):
+    """Acceptance (issue 19): the tournament id comes from the configuration and seed, not
+    the clock, so two runs give games.jsonl files equal byte for byte once the per-move
+    times are taken out (`cmp`); the start time stays in tournament.json."""
+    import json
+    import subprocess
+
+    from typer.testing import CliRunner
+
+    from referee.cli.app import app
+
+    files = []
+    for name in ("first", "second"):
+        out = tmp_path / name
+        run = ["tournament", "run", "--out", str(out), "--game", "thai", "--seed", "5"]
+        result = CliRunner().invoke(
+            app, [*run, "--bots", "random,greedy", "--games-per-pair", "2", "-q"]
+        )
+        assert result.exit_code == 0, result.output
+        stripped = tmp_path / f"{name}.jsonl"
+        lines = []
+        for line in (out / "games.jsonl").read_text().splitlines():
+            data = json.loads(line)
+            for turn in data["turns"]:
+                turn.pop("time_ms", None)
+            lines.append(json.dumps(data))
+        stripped.write_text("\n".join(lines) + "\n")
+        files.append(stripped)
+        assert json.loads((out / "tournament.json").read_text())["created"]
+    assert subprocess.run(["cmp", *map(str, files)], check=False).returncode == 0
+    other = tmp_path / "other"
+    run = ["tournament", "run", "--out", str(other), "--game", "thai", "--seed", "6"]
+    CliRunner().invoke(app, [*run, "--bots", "random,greedy", "--games-per-pair", "2", "-q"])
+    ids = {json.loads(line)["event"]["tournament"] for line in (other / "games.jsonl").open()}
+    assert ids.isdisjoint({json.loads(files[0].read_text().splitlines()[0])["event"]["tournament"]})

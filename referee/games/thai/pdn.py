@@ -252,22 +252,23 @@ def _comment(text: str) -> str:
 
 
 def _movetext(game: PdnGame, result: str) -> list[str]:
+    """Move numbers before Black's moves only (`1. 22-18 {...} 11-15 {...} 2. ...`), and
+    `1...` only when White makes the first move: a comment does not bring back White's
+    number (`1...`). PDN allows both; other readers (pydraughts) take only this form."""
     fen = game.tags.get("FEN", "").strip().upper()
     white_first = fen.startswith("W")
     items = [_comment(text) for text in game.comments]
     number = 1
-    after_comment = bool(items)
     for index, move in enumerate(game.moves):
         white = (index % 2 == 1) != white_first
         if not white:
             items.append(f"{number}.")
-        elif index == 0 or after_comment:
+        elif index == 0:
             items.append(f"{number}...")
         items.append(move.text)
         if white:
             number += 1
         items.extend(_comment(text) for text in move.comments)
-        after_comment = bool(move.comments)
     items.append(result)
     return items
 

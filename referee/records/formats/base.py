@@ -26,5 +26,6 @@ class FileFormat(ABC):
         """Every game of the stream, read one at a time so memory stays flat."""
 
     @abstractmethod
-    def write(self, records: Iterable[Record], stream: IO[str]) -> None:
-        """The records in this format's canonical form."""
+    def write(self, records: Iterable[Record], stream: IO[str]) -> list[str] | None:
+        """The records in this format's canonical form; returns warnings about what was
+        written differently (a name the format cannot hold), if any."""

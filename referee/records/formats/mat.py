@@ -10,8 +10,10 @@ software expects.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import IO
 
 from referee.games import get_game
@@ -33,6 +35,8 @@ from referee.records.model import (
 )
 from referee.records.replay import ReplayError, replay
 
+NAME_LENGTH = 20
+"""The longest player name written (`mat_name`)."""
 _SNIFF = re.compile(rb"^\s*(\d+\s+point\s+match|Game\s+\d+)\s*$", re.MULTILINE | re.IGNORECASE)
 _EVENT_TAGS = {"Event": "event", "Site": "site", "EventDate": "date", "Round": "round"}
 
@@ -57,8 +61,26 @@ class MatFormat(FileFormat):
         for number, game in enumerate(match.games, 1):
             yield _loaded(match, game, number)
 
-    def write(self, records: Iterable[Record], stream: IO[str]) -> None:
-        stream.write(write_mat(to_mat(records)))
+    def write(self, records: Iterable[Record], stream: IO[str]) -> list[str]:
+        matches, warnings = to_matches(records)
+        if len(matches) > 1:
+            raise ValueError(
+                f"the games form {len(matches)} matches or money sessions, and a .mat file "
+                "holds one: write to a folder instead (a file per match)"
+            )
+        for match in matches:
+            stream.write(write_mat(match))
+        return warnings
+
+    def write_folder(self, records: Iterable[Record], folder: Path) -> tuple[list[str], int]:
+        """A `.mat` file per match or money session in `folder` (made when missing), named
+        `NNNN-LEFT-RIGHT.mat`; returns the warnings and the number of files."""
+        matches, warnings = to_matches(records)
+        folder.mkdir(parents=True, exist_ok=True)
+        for number, match in enumerate(matches, 1):
+            left, right = (_file_part(name) for name in match.games[0].players)
+            _write_file(folder / f"{number:04d}-{left}-{right}.mat", write_mat(match))
+        return warnings, len(matches)
 
 
 def _loaded(match: MatMatch, game: MatGame, number: int) -> Loaded:
@@ -88,8 +110,22 @@ def _loaded(match: MatMatch, game: MatGame, number: int) -> Loaded:
     )
 
 
+def _write_file(path: Path, text: str) -> None:
+    # Through a temporary file: a failed write never leaves half a match behind.
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def _file_part(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.]+", "_", name).strip("_.") or "player"
+
+
 def _record(match: MatMatch, game: MatGame) -> TakhtehRecord:
-    length = match.length or 1
+    # A money session (` 0 point match`) or a file without a match line holds single games:
+    # each is its own one-point match, whose `first` says who starts without an opening roll.
+    money = not match.length or match.length == 1
+    length = 1 if money else match.length or 1
     ruleset = "takhteh/standard@1" + (f"?match={length}" if length > 1 else "")
     entries = game.entries
     result = None
@@ -116,68 +152,130 @@ def _record(match: MatMatch, game: MatGame) -> TakhtehRecord:
         tags={key: value for key, value in match.tags.items() if key not in _EVENT_TAGS},
         match=MatchInfo(
             length=length,
-            game=max(1, game.number),
-            score=list(game.score),
+            game=1 if money else max(1, game.number),
+            score=[0, 0] if money else list(game.score),
             first=entries[0].seat if entries else None,  # type: ignore[arg-type]
         ),
     )
 
 
-def to_mat(records: Iterable[Record]) -> MatMatch:
-    """The records as the games of one `.mat` match; ValueError for one that does not replay."""
+def to_matches(records: Iterable[Record]) -> tuple[list[MatMatch], list[str]]:
+    """The records as `.mat` matches, as GNU Backgammon writes them, and warnings.
+
+    A `.mat` text holds one match. The games of a match (a `match` record field of length
+    above 1) are known by their tournament, job number, players and length, as the validator
+    follows them, and a game numbered 1 starts a new match; they are numbered as the records
+    number them. Single games (length 1, or no `match` field) are money games: those of one
+    tournament between the same players on the same seats form one money session, written
+    as GNU Backgammon writes a session (` 0 point match`, games numbered from 1, the header
+    carrying the points won so far). Names are sanitised (`mat_name`), each change a
+    warning. Raises ValueError for a record that is not Takhteh or does not replay.
+    """
     game = get_game("takhteh")
-    match = MatMatch()
-    score = [0, 0]
+    matches: list[MatMatch] = []
+    open_matches: dict[tuple[object, ...], MatMatch] = {}
+    sessions: dict[tuple[object, ...], tuple[MatMatch, list[int]]] = {}
+    warnings: list[str] = []
+    names: dict[str, str] = {}
     for index, record in enumerate(records, 1):
         if not isinstance(record, TakhtehRecord):
             raise ValueError(f"game {index}: .mat holds Takhteh games, not {record.game}")
-        if index == 1:
-            match.length = _length(record, game.parse_ruleset(record.ruleset))
-            match.tags = _tags(record)
+        players = tuple(_sanitised(player.name, names, warnings) for player in record.players)
         info = record.match
-        entries: list[MatEntry] = []
-        try:
-            for step in replay(record):
-                before = step.before
-                assert isinstance(before, TakhtehState)
-                turn = record.turns[step.index]
-                roll = turn.roll
-                assert roll is not None  # replay refuses a Takhteh turn without its roll
-                legs = before.resolve(step.move)[1]
-                entries.append(
-                    MatEntry(
-                        seat=turn.seat,
-                        line=0,
-                        column=0,
-                        roll=(roll[0], roll[1]),
-                        move=format_legs_plain(before.board, legs),
-                    )
-                )
-        except ReplayError as error:
-            where = "" if error.turn is None else f" turn {error.turn + 1}:"
-            raise ValueError(
-                f"game {index} cannot be written as .mat:{where} {error.message}"
-            ) from None
-        before_score = (info.score[0], info.score[1]) if info else (score[0], score[1])
+        length = _length(record, game.parse_ruleset(record.ruleset))
+        tournament = record.event.tournament
+        if length > 1:
+            key: tuple[object, ...] = (
+                tournament,
+                record.event.game_number if tournament else None,
+                *players,
+                length,
+            )
+            number = info.game if info else 1
+            match = open_matches.get(key)
+            if match is None or number == 1:
+                match = open_matches[key] = MatMatch(length=length, tags=_tags(record))
+                matches.append(match)
+            score = (info.score[0], info.score[1]) if info else (0, 0)
+        else:
+            key = (tournament, *players)
+            if key not in sessions:
+                sessions[key] = (MatMatch(length=0, tags=_tags(record)), [0, 0])
+                matches.append(sessions[key][0])
+            match, won = sessions[key]
+            number = len(match.games) + 1
+            score = (won[0], won[1])
         mat_game = MatGame(
-            number=info.game if info else index,
+            number=number,
             line=0,
-            players=(record.players[0].name, record.players[1].name),
-            score=before_score,
-            entries=entries,
+            players=(players[0], players[1]),
+            score=score,
+            entries=_entries(record, index),
         )
-        if record.result is not None and record.result.winner is not None:
-            mat_game.winner = record.result.winner
-            mat_game.points = record.result.points
-            score[record.result.winner] += record.result.points
+        result = record.result
+        if result is not None and result.winner is not None:
+            mat_game.winner = result.winner
+            mat_game.points = result.points
+            if length <= 1:
+                sessions[key][1][result.winner] += result.points
         match.games.append(mat_game)
-    return match
+    return matches, warnings
+
+
+def _entries(record: TakhtehRecord, index: int) -> list[MatEntry]:
+    """The record's turns as `.mat` entries, every play one die at a time."""
+    entries: list[MatEntry] = []
+    try:
+        for step in replay(record):
+            before = step.before
+            assert isinstance(before, TakhtehState)
+            turn = record.turns[step.index]
+            roll = turn.roll
+            assert roll is not None  # replay refuses a Takhteh turn without its roll
+            legs = before.resolve(step.move)[1]
+            entries.append(
+                MatEntry(
+                    seat=turn.seat,
+                    line=0,
+                    column=0,
+                    roll=(roll[0], roll[1]),
+                    move=format_legs_plain(before.board, legs),
+                )
+            )
+    except ReplayError as error:
+        where = "" if error.turn is None else f" turn {error.turn + 1}:"
+        raise ValueError(
+            f"game {index} cannot be written as .mat:{where} {error.message}"
+        ) from None
+    return entries
+
+
+def mat_name(name: str) -> str:
+    """A player name as `.mat` readers take it: no colon (GNU Backgammon 1.07 aborts on one,
+    and the reader splits `name : score` there), no control characters or line breaks,
+    spaces collapsed, at most `NAME_LENGTH` characters (so that `name : score` keeps a
+    space before the right-hand name in GNU Backgammon's 31-column field); `player` when
+    nothing is left."""
+    kept = "".join(" " if char == ":" or not char.isprintable() else char for char in name)
+    return " ".join(kept.split())[:NAME_LENGTH].strip() or "player"
+
+
+def _sanitised(name: str, names: dict[str, str], warnings: list[str]) -> str:
+    if name not in names:
+        names[name] = mat_name(name)
+        if names[name] != name:
+            warnings.append(f"player name {name!r} written as {names[name]!r}")
+    return names[name]
 
 
 def _length(record: TakhtehRecord, ruleset: Ruleset) -> int:
     if record.match is not None:
         return record.match.length
     return int(ruleset.option("match", 1))
+
+
+def _tag_text(text: str) -> str:
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
 
 
 def _tags(record: TakhtehRecord) -> dict[str, str]:
@@ -187,4 +285,6 @@ def _tags(record: TakhtehRecord) -> dict[str, str]:
         if getattr(record.event, field)
     }
     tags.update(record.tags)
-    return tags
+    # A header line is `; [Key "value"]`: one line, a key of letters, digits and `_`.
+    cleaned = {re.sub(r"[^A-Za-z0-9_]", "_", key): _tag_text(value) for key, value in tags.items()}
+    return {key: value for key, value in cleaned.items() if key.strip("_")}
