@@ -22,6 +22,7 @@ from referee.records.model import FORFEITS, Record, Result, Turn
 from referee.records.replay import ReplayError, game_of, replay, start_state
 from referee.report.boards import BoardEncoder
 from referee.tournament.config import ConfigError
+from referee.tournament.runner import sprt_status
 from referee.tournament.store import TournamentStore
 
 
@@ -187,10 +188,18 @@ def _about(paths: list[Path], files: list[Path]) -> tuple[str, list[str]]:
         config = info.config
         titles.append(info.id)
         bots = ", ".join(bot.name for bot in config.bots)
+        kind = "a gauntlet" if config.format == "gauntlet" else "a round robin"
+        rounds = f" x {config.rounds} rounds" if config.rounds > 1 else ""
+        openings = f", {len(config.openings)} openings" if config.openings else ""
         facts.append(
             f"Tournament {info.id}, created {info.created}: {config.game}/{config.variant}, "
-            f"{config.games_per_pair} games per pairing, seed {config.seed}; bots: {bots}."
+            f"{kind}, {config.games_per_pair} games per pairing{rounds}{openings}, "
+            f"seed {config.seed}; bots: {bots}."
         )
+        if config.sprt is not None:
+            state = sprt_status(config, store.by_job())
+            if state is not None:
+                facts.append(state.text())
     facts.append("Games from " + ", ".join(str(file) for file in files) + ".")
     if titles:
         return "Tournament " + ", ".join(titles), facts

@@ -183,9 +183,16 @@ def test_an_sprt_stops_at_its_decision_the_same_at_any_concurrency(tmp_path: Pat
     games = stored_games(tmp_path / "one")
     assert games == stored_games(tmp_path / "two")
     assert 0 < len(games) < 4000
-    # status and ratings say the same of the stored games
+    # status, ratings and the report say the same of the stored games
     status = RUNNER.invoke(app, ["tournament", "status", str(tmp_path / "one")])
     assert sprt_line(status.output) == sprt_line(one.stdout)
+    rated = RUNNER.invoke(app, ["ratings", str(tmp_path / "one")])
+    assert rated.exit_code == 0, rated.output
+    assert f"{tmp_path / 'one'}: {sprt_line(one.stdout)}" in rated.output
+    page = tmp_path / "report.html"
+    made = RUNNER.invoke(app, ["report", str(tmp_path / "one"), "-o", str(page)])
+    assert made.exit_code == 0, made.output
+    assert sprt_line(one.stdout) in page.read_text()
 
 
 def test_self_play_does_not_accept_h1(tmp_path: Path) -> None:
