@@ -13,6 +13,7 @@ from referee.cli.output import fail, user_errors
 from referee.cli.progress import TournamentProgress
 from referee.cli.ratings import IntervalMethod, print_standings, ratings
 from referee.cli.tables import print_summary
+from referee.records.keys import describe_key
 from referee.tournament.config import (
     TournamentConfig,
     bot_entries,
@@ -24,7 +25,6 @@ from referee.tournament.config import (
 from referee.tournament.demo import demo_configs
 from referee.tournament.executors import dask_executors
 from referee.tournament.runner import RunSummary, run_tournament
-from referee.tournament.schedule import schedule
 from referee.tournament.store import TournamentStore
 from referee.validator.run import validate_paths
 from referee.validator.summary import Summary
@@ -63,6 +63,8 @@ def _report(summary: RunSummary) -> None:
     )
     for message in summary.invalid:
         typer.echo(f"warning: a stored game did not validate: {message}", err=True)
+    for message in summary.refused:
+        typer.echo(f"warning: {message} was stored already; the new copy was not", err=True)
     for message in summary.failed:
         typer.echo(f"error: a batch of games could not be played: {message}", err=True)
     if summary.failed:
@@ -137,14 +139,50 @@ def status(directory: Annotated[Path, typer.Argument(help="the tournament's fold
         store = TournamentStore(directory)
         info = store.load()
         records = store.records()
-    total = len(schedule(info.config))
+        duplicates = store.duplicates()
+        finished = len(store.by_job())
+    total = len(info.jobs())
     config = info.config
     typer.echo(f"tournament {info.id}: {config.game}/{config.variant}, seed {config.seed}")
     typer.echo(f"bots: {', '.join(bot.name for bot in config.bots)}")
-    typer.echo(f"games: {len(store.by_job())} of {total} scheduled finished, {len(records)} stored")
+    repeats = sum(count - 1 for _, count in duplicates)
+    typer.echo(
+        f"games: {finished} of {total} scheduled finished, {len(records) - repeats} stored"
+        + (f" ({repeats} more stored twice or more, not counted)" if repeats else "")
+    )
     reasons = Counter(record.result.reason.value for record in records if record.result is not None)
     for reason, count in sorted(reasons.items()):
         typer.echo(f"  {reason}: {count}")
+    for key, count in duplicates[:10]:
+        typer.echo(f"warning: {describe_key(key)} is stored {count} times", err=True)
+    if len(duplicates) > 10:
+        typer.echo(f"warning: ... and {len(duplicates) - 10} more games stored twice", err=True)
+
+
+@tournament_app.command("extend")
+def extend(
+    directory: Annotated[Path, typer.Argument(help="the tournament's folder")],
+    games_per_pair: Annotated[
+        int | None, typer.Option(min=2, help="the new number of games per pairing (even)")
+    ] = None,
+    rounds: Annotated[
+        int | None,
+        typer.Option(min=1, help="the new number of rounds (a round: two games per pairing)"),
+    ] = None,
+) -> None:
+    """Schedule more games per pairing: the games a tournament configured with the larger
+    number from the start would play. Play them with 'referee tournament resume'."""
+    if (games_per_pair is None) == (rounds is None):
+        fail("give --games-per-pair N or --rounds R")
+    with user_errors():
+        store = TournamentStore(directory)
+        store.load()  # no lock file in a folder that holds no tournament
+        with store.lock():
+            info, added = store.extend(games_per_pair or 2 * (rounds or 0))
+    typer.echo(
+        f"{directory}: {info.config.games_per_pair} games per pairing, {added} games added; "
+        f"play them with 'referee tournament resume {directory}'"
+    )
 
 
 def demo(

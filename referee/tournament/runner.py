@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import IO, Protocol
 
 from referee.bots.registry import make_bot
+from referee.records.keys import describe_key, game_key
 from referee.records.model import Record
 from referee.tournament.config import TournamentConfig
 from referee.tournament.executors import ExecutorFactory, process_pool, shutdown
 from referee.tournament.play import match_score
-from referee.tournament.schedule import GameJob, schedule
+from referee.tournament.schedule import GameJob
 from referee.tournament.store import TournamentFile, TournamentStore
 from referee.tournament.worker import PlayedGame, play_batch, tournament_ruleset
 from referee.validator.check import validate_record
@@ -42,6 +43,8 @@ class RunSummary:
     """Messages about games that failed validation (they are kept, never dropped)."""
     failed: list[str] = field(default_factory=list)
     """Why batches of games could not be played (the rest of the tournament went on)."""
+    refused: list[str] = field(default_factory=list)
+    """Games played again although stored already: the store kept the first copy only."""
 
 
 class Progress(Protocol):
@@ -85,18 +88,34 @@ def run_tournament(
     executor_factory: ExecutorFactory | None = None,
     progress: Progress | None = None,
 ) -> RunSummary:
-    """Play every missing game of the tournament in `directory` (created from `config`)."""
+    """Play every missing game of the tournament in `directory` (created from `config`).
+
+    The runner holds the folder's lock throughout: a second runner on the same folder is
+    refused at once (FolderBusy) instead of playing the same games again."""
     store = TournamentStore(directory)
     if config is not None:
         check_participants(config)
+    elif not store.exists():
+        store.load()  # says that there is no tournament here, before any lock file is made
+    with store.lock():
+        return _run_locked(store, config, concurrency, executor_factory, progress)
+
+
+def _run_locked(
+    store: TournamentStore,
+    config: TournamentConfig | None,
+    concurrency: int,
+    executor_factory: ExecutorFactory | None,
+    progress: Progress | None,
+) -> RunSummary:
+    directory = store.directory
     info: TournamentFile = store.create(config) if config is not None else store.load()
     game, ruleset = tournament_ruleset(info.config)
     length = game.match_length(ruleset)
     stored = store.by_job()
-    jobs = [
-        job for job in schedule(info.config) if not job_finished(stored.get(job.number, []), length)
-    ]
-    total = len(schedule(info.config))
+    scheduled = info.jobs()
+    jobs = [job for job in scheduled if not job_finished(stored.get(job.number, []), length)]
+    total = len(scheduled)
     summary = RunSummary(directory, total, total - len(jobs))
     if progress is not None:
         progress.start(summary.total, summary.already)
@@ -158,9 +177,11 @@ def _store(
 ) -> None:
     """Append the games of a batch together (one sync), saying what is wrong with any that
     the worker found invalid, at its place in the file."""
-    for number, game in enumerate(played, start=summary.stored + 1):
+    refused = store.append(out, [game.record for game in played])
+    summary.refused.extend(describe_key(key) for key in map(game_key, refused) if key)
+    kept = [game for game in played if all(game.record is not r for r in refused)]
+    for number, game in enumerate(kept, start=summary.stored + 1):
         if not game.valid:
             report = validate_record(game.record, str(store.games_path), number)
             summary.invalid.extend(d.one_line() for d in report.diagnostics)
-    store.append(out, [game.record for game in played])
-    summary.stored += len(played)
+    summary.stored += len(kept)

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Literal
 
 from referee.tournament.config import TournamentConfig
+
+Layout = Literal["by-round", "by-pairing"]
+"""How pairs are numbered. `by-round`: round r holds one pair of every pairing, so a pair's
+number (and seed) does not depend on how many rounds there are, and a tournament can grow
+(`referee tournament extend`). `by-pairing`: all pairs of the first pairing, then of the
+next; tournaments made before `extend` existed keep it, so they resume to the same games.
+With two games per pairing both layouts are the same."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,12 +29,16 @@ class GameJob:
         return f"{tournament_seed}/pair{self.pair}"
 
 
-def schedule(config: TournamentConfig) -> list[GameJob]:
+def schedule(config: TournamentConfig, layout: Layout = "by-round") -> list[GameJob]:
+    pairings = list(combinations(range(len(config.bots)), 2))
+    rounds = config.games_per_pair // 2
+    if layout == "by-round":
+        order = [(r, p) for r in range(rounds) for p in range(len(pairings))]
+    else:
+        order = [(r, p) for p in range(len(pairings)) for r in range(rounds)]
     jobs: list[GameJob] = []
-    pair = 0
-    for first, second in combinations(range(len(config.bots)), 2):
-        for _ in range(config.games_per_pair // 2):
-            jobs.append(GameJob(2 * pair, pair, (first, second)))
-            jobs.append(GameJob(2 * pair + 1, pair, (second, first)))
-            pair += 1
+    for pair, (_, index) in enumerate(order):
+        first, second = pairings[index]
+        jobs.append(GameJob(2 * pair, pair, (first, second)))
+        jobs.append(GameJob(2 * pair + 1, pair, (second, first)))
     return jobs
