@@ -28,3 +28,8 @@ class FileFormat(ABC):
     @abstractmethod
     def write(self, records: Iterable[Record], stream: IO[str]) -> None:
         """The records in this format's canonical form."""
+
+    def cannot_hold(self, record: Record) -> str | None:
+        """Why this format cannot hold the record (a tag name PDN cannot write, say), or None;
+        `convert` leaves such a game out and says why."""
+        return None

@@ -111,9 +111,20 @@ class PdnFormat(FileFormat):
 
     def write(self, records: Iterable[Record], stream: IO[str]) -> None:
         for record in records:
-            if not isinstance(record, ThaiRecord):
-                raise ValueError(f"PDN holds Thai checkers records, not {record.game}")
-            stream.write(write_game(record_to_pdn(record)))
+            stream.write(_pdn_text(record))
+
+    def cannot_hold(self, record: Record) -> str | None:
+        try:
+            _pdn_text(record)
+        except ValueError as error:
+            return str(error)
+        return None
+
+
+def _pdn_text(record: Record) -> str:
+    if not isinstance(record, ThaiRecord):
+        raise ValueError(f"PDN holds Thai checkers records, not {record.game}")
+    return write_game(record_to_pdn(record))
 
 
 def _decode(raw: bytes) -> str:

@@ -176,3 +176,10 @@ class TraxListFormat(FileFormat):
             if index:
                 stream.write("\n")
             stream.write(from_record(record))
+
+    def cannot_hold(self, record: Record) -> str | None:
+        try:
+            from_record(record)
+        except ValueError as error:
+            return str(error)
+        return None
