@@ -14,13 +14,15 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import IO
 
+from pydantic import ValidationError
+
 from referee.games import get_game
 from referee.games.base import Ruleset
 from referee.games.takhteh.mat import MatEntry, MatGame, MatMatch, parse_mat, write_mat
 from referee.games.takhteh.notation import format_legs_plain
 from referee.games.takhteh.rules import TakhtehState
 from referee.records.formats.base import FileFormat
-from referee.records.io import Loaded, RecordError
+from referee.records.io import Loaded, RecordError, schema_error
 from referee.records.model import (
     EventInfo,
     MatchInfo,
@@ -80,10 +82,14 @@ def _loaded(match: MatMatch, game: MatGame, number: int) -> Loaded:
                 "which is not part of Takhteh (there is no doubling cube)",
             ),
         )
+    try:
+        record = _record(match, game)
+    except ValidationError as error:  # points or a score past the largest a record holds
+        return Loaded(number, game.line, error=schema_error(error))
     return Loaded(
         number,
         game.line,
-        record=_record(match, game),
+        record=record,
         turn_places=tuple((entry.line, entry.column) for entry in game.entries),
     )
 

@@ -26,12 +26,14 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import IO
 
+from pydantic import ValidationError
+
 from referee.games import get_game
 from referee.games.base import GameError, NotationError
 from referee.games.thai.fen import format_fen, parse_fen
 from referee.games.thai.pdn import GAME_TYPE, PdnGame, PdnMove, read_games, write_game
 from referee.records.formats.base import FileFormat
-from referee.records.io import Loaded, RecordError
+from referee.records.io import Loaded, RecordError, schema_error
 from referee.records.model import EventInfo, Player, Reason, Record, Result, ThaiRecord, Turn
 
 RULESET = "thai/standard@1"
@@ -105,6 +107,10 @@ class PdnFormat(FileFormat):
                 record, places = pdn_to_record(game)
             except _Unreadable as problem:
                 yield Loaded(number, problem.line, error=problem.error)
+            except ValidationError as error:
+                # A tag value a record cannot hold: a Ruleset not of the form game/variant@N,
+                # a number past the largest a record holds.
+                yield Loaded(number, game.line, error=schema_error(error, game.tags.get("Ruleset")))
             else:
                 labels = move_numbers(len(record.turns), white_starts=_white_starts(record))
                 yield Loaded(number, game.line, record, turn_places=places, turn_labels=labels)

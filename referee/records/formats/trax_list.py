@@ -20,7 +20,7 @@ from referee.games import get_game
 from referee.games.base import GameError
 from referee.games.trax import gamelist
 from referee.records.formats.base import FileFormat
-from referee.records.io import Loaded, RecordError
+from referee.records.io import Loaded, RecordError, schema_error
 from referee.records.model import EventInfo, Player, Reason, Record, Result, TraxRecord, Turn
 from referee.records.replay import result_of
 
@@ -101,7 +101,7 @@ def to_record(game: gamelist.ListedGame) -> TraxRecord:
             tags={key: value for key, value in game.headers.items() if key.lower() not in RESERVED},
         )
     except ValidationError as error:
-        raise RecordError("schema", str(error.errors()[0]["msg"])) from None
+        raise schema_error(error, ruleset) from None
 
 
 def from_record(record: Record) -> str:
