@@ -22,6 +22,7 @@ from referee.games.takhteh.mat import MatEntry, MatGame, MatMatch, parse_mat, wr
 from referee.games.takhteh.notation import format_legs_plain
 from referee.games.takhteh.rules import TakhtehState
 from referee.records.formats.base import FileFormat
+from referee.records.formats.text import Utf8Lines, checked
 from referee.records.io import Loaded, RecordError, schema_error
 from referee.records.model import (
     EventInfo,
@@ -49,15 +50,16 @@ class MatFormat(FileFormat):
         return _SNIFF.search(head) is not None
 
     def read(self, stream: IO[bytes]) -> Iterator[Loaded]:
-        match = parse_mat(stream.read().decode("utf-8", errors="replace"))
+        lines = Utf8Lines(stream)
+        match = parse_mat("".join(lines))
         if not match.games:
             error = match.error
             line = error.line if error else 1
             message = error.message if error else "no game found"
-            yield Loaded(1, line, error=RecordError("mat.syntax", message))
-            return
-        for number, game in enumerate(match.games, 1):
-            yield _loaded(match, game, number)
+            games = [(1, Loaded(1, line, error=RecordError("mat.syntax", message)))]
+        else:
+            games = [(g.line, _loaded(match, g, n)) for n, g in enumerate(match.games, 1)]
+        return checked(games, lines)
 
     def write(self, records: Iterable[Record], stream: IO[str]) -> None:
         stream.write(write_mat(to_mat(records)))
