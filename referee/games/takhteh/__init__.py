@@ -45,6 +45,11 @@ class TakhtehGame(Game):
         """Points needed to win the match the ruleset describes (1 for a single game)."""
         return int(ruleset.option("match", 1))
 
+    def win_points(self, state: State, winner: int) -> tuple[int, ...]:
+        """A single game, or a gammon (2) while the loser has borne off no checker."""
+        assert isinstance(state, TakhtehState)
+        return (1, 2) if state.checkers(1 - winner)[2] == 0 else (1,)
+
     def initial_state(
         self, ruleset: Ruleset, start: str | None = None, first: int | None = None
     ) -> TakhtehState:
