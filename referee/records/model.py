@@ -31,6 +31,8 @@ Count = Annotated[int, Strict(), Field(ge=0, le=LARGEST)]
 
 def _unicode(text: str) -> str:
     """A lone surrogate (JSON `\\ud800` with no pair) is no Unicode text: no file can hold it."""
+    if text.isascii():
+        return text
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as error:

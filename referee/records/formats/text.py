@@ -32,11 +32,13 @@ class Utf8Lines:
             if number == 1:
                 raw = raw.removeprefix(b"\xef\xbb\xbf")
             try:
-                yield raw.decode("utf-8")
+                text = raw.decode("utf-8")
             except UnicodeDecodeError as error:
                 column = len(raw[: error.start].decode("utf-8", "replace")) + 1
                 self.bad.append(BadLine(number, column, raw[error.start]))
-                yield raw.decode("utf-8", "replace")
+                text = raw.decode("utf-8", "replace")
+            del raw  # not kept while the line is read: a line may be megabytes long
+            yield text
 
     def error_between(self, first: int, end: int | None) -> Loaded | None:
         """The encoding error of the first bad line in lines [first, end), as a Loaded
