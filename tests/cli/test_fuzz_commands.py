@@ -81,7 +81,7 @@ def check_record_commands(data: st.DataObject, content: bytes, suffix: str) -> N
             run(reader, source)
 
 
-def mutated_records(data: st.DataObject) -> None:
+def mutated_records(data: st.DataObject, template: Path) -> None:
     sample = data.draw(st.sampled_from(FILES), label="sample")
     check_record_commands(data, data.draw(mutated(sample.read_bytes())), sample.suffix)
 
@@ -133,7 +133,7 @@ def tournament_options(data: st.DataObject, out: Path) -> list[object]:
     return args
 
 
-def hostile_options(data: st.DataObject) -> None:
+def hostile_options(data: st.DataObject, template: Path) -> None:
     """Engine tools, show, and the tournament commands on a played folder whose files may be
     mutated, with values drawn to be wrong."""
     kind = data.draw(st.sampled_from(["engine", "show", "tournament", "folder"]), label="kind")
@@ -151,8 +151,7 @@ def hostile_options(data: st.DataObject) -> None:
             run(*tournament_options(data, where / "t"))
         else:
             out = where / "t"
-            assert run("tournament", "run", "--out", out, "-g", "thax", "--bots", "random,greedy",
-                       "--turn-cap", "4", "-q") == 0  # fmt: skip
+            shutil.copytree(template, out)
             name = data.draw(st.sampled_from(["tournament.json", "games.jsonl"]), label="file")
             path = out / name
             path.write_bytes(data.draw(mutated(path.read_bytes()), label="mutated"))
@@ -164,22 +163,33 @@ def hostile_options(data: st.DataObject) -> None:
             run("ratings", out)
 
 
-CASES: dict[str, Callable[[st.DataObject], None]] = {
+CASES: dict[str, Callable[[st.DataObject, Path], None]] = {
     "mutated records": mutated_records,
     "hostile options": hostile_options,
 }
 
 
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A played tournament folder, made once: its files are the same in every example."""
+    out = tmp_path_factory.mktemp("fuzz") / "t"
+    args = ["--out", out, "-g", "thax", "--bots", "random,greedy", "--turn-cap", "4", "-q"]
+    assert run("tournament", "run", *args) == 0
+    return out
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
 @QUICK
 @given(data=st.data())
-def test_no_command_gives_a_traceback(case: str, data: st.DataObject) -> None:
-    CASES[case](data)
+def test_no_command_gives_a_traceback(case: str, template: Path, data: st.DataObject) -> None:
+    CASES[case](data, template)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(CASES))
 @LONG
 @given(data=st.data())
-def test_no_command_gives_a_traceback_long_campaign(case: str, data: st.DataObject) -> None:
-    CASES[case](data)
+def test_no_command_gives_a_traceback_long_campaign(
+    case: str, template: Path, data: st.DataObject
+) -> None:
+    CASES[case](data, template)

@@ -16,6 +16,10 @@ from referee.games.takhteh.rules import (
 __all__ = ["GAME", "NO_MOVE", "TakhtehGame", "TakhtehMove", "TakhtehState"]
 
 
+LONGEST_MATCH = 2**53 - 1
+"""The largest integer a record holds (records/model.py), so a match's length and score fit."""
+
+
 class TakhtehGame(Game):
     name: ClassVar[str] = "takhteh"
     title: ClassVar[str] = "Takhteh"
@@ -28,8 +32,11 @@ class TakhtehGame(Game):
         if unknown:
             raise RulesetError(f"takhteh takes only the option 'match', got {sorted(unknown)}")
         length = options.get("match", 1)
-        if type(length) is not int or length < 1:
-            raise RulesetError(f"match length must be a whole number of points >= 1: {length!r}")
+        if type(length) is not int or not 1 <= length <= LONGEST_MATCH:
+            raise RulesetError(
+                f"match length must be a whole number of points from 1 to {LONGEST_MATCH}: "
+                f"{length!r}"
+            )
         return super().ruleset(variant, **({"match": length} if length != 1 else {}))
 
     def coerce_options(self, options: dict[str, str]) -> dict[str, Any]:
