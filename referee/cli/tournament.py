@@ -138,16 +138,16 @@ def status(directory: Annotated[Path, typer.Argument(help="the tournament's fold
     with user_errors():
         store = TournamentStore(directory)
         info = store.load()
-        records = store.records()
         duplicates = store.duplicates()
-        finished = len(store.by_job())
+        jobs = store.by_job()
+    records = [record for games in jobs.values() for record in games]
     total = len(info.jobs())
     config = info.config
     typer.echo(f"tournament {info.id}: {config.game}/{config.variant}, seed {config.seed}")
     typer.echo(f"bots: {', '.join(bot.name for bot in config.bots)}")
     repeats = sum(count - 1 for _, count in duplicates)
     typer.echo(
-        f"games: {finished} of {total} scheduled finished, {len(records) - repeats} stored"
+        f"games: {len(jobs)} of {total} scheduled finished, {len(records)} stored"
         + (f" ({repeats} more stored twice or more, not counted)" if repeats else "")
     )
     reasons = Counter(record.result.reason.value for record in records if record.result is not None)
