@@ -93,6 +93,7 @@ def test_a_thai_comment_with_a_brace_converts_to_json_and_validates(tmp_path: Pa
         ("time_ms", 10**400, "/turns/0/time_ms"),
         ("time_ms", 2**53, "/turns/0/time_ms"),
     ],
+    ids=["lone-surrogate", "time-10e400", "time-2e53"],
 )
 @pytest.mark.parametrize("target", ["out.pdn", "out.jsonl"])
 def test_a_lone_surrogate_or_a_huge_time_is_a_diagnostic(
