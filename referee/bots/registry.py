@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import math
 from dataclasses import dataclass
 
 from referee.games import get_game
@@ -62,6 +63,20 @@ def parse_spec(spec: str) -> tuple[str, dict[str, int | float | str]]:
     return name.strip(), options
 
 
+def _checked(spec: str, cls: type[Bot], key: str, value: int | float | str) -> int | float | str:
+    """An option's value of the type its default has; counts and limits are never negative
+    (a bot's own range checks follow in its constructor)."""
+    default = inspect.signature(cls.__init__).parameters[key].default
+    if isinstance(default, bool) or not isinstance(default, int | float):
+        return value
+    kind = "a whole number" if isinstance(default, int) else "a number"
+    if isinstance(value, str) or (isinstance(default, int) and isinstance(value, float)):
+        raise BotSpecError(f"bot spec {spec!r}: {key} must be {kind}, not {str(value)!r}")
+    if not math.isfinite(value) or value < 0:
+        raise BotSpecError(f"bot spec {spec!r}: {key} must be {kind} >= 0, not {value}")
+    return value if isinstance(default, int) else float(value)
+
+
 def make_bot(game_name: str, spec: str) -> Bot:
     name, options = parse_spec(spec)
     classes = bot_classes(game_name)
@@ -72,4 +87,8 @@ def make_bot(game_name: str, spec: str) -> Bot:
     unknown = set(options) - set(_options_of(cls))
     if unknown:
         raise BotSpecError(f"bot {name!r} takes no option {', '.join(sorted(unknown))}")
-    return cls(**options)
+    checked = {key: _checked(spec, cls, key, value) for key, value in options.items()}
+    try:
+        return cls(**checked)
+    except (ValueError, TypeError, OverflowError) as error:
+        raise BotSpecError(f"bot spec {spec!r}: {error}") from None

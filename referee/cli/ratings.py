@@ -165,7 +165,7 @@ def _sprt_lines(paths: list[Path]) -> list[str]:
             continue
         try:
             info = store.load()
-            state = sprt_status(info.config, store.by_job()) if info.config.sprt else None
+            state = sprt_status(info, store.by_job()) if info.config.sprt else None
         except Exception:  # the table above already read these games; a test is extra
             continue
         if state is not None:

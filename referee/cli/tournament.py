@@ -151,6 +151,10 @@ def _report(summary: RunSummary, unit: tuple[str, str]) -> None:
         typer.echo(f"referee: warning: a stored game did not validate: {message}", err=True)
     if summary.sprt is not None:
         typer.echo(summary.sprt.text())
+    for message in summary.refused:
+        typer.echo(
+            f"referee: warning: {message} was stored already; the new copy was not", err=True
+        )
     for message in summary.failed:
         typer.echo(f"referee: error: a batch of games could not be played: {message}", err=True)
     if summary.failed:
@@ -343,30 +347,71 @@ def status(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="the tournament's folder")],
 ) -> None:
     """How far a tournament is, and how its games ended."""
+    from referee.records.keys import describe_key
     from referee.tournament.runner import sprt_status
-    from referee.tournament.schedule import schedule
     from referee.tournament.store import TournamentStore
 
     with user_errors():
         store = TournamentStore(directory)
         info = store.load()
-        records = store.records()
+        duplicates = store.duplicates()
+        jobs = store.by_job()
         unit = _units(info.config)
-    total = len(schedule(info.config))
+    records = [record for games in jobs.values() for record in games]
+    total = len(info.jobs())
     config = info.config
     typer.echo(f"tournament {info.id}: {config.game}/{config.variant}, seed {config.seed}")
     typer.echo(f"bots: {', '.join(bot.name for bot in config.bots)}")
+    repeats = sum(count - 1 for _, count in duplicates)
     typer.echo(
-        f"{unit[1]}: {len(store.by_job())} of {total} scheduled finished, "
+        f"{unit[1]}: {len(jobs)} of {total} scheduled finished, "
         f"{plural(len(records), 'game')} stored"
+        + (f" ({repeats} more stored twice or more, not counted)" if repeats else "")
     )
     reasons = Counter(record.result.reason.value for record in records if record.result is not None)
     for reason, count in sorted(reasons.items()):
         typer.echo(f"  {reason}: {count}")
     with user_errors():
-        sprt = sprt_status(info.config, store.by_job())
+        sprt = sprt_status(info, jobs)
     if sprt is not None:
         typer.echo(sprt.text())
+    for key, count in duplicates[:10]:
+        typer.echo(f"referee: warning: {describe_key(key)} is stored {count} times", err=True)
+    if len(duplicates) > 10:
+        typer.echo(
+            f"referee: warning: ... and {len(duplicates) - 10} more games stored twice", err=True
+        )
+
+
+@tournament_app.command("extend")
+def extend(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="the tournament's folder")],
+    games_per_pair: Annotated[
+        int | None,
+        typer.Option(
+            callback=_games_per_pair, help="the new number of games per pairing a round (even)"
+        ),
+    ] = None,
+    rounds: Annotated[
+        int | None, typer.Option(min=1, help="the new number of rounds of the whole schedule")
+    ] = None,
+) -> None:
+    """Schedule more games: the games a tournament configured with the larger number from the
+    start would play. Play them with 'referee tournament resume'."""
+    from referee.tournament.store import TournamentStore
+
+    if games_per_pair is None and rounds is None:
+        fail("give --games-per-pair N or --rounds R")
+    with user_errors():
+        store = TournamentStore(directory)
+        store.load()  # no lock file in a folder that holds no tournament
+        with store.lock():
+            info, added = store.extend(games_per_pair, rounds)
+    typer.echo(
+        f"{directory}: {info.config.games_per_pair} games per pairing x {info.config.rounds} "
+        f"{'round' if info.config.rounds == 1 else 'rounds'}, {plural(added, 'game')} added; "
+        f"play them with 'referee tournament resume {directory}'"
+    )
 
 
 def demo(

@@ -7,6 +7,7 @@ a player comes next, lists legal moves and returns the next state from `play`.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -75,12 +76,16 @@ class Ruleset:
         return default
 
 
+_VERSION = re.compile(r"[1-9][0-9]*")
+"""A ruleset version as written: a plain positive number (not `01`, not other digits)."""
+
+
 def parse_ruleset_id(text: str) -> tuple[str, str, int, dict[str, str]]:
     """Split `game/variant@version?k=v&k=v` into its parts (no semantic check)."""
     head, _, query = text.partition("?")
     path, at, version = head.partition("@")
     game, slash, variant = path.partition("/")
-    if not slash or not at or not game or not variant or not version.isdigit():
+    if not slash or not at or not game or not variant or not _VERSION.fullmatch(version):
         raise RulesetError(f"ruleset id {text!r} is not of the form game/variant@version")
     options: dict[str, str] = {}
     if query:
@@ -164,6 +169,12 @@ class Game(ABC):
     def match_length(self, ruleset: Ruleset) -> int:
         """Points that win a match under `ruleset`; 1 means single games."""
         return 1
+
+    def win_points(self, state: State, winner: int) -> tuple[int, ...]:
+        """The points a win that the rules did not decide (a resignation, a forfeit, an
+        adjudication) may score when the game stops at `state`: a single game, unless the game
+        scores more for a win the position still allows (a Takhteh gammon)."""
+        return (1,)
 
     def coerce_options(self, options: dict[str, str]) -> dict[str, Any]:
         if options:

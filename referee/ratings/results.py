@@ -2,11 +2,13 @@
 
 Records are read one at a time (a tournament's games.jsonl can hold millions of games), and
 only what the tables need is kept: the game and variant, the two names, the result and the
-pairing data. Unfinished games (no result yet) are left out and counted.
+pairing data. Unfinished games (no result yet) are left out and counted; a tournament game
+read a second time (same tournament, pairing and game number) is left out with a warning.
 """
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +20,7 @@ import pandas as pd
 
 from referee.ratings.errors import RatingsInputError
 from referee.records.formats import detect_stream
+from referee.records.keys import GameKey, game_key
 from referee.records.model import Record
 
 TOURNAMENT_FILE = "games.jsonl"
@@ -113,8 +116,17 @@ class _Rows:
         self.selection = selection
         self.columns: dict[str, list[Any]] = {name: [] for name in COLUMNS}
         self.unfinished: Counter[tuple[str, str]] = Counter()
+        self.seen: dict[GameKey, tuple[str, int]] = {}
+        self.repeats: list[tuple[str, int, str, int]] = []
+        """Games read again: (file, line, where first read, its line)."""
 
     def add(self, record: Record, file: str, line: int) -> None:
+        key = game_key(record)
+        if key is not None:
+            if key in self.seen:
+                self.repeats.append((file, line, *self.seen[key]))
+                return
+            self.seen[key] = (file, line)
         white, black = record.players[0].name, record.players[1].name
         variant = variant_of(record.ruleset)
         if not self.selection.keeps(record.game, variant, white, black):
@@ -233,4 +245,12 @@ def read_games(
     for path in files:
         for record, line in records_of(path):
             rows.add(record, str(path), line)
+    if rows.repeats:
+        file, line, first, first_line = rows.repeats[0]
+        print(
+            f"referee: warning: {len(rows.repeats)} games repeat a game read before (same "
+            f"tournament, pairing and game number), each counted once; the first at "
+            f"{file}:{line} repeats {first}:{first_line}",
+            file=sys.stderr,
+        )
     return rows.games([str(path) for path in files])

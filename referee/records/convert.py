@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,11 +38,15 @@ class Conversion:
 
 
 def convert(source: Path, target: Path, to: str | None = None) -> Conversion:
-    """Write every game of `source` that replays to `target`, in canonical form.
+    """Write every game of `source` that replays, and that the target format can hold, to
+    `target`, in canonical form.
 
     `.mat` holds one match a file: a `target` that is a folder, or has no extension, then
-    gets a file per match or money session. Raises RecordError for what cannot be written,
-    naming the target.
+    gets a file per match or money session. A file target is written as a temporary file
+    beside it and renamed only when all went well, so a failed conversion leaves no file and
+    never a half-written one. Raises RecordError (code `format`) for what cannot be written,
+    naming the target: a target format that holds another game than the source's games, a
+    file where no game could be written.
     """
     result = Conversion()
     if target.is_dir() and to is None:
@@ -52,35 +57,68 @@ def convert(source: Path, target: Path, to: str | None = None) -> Conversion:
         source_format, stream = detect_stream(source, stream)
         if source_format is None:
             raise RecordError("format", f"{source}: not a record file referee reads")
-        games = _canonical_games(source, source_format, stream, result)
-        try:
-            if folder:
-                if not isinstance(target_format, MatFormat):
-                    raise ValueError(
-                        f"{target_format.name} is written to one file; a folder is for .mat"
-                    )
+        games = _canonical_games(source, source_format, target_format, stream, result)
+        if folder:
+            if not isinstance(target_format, MatFormat):
+                raise RecordError(
+                    "format",
+                    f"{target}: {target_format.name} is written to one file; a folder is for .mat",
+                )
+            try:
                 result.warnings, result.files = target_format.write_folder(games, target)
-            else:
-                with target.open("w", encoding="utf-8") as out:
+            except ValueError as error:
+                raise RecordError("format", f"{target}: {error}") from None
+            return result
+        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        try:
+            with temporary.open("x", encoding="utf-8") as out:
+                try:
                     result.warnings = target_format.write(games, out) or []
-        except ValueError as error:
-            raise RecordError("format", f"{target}: {error}") from None
+                except RecordError:
+                    raise
+                except ValueError as error:
+                    raise RecordError(
+                        "format", f"{target}: cannot be written as {target_format.name}: {error}"
+                    ) from None
+            if not result.written and result.skipped:
+                more = f" (and {len(result.skipped) - 1} more)" if result.skipped[1:] else ""
+                raise RecordError(
+                    "format", f"no game could be written to {target}: {result.skipped[0]}{more}"
+                )
+            os.replace(temporary, target)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
     return result
 
 
 def _canonical_games(
-    source: Path, source_format: FileFormat, stream: IO[bytes], result: Conversion
+    source: Path,
+    source_format: FileFormat,
+    target_format: FileFormat,
+    stream: IO[bytes],
+    result: Conversion,
 ) -> Iterator[Record]:
     for loaded in source_format.read(stream):
         where = f"{source}: game {loaded.number}"
         if loaded.record is None:
             result.skipped.append(f"{where}: {loaded.error}")
             continue
+        if target_format.game is not None and loaded.record.game != target_format.game:
+            raise RecordError(
+                "format",
+                f"{where} is a {loaded.record.game} game; {target_format.name} holds only "
+                f"{target_format.game} games",
+            )
         try:
             record = canonical(loaded.record)
         except ReplayError as error:
             turn = f" turn {error.turn + 1}" if error.turn is not None else ""
             result.skipped.append(f"{where}{turn}: [{error.code}] {error.message}")
+            continue
+        problem = target_format.cannot_hold(record)
+        if problem is not None:
+            result.skipped.append(f"{where}: {target_format.name} cannot hold it: {problem}")
             continue
         result.written += 1
         yield record

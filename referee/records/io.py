@@ -43,7 +43,26 @@ class Loaded:
 
 
 def _pointer(loc: tuple[Any, ...]) -> str:
-    return "".join(f"/{part}" for part in loc)
+    # A key may hold what no output can print (a lone surrogate): escaped.
+    text = "".join(f"/{part}" for part in loc)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def schema_error(error: ValidationError, ruleset: object = None) -> RecordError:
+    """The first problem of a record that failed validation, at its JSON pointer; a malformed
+    ruleset id (`ruleset`, the id as given) has a code of its own."""
+    first = error.errors()[0]
+    loc = first["loc"]
+    if loc and loc[0] in RECORD_TYPES:
+        loc = loc[1:]  # the union tag (the game)
+    where = _pointer(loc) or "/"
+    if loc == ("ruleset",) and isinstance(ruleset, str):
+        return RecordError(
+            "ruleset",
+            f"ruleset id {ruleset!r} is not of the form game/variant@N (N a plain number)",
+            where,
+        )
+    return RecordError("schema", f"{where}: {first['msg']}", where)
 
 
 def parse_record(data: Any) -> Record:
@@ -55,7 +74,7 @@ def parse_record(data: Any) -> Record:
             "format", f"not a referee record ('format' is {data.get('format')!r})", "/format"
         )
     version = data.get("version")
-    if version != VERSION:
+    if type(version) is not int or version != VERSION:
         if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
             message = f"record version {version} is newer than this referee reads ({VERSION})"
         else:
@@ -68,10 +87,7 @@ def parse_record(data: Any) -> Record:
     try:
         return RECORD_ADAPTER.validate_python(data)
     except ValidationError as error:
-        first = error.errors()[0]
-        loc = first["loc"][1:]  # the first element is the union tag (the game)
-        where = _pointer(loc) or "/"
-        raise RecordError("schema", f"{where}: {first['msg']}", where) from None
+        raise schema_error(error, data.get("ruleset")) from None
 
 
 def parse_record_json(text: str | bytes) -> Record:

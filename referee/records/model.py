@@ -5,14 +5,56 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    StrictFloat,
+    StrictInt,
+    TypeAdapter,
+)
 
 FORMAT = "referee"
 VERSION = 1
 
-Seat = Literal[0, 1]
-Die = Annotated[int, Field(ge=1, le=6)]
+LARGEST = 2**53 - 1
+"""The largest integer a record holds: what every JSON reader (JavaScript's included, as in
+the report's viewer) holds exactly."""
+
+# Integers are strict: `true`, `"3"` and `3.0` are not integers, as the schema says.
+Seat = Annotated[int, Strict(), Field(ge=0, le=1)]
+Die = Annotated[int, Strict(), Field(ge=1, le=6)]
 Dice = Annotated[list[Die], Field(min_length=2, max_length=2)]
+Count = Annotated[int, Strict(), Field(ge=0, le=LARGEST)]
+
+
+def _unicode(text: str) -> str:
+    """A lone surrogate (JSON `\\ud800` with no pair) is no Unicode text: no file can hold it."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        bad = ord(text[error.start])
+        message = f"\\u{bad:04x} at offset {error.start} is half a UTF-16 pair, not text"
+        raise ValueError(message) from None
+    return text
+
+
+Text = Annotated[str, AfterValidator(_unicode)]
+
+
+def _exactly_int(value: object) -> object:
+    if isinstance(value, bool | float):
+        raise ValueError(f"{value!r} is not an integer")
+    return value
+
+
+RULESET_ID = r"^[a-z]+/[a-z0-9_-]+@[1-9][0-9]*(\?[^?#\s]*)?$"
+"""`game/variant@N` with options after `?`: N written as a plain positive number (no `@01`)."""
 
 
 class Reason(StrEnum):
@@ -37,58 +79,58 @@ class _Model(BaseModel):
 
 
 class Player(_Model):
-    name: str = Field(min_length=1)
+    name: Text = Field(min_length=1)
     kind: Literal["human", "bot", "external"] = "human"
-    spec: str | None = Field(default=None, description="bot name with options, or its command")
+    spec: Text | None = Field(default=None, description="bot name with options, or its command")
 
 
 class EventInfo(_Model):
-    event: str | None = None
-    site: str | None = None
-    date: str | None = None
-    round: str | None = None
-    tournament: str | None = Field(default=None, description="id of the tournament")
-    pairing: int | None = Field(default=None, ge=0, description="index of the game pair")
-    game_number: int | None = Field(default=None, ge=0, description="index of the game")
+    event: Text | None = None
+    site: Text | None = None
+    date: Text | None = None
+    round: Text | None = None
+    tournament: Text | None = Field(default=None, description="id of the tournament")
+    pairing: Count | None = Field(default=None, description="index of the game pair")
+    game_number: Count | None = Field(default=None, description="index of the game")
 
 
 class Turn(_Model):
     seat: Seat
     roll: Dice | None = Field(default=None, description="the dice as rolled, in dice games")
-    move: str = Field(description="the move in the game's notation")
-    time_ms: int | None = Field(default=None, ge=0, description="the time the move took")
-    clock_ms: int | None = Field(
-        default=None, ge=0, description="the mover's clock after the move, increment added"
+    move: Text = Field(description="the move in the game's notation")
+    time_ms: Count | None = Field(default=None, description="the time the move took")
+    clock_ms: Count | None = Field(
+        default=None, description="the mover's clock after the move, increment added"
     )
     score: Annotated[StrictInt | StrictFloat, Field(allow_inf_nan=False)] | None = Field(
         default=None, description="the mover's score, its own point of view and units"
     )
-    depth: int | None = Field(default=None, ge=0, description="how deep the mover searched")
-    nodes: int | None = Field(default=None, ge=0, description="positions the mover searched")
-    pv: list[str] | None = Field(default=None, description="the line the mover expects")
+    depth: Count | None = Field(default=None, description="how deep the mover searched")
+    nodes: Count | None = Field(default=None, description="positions the mover searched")
+    pv: list[Text] | None = Field(default=None, description="the line the mover expects")
     book: Literal[True] | None = Field(
         default=None, description="true for a move of the opening book, not the mover's choice"
     )
-    comment: str | None = None
+    comment: Text | None = None
 
 
 class Result(_Model):
     winner: Seat | None = Field(description="the winner's seat, or null for a draw")
-    points: int = Field(ge=0)
+    points: Count
     reason: Reason
-    detail: str | None = Field(default=None, description="e.g. 'loop', or what a bot did")
+    detail: Text | None = Field(default=None, description="e.g. 'loop', or what a bot did")
 
 
 class _RecordBase(_Model):
     format: Literal["referee"] = FORMAT
-    version: Literal[1] = VERSION
-    ruleset: str = Field(description="e.g. 'thax/standard@1'")
+    version: Annotated[Literal[1], BeforeValidator(_exactly_int)] = VERSION
+    ruleset: str = Field(pattern=RULESET_ID, description="e.g. 'thax/standard@1'")
     players: Annotated[list[Player], Field(min_length=2, max_length=2)]
     event: EventInfo = EventInfo()
-    start: str | None = Field(default=None, description="start position in the game's notation")
+    start: Text | None = Field(default=None, description="start position in the game's notation")
     turns: list[Turn] = []
     result: Result | None = Field(default=None, description="null while unfinished")
-    tags: dict[str, str] = Field(default={}, description="other header data, e.g. PDN tags")
+    tags: dict[Text, Text] = Field(default={}, description="other header data, e.g. PDN tags")
 
     def first_seat(self) -> int | None:
         """The seat that starts when no opening roll decides it."""
@@ -106,9 +148,9 @@ class ThaxRecord(_DiceRecord):
 
 
 class MatchInfo(_Model):
-    length: int = Field(ge=1, description="points to win the match")
-    game: int = Field(ge=1, description="number of this game in the match")
-    score: Annotated[list[int], Field(min_length=2, max_length=2)] = [0, 0]
+    length: Count = Field(ge=1, description="points to win the match")
+    game: Count = Field(ge=1, description="number of this game in the match")
+    score: Annotated[list[Count], Field(min_length=2, max_length=2)] = [0, 0]
     first: Seat | None = Field(
         default=None, description="who starts, for games after the first (the last winner)"
     )

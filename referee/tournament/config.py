@@ -103,7 +103,9 @@ class TournamentConfig(BaseModel):
     variant: str = "standard"
     options: dict[str, str | int] = Field(default={}, description="ruleset options")
     bots: list[BotEntry] = Field(min_length=2)
-    games_per_pair: int = Field(default=2, ge=2, description="games of each pairing, even")
+    games_per_pair: int = Field(
+        default=2, ge=2, le=1_000_000, description="games of each pairing, even"
+    )
     seed: str = "1"
     turn_cap: int | None = Field(default=None, ge=1, description="adjudicated draw after this")
     time_limit: float | None = Field(default=None, gt=0, description="seconds per move")

@@ -15,11 +15,12 @@ from typing import IO, TYPE_CHECKING, Protocol
 
 from referee.bots.process import kill_orphans
 from referee.bots.registry import make_bot
+from referee.records.keys import describe_key, game_key
 from referee.records.model import Reason, Record
 from referee.tournament.config import TournamentConfig, with_environment, without_secrets
 from referee.tournament.executors import ExecutorFactory, process_pool, shutdown, stop_at_once
 from referee.tournament.play import match_score
-from referee.tournament.schedule import GameJob, schedule
+from referee.tournament.schedule import GameJob
 from referee.tournament.sequential import SprtTracker, wave_of
 from referee.tournament.store import TournamentFile, TournamentStore
 from referee.tournament.worker import (
@@ -75,6 +76,8 @@ class RunSummary:
     """Games of this run lost by `crash` (a program that failed or could not start)."""
     sprt: SprtState | None = None
     """Where the SPRT stands after the run, for a tournament that runs one."""
+    refused: list[str] = field(default_factory=list)
+    """Games played again although stored already: the store kept the first copy only."""
 
 
 class Progress(Protocol):
@@ -124,10 +127,27 @@ def run_tournament(
     Unless `keep_going`, a program that cannot start in each of its first two games stops the
     run at once (TournamentError). SIGINT and SIGTERM stop it within seconds
     (TournamentStopped); every game finished by then is stored, and no bot is left running.
+    The runner holds the folder's lock throughout: a second runner on the same folder is
+    refused at once (FolderBusy) instead of playing the same games again.
     """
     store = TournamentStore(directory)
     if config is not None:
         check_participants(config)
+    elif not store.exists():
+        store.load()  # says that there is no tournament here, before any lock file is made
+    with store.lock():
+        return _run_locked(store, config, concurrency, executor_factory, progress, keep_going)
+
+
+def _run_locked(
+    store: TournamentStore,
+    config: TournamentConfig | None,
+    concurrency: int,
+    executor_factory: ExecutorFactory | None,
+    progress: Progress | None,
+    keep_going: bool,
+) -> RunSummary:
+    directory = store.directory
     # tournament.json keeps the names of the bots' env, not their values (secrets).
     info: TournamentFile = (
         store.create(without_secrets(config)) if config is not None else store.load()
@@ -135,7 +155,7 @@ def run_tournament(
     game, ruleset = tournament_ruleset(info.config)
     length = game.match_length(ruleset)
     stored = store.by_job()
-    everything = schedule(info.config)
+    everything = info.jobs()
     jobs = [job for job in everything if not job_finished(stored.get(job.number, []), length)]
     tracker = _sprt_tracker(info.config, everything, length, stored)
     if tracker is not None and (last := tracker.last_wave()) is not None:
@@ -263,10 +283,10 @@ class _Run:
         self.started |= result.started
 
 
-def sprt_status(config: TournamentConfig, stored: dict[int, list[Record]]) -> SprtState | None:
+def sprt_status(info: TournamentFile, stored: dict[int, list[Record]]) -> SprtState | None:
     """Where the SPRT of a tournament stands over its stored games (None: it runs none)."""
-    game, ruleset = tournament_ruleset(config)
-    tracker = _sprt_tracker(config, schedule(config), game.match_length(ruleset), stored)
+    game, ruleset = tournament_ruleset(info.config)
+    tracker = _sprt_tracker(info.config, info.jobs(), game.match_length(ruleset), stored)
     return None if tracker is None else tracker.state()
 
 
@@ -335,14 +355,16 @@ def _store(
 ) -> None:
     """Append the games of a batch together (one sync), saying what is wrong with any that
     the worker found invalid, at its place in the file."""
-    for number, game in enumerate(played, start=summary.stored + 1):
+    refused = store.append(out, [game.record for game in played])
+    summary.refused.extend(describe_key(key) for key in map(game_key, refused) if key)
+    kept = [game for game in played if all(game.record is not r for r in refused)]
+    for number, game in enumerate(kept, start=summary.stored + 1):
         if not game.valid:
             report = validate_record(game.record, str(store.games_path), number)
             summary.invalid.extend(d.one_line() for d in report.diagnostics)
-    store.append(out, [game.record for game in played])
-    summary.stored += len(played)
+    summary.stored += len(kept)
     summary.crashes += sum(
         1
-        for game in played
+        for game in kept
         if game.record.result is not None and game.record.result.reason == Reason.CRASH
     )

@@ -1,12 +1,10 @@
 """The schedule: which bots meet, in seat-swapped game pairs, in which order.
 
 - round robin: every pairing of the bots;
-- gauntlet: each of the first `seeds` bots meets every other bot; the others do not meet;
-- rounds: the whole schedule again, each round after the last.
+- gauntlet: each of the first `seeds` bots meets every other bot; the others do not meet.
 
-Within a round, each pairing plays `games_per_pair / 2` pairs, one after the other. A pair's
-index among its pairing's pairs (over all rounds) says which opening of the suite it plays.
-With one round this is the order of the first tournaments, so their folders still resume.
+Each pairing plays `rounds x games_per_pair / 2` pairs. A pair's index among its pairing's
+pairs says which opening of the suite it plays; how pairs are numbered is the layout below.
 """
 
 from __future__ import annotations
@@ -14,8 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Literal
 
 from referee.tournament.config import TournamentConfig
+
+Layout = Literal["by-round", "by-pairing"]
+"""How pairs are numbered. `by-round`: round r holds one pair of every pairing, so a pair's
+number (and seed) does not depend on how many rounds there are, and a tournament can grow
+(`referee tournament extend`). `by-pairing`: all pairs of the first pairing, then of the
+next; tournaments made before `extend` existed keep it, so they resume to the same games.
+With two games per pairing both layouts are the same."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +33,8 @@ class GameJob:
     seats: tuple[int, int]
     """Indexes into the configuration's bots, seat 0 first."""
     round: int = 0
-    """Index of the pair among its pairing's pairs: the opening it plays."""
+    """Index of the pair among its pairing's pairs (its round, in the by-round layout): the
+    opening it plays."""
 
     def seed(self, tournament_seed: str) -> str:
         return f"{tournament_seed}/pair{self.pair}"
@@ -45,16 +52,16 @@ def pairings(config: TournamentConfig) -> Iterator[tuple[int, int]]:
     yield from combinations(everyone, 2)
 
 
-def schedule(config: TournamentConfig) -> list[GameJob]:
-    jobs: list[GameJob] = []
-    pair = 0
-    per_round = config.games_per_pair // 2
+def schedule(config: TournamentConfig, layout: Layout = "by-round") -> list[GameJob]:
     met = list(pairings(config))
-    for round_number in range(config.rounds):
-        for first, second in met:
-            for index in range(per_round):
-                played = round_number * per_round + index
-                jobs.append(GameJob(2 * pair, pair, (first, second), played))
-                jobs.append(GameJob(2 * pair + 1, pair, (second, first), played))
-                pair += 1
+    per_pairing = config.rounds * config.games_per_pair // 2
+    if layout == "by-round":
+        order = [(r, p) for r in range(per_pairing) for p in range(len(met))]
+    else:
+        order = [(r, p) for p in range(len(met)) for r in range(per_pairing)]
+    jobs: list[GameJob] = []
+    for pair, (index, pairing) in enumerate(order):
+        first, second = met[pairing]
+        jobs.append(GameJob(2 * pair, pair, (first, second), index))
+        jobs.append(GameJob(2 * pair + 1, pair, (second, first), index))
     return jobs

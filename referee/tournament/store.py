@@ -1,22 +1,41 @@
-"""A tournament folder: tournament.json (config and seed) and games.jsonl (finished games)."""
+"""A tournament folder: tournament.json (config and seed), games.jsonl (finished games) and
+.lock (held by the one runner playing the folder)."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from pydantic import BaseModel, ValidationError
 
 from referee.records.io import append_durably, iter_jsonl
+from referee.records.keys import GameKey, game_key
 from referee.records.model import Record
-from referee.tournament.config import ConfigError, TournamentConfig, same_games
+from referee.tournament.config import ConfigError, TournamentConfig, build_config, same_games
+from referee.tournament.schedule import GameJob, Layout, schedule
 
 CONFIG_FILE = "tournament.json"
 GAMES_FILE = "games.jsonl"
+LOCK_FILE = ".lock"
+
+
+class FolderBusy(ConfigError):
+    """Another process plays the tournament folder."""
+
+
+class ConfigDigest(BaseModel):
+    """SHA-256 digests of the configuration as written, to find a hand edit: of the whole
+    (canonical JSON), and of each value by its path (`bots[1].spec`), to name the change."""
+
+    config: str
+    fields: dict[str, str]
 
 
 def tournament_id(config: TournamentConfig) -> str:
@@ -35,6 +54,50 @@ class TournamentFile(BaseModel):
     id: str
     created: str
     config: TournamentConfig
+    schedule: Layout = "by-pairing"
+    """How games are numbered (files written before `extend` existed have no such field)."""
+    digest: ConfigDigest | None = None
+    """None in files written before digests existed: those are not checked."""
+    history: list[str] = []
+    """What `referee tournament extend` changed, and when."""
+
+    def jobs(self) -> list[GameJob]:
+        return schedule(self.config, self.schedule)
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _sha256(value: Any) -> str:
+    return hashlib.sha256(_canonical(value).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _leaves(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
+    if isinstance(value, dict) and value:
+        for key, item in value.items():
+            yield from _leaves(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list) and value:
+        for index, item in enumerate(value):
+            yield from _leaves(item, f"{path}[{index}]")
+    else:
+        yield path, value
+
+
+def config_digest(config: dict[str, Any]) -> ConfigDigest:
+    """The digests of a configuration as JSON data."""
+    fields = {path: _sha256(value)[:16] for path, value in _leaves(config)}
+    return ConfigDigest(config=_sha256(config), fields=fields)
+
+
+def changed_fields(digest: ConfigDigest, config: dict[str, Any]) -> list[str]:
+    """The paths whose value differs from the digests, or that were added or removed."""
+    now = config_digest(config).fields
+    return [
+        path
+        for path in sorted(now.keys() | digest.fields.keys())
+        if now.get(path) != digest.fields.get(path)
+    ]
 
 
 class TournamentStore:
@@ -42,9 +105,31 @@ class TournamentStore:
         self.directory = directory
         self.config_path = directory / CONFIG_FILE
         self.games_path = directory / GAMES_FILE
+        self.lock_path = directory / LOCK_FILE
+        self._keys: set[GameKey] | None = None
+        """The keys of the stored games, once read: append refuses a game stored already."""
 
     def exists(self) -> bool:
         return self.config_path.exists()
+
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold the folder for this process: one runner per tournament folder. The lock is
+        the kernel's (flock), so it goes with the process however that ends."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+                who = f"pid {holder}" if holder.isdigit() else "another process"
+                raise FolderBusy(f"{self.directory} is being played by {who}") from None
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+            yield
+        finally:
+            os.close(fd)
 
     def create(self, config: TournamentConfig) -> TournamentFile:
         """Start a new tournament folder, or reopen one that has the same configuration (the
@@ -59,43 +144,120 @@ class TournamentStore:
                     f"{self.directory} holds a tournament with another configuration; "
                     "resume it with 'referee tournament resume' or choose another folder"
                 )
-            info = existing.model_copy(update={"config": config})
-        else:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-            info = TournamentFile(id=tournament_id(config), created=created, config=config)
+            # Launch settings changed (a fix after a failed start): same games, new file.
+            return self._write(existing.model_copy(update={"config": config}))
+        self.directory.mkdir(parents=True, exist_ok=True)
+        created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        info = TournamentFile(
+            id=tournament_id(config), created=created, config=config, schedule="by-round"
+        )
+        return self._write(info)
+
+    def _write(self, info: TournamentFile) -> TournamentFile:
+        """Write tournament.json whole (a temporary file renamed), with the config's digest."""
+        info = info.model_copy(
+            update={"digest": config_digest(info.model_dump(mode="json")["config"])}
+        )
         temporary = self.config_path.with_suffix(".tmp")
         temporary.write_text(info.model_dump_json(indent=2) + "\n", encoding="utf-8")
         os.replace(temporary, self.config_path)
         return info
 
     def load(self) -> TournamentFile:
+        """tournament.json, refused when its configuration was edited after it was written."""
         try:
-            return TournamentFile.model_validate_json(self.config_path.read_bytes())
+            data = json.loads(self.config_path.read_bytes())
+            info = TournamentFile.model_validate(data)
         except OSError as error:
             raise ConfigError(f"{self.config_path}: cannot read: {error.strerror}") from None
-        except ValidationError as error:
+        except (ValueError, ValidationError) as error:
             raise ConfigError(f"{self.config_path}: not a tournament file: {error}") from None
+        if info.digest is not None and _sha256(data["config"]) != info.digest.config:
+            changed = changed_fields(info.digest, data["config"])
+            named = ", ".join(changed[:3]) + (
+                f" and {len(changed) - 3} more" if changed[3:] else ""
+            )
+            raise ConfigError(
+                f"{self.config_path}: the configuration was edited after the tournament "
+                f"started ({named or 'its layout'} changed); put it back, or start a new folder "
+                "(grow a tournament with 'referee tournament extend')"
+            )
+        return info
+
+    def extend(
+        self, games_per_pair: int | None = None, rounds: int | None = None
+    ) -> tuple[TournamentFile, int]:
+        """Schedule more games per pairing (a larger `games_per_pair`, or more `rounds` of the
+        whole schedule); returns the new file and how many games it added.
+
+        The new games are those a tournament configured with the larger numbers from the start
+        would play after the ones already scheduled (same numbers, same seeds)."""
+        info = self.load()
+        old = info.config
+        wanted = {
+            "games_per_pair": old.games_per_pair if games_per_pair is None else games_per_pair,
+            "rounds": old.rounds if rounds is None else rounds,
+        }
+        if wanted["games_per_pair"] < old.games_per_pair or wanted["rounds"] < old.rounds:
+            raise ConfigError(f"{self.directory}: a tournament grows; it does not shrink")
+        per_pairing = wanted["rounds"] * wanted["games_per_pair"]
+        if per_pairing <= old.rounds * old.games_per_pair:
+            raise ConfigError(
+                f"{self.directory} already plays {old.games_per_pair} games per pairing x "
+                f"{old.rounds} rounds; give more to extend it"
+            )
+        if info.schedule == "by-pairing" and old.games_per_pair * old.rounds > 2:
+            raise ConfigError(
+                f"{self.directory} numbers its games pairing by pairing (made by an older "
+                "referee), so it cannot grow without renumbering them; start a new tournament"
+            )
+        config = build_config(**{**old.model_dump(), **wanted})
+        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        change = ", ".join(
+            f"{key} {getattr(old, key)} -> {value}"
+            for key, value in wanted.items()
+            if value != getattr(old, key)
+        )
+        grown = info.model_copy(
+            update={
+                "config": config,
+                "schedule": "by-round",
+                "history": [*info.history, f"{stamp} {change}"],
+            }
+        )
+        return self._write(grown), len(grown.jobs()) - len(info.jobs())
 
     def records(self) -> list[Record]:
         """The stored games in file order; an unreadable line (a write cut short) is skipped."""
         if not self.games_path.exists():
-            return []
-        with self.games_path.open("rb") as stream:
-            return [loaded.record for loaded in iter_jsonl(stream) if loaded.record is not None]
+            records: list[Record] = []
+        else:
+            with self.games_path.open("rb") as stream:
+                records = [loaded.record for loaded in iter_jsonl(stream) if loaded.record]
+        self._keys = {key for key in map(game_key, records) if key is not None}
+        return records
 
     def by_job(self) -> dict[int, list[Record]]:
         """The stored games of each scheduled job (a game, or the games of a match), by the
         job's number; a game stored twice counts once."""
         jobs: dict[int, list[Record]] = {}
+        seen: set[GameKey] = set()
         for record in self.records():
-            number = record.event.game_number
-            if number is None:
+            key = game_key(record)
+            if key is None or key in seen:
                 continue
-            games = jobs.setdefault(number, [])
-            if record not in games:
-                games.append(record)
+            seen.add(key)
+            jobs.setdefault(key[2], []).append(record)
         return jobs
+
+    def duplicates(self) -> list[tuple[GameKey, int]]:
+        """Games stored more than once (written by other means than a runner holding the
+        lock), with how many times each is stored."""
+        counts: dict[GameKey, int] = {}
+        for key in map(game_key, self.records()):
+            if key is not None:
+                counts[key] = counts.get(key, 0) + 1
+        return [(key, count) for key, count in counts.items() if count > 1]
 
     def open_for_append(self) -> IO[str]:
         """Open games.jsonl for appending, first cutting off a last line left half-written."""
@@ -104,9 +266,26 @@ class TournamentStore:
                 stream.truncate(_complete_length(stream))
         return self.games_path.open("a", encoding="utf-8")
 
-    @staticmethod
-    def append(stream: IO[str], records: Sequence[Record]) -> None:
-        append_durably(stream, records)
+    def append(self, stream: IO[str], records: Sequence[Record]) -> list[Record]:
+        """Append the records in one durable write, except any game already stored (same
+        tournament, pairing, game number and game of the match): those are refused and
+        returned, so a game is never stored twice."""
+        if self._keys is None:
+            self.records()
+        assert self._keys is not None
+        fresh: list[Record] = []
+        refused: list[Record] = []
+        for record in records:
+            key = game_key(record)
+            if key is not None and key in self._keys:
+                refused.append(record)
+                continue
+            if key is not None:
+                self._keys.add(key)
+            fresh.append(record)
+        if fresh:
+            append_durably(stream, fresh)
+        return refused
 
 
 def _complete_length(stream: IO[bytes], chunk: int = 1 << 16) -> int:

@@ -32,8 +32,13 @@ def describe_outcome(winner: int | None, points: int) -> str:
     return f"seat {winner} wins" + (f" {points} points" if points != 1 else "")
 
 
-def result_problems(result: Result | None, outcome: Outcome | None) -> list[tuple[str, str]]:
-    """How a declared result disagrees with the replayed end, as (code, message) pairs."""
+def result_problems(
+    result: Result | None, outcome: Outcome | None, points: tuple[int, ...] = (1,)
+) -> list[tuple[str, str]]:
+    """How a declared result disagrees with the replayed end, as (code, message) pairs.
+
+    `points` are what a win the rules did not decide may score at the end (Game.win_points
+    for the declared winner)."""
     if result is None:
         if outcome is None:
             return []
@@ -54,7 +59,7 @@ def result_problems(result: Result | None, outcome: Outcome | None) -> list[tupl
                     f"the result says {declared} by the rules, but the game is not over",
                 )
             ]
-        return []
+        return _stopped_problems(result, points)
     actual = describe_outcome(outcome.winner, outcome.points)
     if result.reason != Reason.RULES:
         return [
@@ -65,6 +70,28 @@ def result_problems(result: Result | None, outcome: Outcome | None) -> list[tupl
         ]
     if result.winner != outcome.winner or result.points != outcome.points:
         return [("result-mismatch", f"the result says {declared}, the replay gives {actual}")]
+    return []
+
+
+def _stopped_problems(result: Result, points: tuple[int, ...]) -> list[tuple[str, str]]:
+    """A game stopped before the rules ended it: a resignation or a forfeit has a loser, a
+    draw scores 0, and a win scores what the ruleset gives at that point."""
+    reason = result.reason.value
+    if result.winner is None:
+        if result.reason != Reason.ADJUDICATED:
+            return [("result-reason", f"a draw by {reason}: only an adjudication can be a draw")]
+        if result.points:
+            return [("result-points", f"a draw scores 0 points, not {result.points}")]
+        return []
+    if result.points not in points:
+        allowed = " or ".join(map(str, points))
+        return [
+            (
+                "result-points",
+                f"a win by {reason} scores {allowed} point{'s' if points != (1,) else ''} "
+                f"here, not {result.points}",
+            )
+        ]
     return []
 
 
@@ -98,7 +125,11 @@ def validate_record(
             diagnostic.move_number = turn_labels[error.turn]
         diagnostics.append(diagnostic)
     else:
-        for code, message in result_problems(record.result, state.outcome()):
+        result = record.result
+        points = (1,)
+        if result is not None and result.winner is not None:
+            points = game.win_points(state, result.winner)
+        for code, message in result_problems(result, state.outcome(), points):
             diagnostics.append(
                 Diagnostic(
                     code=code,

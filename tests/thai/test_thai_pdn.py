@@ -185,9 +185,13 @@ def test_fen_becomes_the_start_in_canonical_form() -> None:
     assert [turn.seat for turn in loaded.record.turns] == [1]
 
 
-def test_latin_1_files_are_read() -> None:
-    (loaded,) = load('[White "Jos\xe9"]\n1. 26-22 *\n'.encode("latin-1"))
-    assert loaded.record is not None and loaded.record.players[1].name == "José"
+def test_text_that_is_not_utf_8_is_an_encoding_error_of_its_game_only() -> None:
+    """Not silently replaced (issue 16): a Latin-1 name is reported where it stands."""
+    text = '[White "Jos\xe9"]\n1. 26-22 *\n\n[White "Ann"]\n1. 26-22 *\n'
+    bad, good = load(text.encode("latin-1"))
+    assert bad.record is None and bad.error is not None and bad.error.code == "encoding"
+    assert bad.line == 1 and bad.error.message.startswith("line 1, column 12: byte 0xe9 ")
+    assert good.record is not None and good.record.players[1].name == "Ann"
 
 
 def test_the_reason_of_a_pdn_result_is_inferred_from_the_board() -> None:

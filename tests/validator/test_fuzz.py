@@ -7,6 +7,7 @@ import io
 from pathlib import Path
 
 import pytest
+from fuzzing import mutated
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -37,19 +38,7 @@ def test_the_samples_are_valid(sample: Path) -> None:
 @FUZZ
 @given(data=st.data())
 def test_mutated_files_give_diagnostics_not_tracebacks(sample: Path, data: st.DataObject) -> None:
-    content = bytearray(sample.read_bytes())
-    for _ in range(data.draw(st.integers(1, 8))):
-        where = data.draw(st.integers(0, max(0, len(content) - 1)))
-        action = data.draw(st.sampled_from(["flip", "insert", "delete", "digit"]))
-        if action == "flip" and content:
-            content[where] = data.draw(st.integers(0, 255))
-        elif action == "insert":
-            content[where:where] = data.draw(st.binary(min_size=1, max_size=12))
-        elif action == "delete":
-            del content[where : where + data.draw(st.integers(1, 20))]
-        else:
-            content[where:where] = str(data.draw(st.integers(-(10**30), 10**30))).encode()
-    reports_of(bytes(content), sample.name)
+    reports_of(data.draw(mutated(sample.read_bytes())), sample.name)
 
 
 @pytest.mark.parametrize("sample", FILES, ids=[f.name for f in FILES])

@@ -16,6 +16,10 @@ from referee.games.takhteh.rules import (
 __all__ = ["GAME", "NO_MOVE", "TakhtehGame", "TakhtehMove", "TakhtehState"]
 
 
+LONGEST_MATCH = 2**53 - 1
+"""The largest integer a record holds (records/model.py), so a match's length and score fit."""
+
+
 class TakhtehGame(Game):
     name: ClassVar[str] = "takhteh"
     title: ClassVar[str] = "Takhteh"
@@ -28,8 +32,11 @@ class TakhtehGame(Game):
         if unknown:
             raise RulesetError(f"takhteh takes only the option 'match', got {sorted(unknown)}")
         length = options.get("match", 1)
-        if type(length) is not int or length < 1:
-            raise RulesetError(f"match length must be a whole number of points >= 1: {length!r}")
+        if type(length) is not int or not 1 <= length <= LONGEST_MATCH:
+            raise RulesetError(
+                f"match length must be a whole number of points from 1 to {LONGEST_MATCH}: "
+                f"{length!r}"
+            )
         return super().ruleset(variant, **({"match": length} if length != 1 else {}))
 
     def coerce_options(self, options: dict[str, str]) -> dict[str, Any]:
@@ -44,6 +51,11 @@ class TakhtehGame(Game):
     def match_length(self, ruleset: Ruleset) -> int:
         """Points needed to win the match the ruleset describes (1 for a single game)."""
         return int(ruleset.option("match", 1))
+
+    def win_points(self, state: State, winner: int) -> tuple[int, ...]:
+        """A single game, or a gammon (2) while the loser has borne off no checker."""
+        assert isinstance(state, TakhtehState)
+        return (1, 2) if state.checkers(1 - winner)[2] == 0 else (1,)
 
     def initial_state(
         self, ruleset: Ruleset, start: str | None = None, first: int | None = None

@@ -65,12 +65,16 @@ class PdnGame:
     error: PdnSyntaxError | None = None
 
 
-_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
+_TAG_HEAD = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"')
+_TAG_RUN = re.compile(r'[^"\\]*')
+"""Text of a tag value up to a quote or a backslash: one character class, which the regex
+engine scans without keeping a state per character (an alternation in a repeated group kept
+one, some 200 bytes per character of a long tag)."""
+_TAG_END = re.compile(r"\s*\]")
 _NUMBER = re.compile(r"(\d+)(\.+)")
 _STRENGTH = re.compile(r"(?:[!?*]+|\([!?]+\))$")
 _STRENGTH_AFTER = re.compile(r"\([!?]+\)")
 _WORD_END = re.compile(r"[\s{}()\[\];]")
-_ESCAPE = re.compile(r"\\(.)")
 
 
 @dataclass
@@ -115,8 +119,8 @@ def _tokens(lines: Iterable[str]) -> Iterator[_Token]:
                 yield _Token("comment", line[i + 1 :].strip(), line_number, i + 1)
                 break
             elif char == "[":
-                match = _TAG.match(line, i)
-                if match is None:
+                tag = _tag_pair(line, i)
+                if tag is None:
                     yield _Token(
                         "error",
                         'a tag pair is written [Name "value"]',
@@ -124,9 +128,9 @@ def _tokens(lines: Iterable[str]) -> Iterator[_Token]:
                         i + 1,
                     )
                     break
-                value = _ESCAPE.sub(r"\1", match.group(2))
-                yield _Token("tag", match.group(1), line_number, i + 1, value)
-                i = match.end()
+                name, value, end = tag
+                yield _Token("tag", name, line_number, i + 1, value)
+                i = end
             elif char in "()":
                 yield _Token("open" if char == "(" else "close", char, line_number, i + 1)
                 i += 1
@@ -141,6 +145,29 @@ def _tokens(lines: Iterable[str]) -> Iterator[_Token]:
                 i = strength.end() if strength else end
     if comment is not None:
         yield _Token("error", "a comment '{' is never closed", *comment_at)
+
+
+def _tag_pair(line: str, start: int) -> tuple[str, str, int] | None:
+    """The tag pair `[Name "value"]` at `start`: its name, its value (backslash escapes
+    resolved) and where it ends; None when there is none. Time and memory linear in its size."""
+    head = _TAG_HEAD.match(line, start)
+    if head is None:
+        return None
+    parts: list[str] = []
+    at = head.end()
+    while True:
+        run = _TAG_RUN.match(line, at)
+        assert run is not None  # the class matches the empty string
+        parts.append(run.group())
+        at = run.end()
+        if at >= len(line) or (line[at] == "\\" and at + 1 >= len(line)):
+            return None
+        if line[at] == '"':
+            break
+        parts.append(line[at + 1])
+        at += 2
+    end = _TAG_END.match(line, at + 1)
+    return None if end is None else (head.group(1), "".join(parts), end.end())
 
 
 def _word(word: str, line: int, column: int) -> Iterator[_Token]:

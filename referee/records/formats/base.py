@@ -29,3 +29,8 @@ class FileFormat(ABC):
     def write(self, records: Iterable[Record], stream: IO[str]) -> list[str] | None:
         """The records in this format's canonical form; returns warnings about what was
         written differently (a name the format cannot hold), if any."""
+
+    def cannot_hold(self, record: Record) -> str | None:
+        """Why this format cannot hold the record (a tag name PDN cannot write, say), or None;
+        `convert` leaves such a game out and says why."""
+        return None

@@ -16,13 +16,16 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
+from pydantic import ValidationError
+
 from referee.games import get_game
 from referee.games.base import Ruleset
 from referee.games.takhteh.mat import MatEntry, MatGame, MatMatch, parse_mat, write_mat
 from referee.games.takhteh.notation import format_legs_plain
 from referee.games.takhteh.rules import TakhtehState
 from referee.records.formats.base import FileFormat
-from referee.records.io import Loaded, RecordError
+from referee.records.formats.text import Utf8Lines, checked
+from referee.records.io import Loaded, RecordError, schema_error
 from referee.records.model import (
     EventInfo,
     MatchInfo,
@@ -51,15 +54,16 @@ class MatFormat(FileFormat):
         return _SNIFF.search(head) is not None
 
     def read(self, stream: IO[bytes]) -> Iterator[Loaded]:
-        match = parse_mat(stream.read().decode("utf-8", errors="replace"))
+        lines = Utf8Lines(stream)
+        match = parse_mat("".join(lines))
         if not match.games:
             error = match.error
             line = error.line if error else 1
             message = error.message if error else "no game found"
-            yield Loaded(1, line, error=RecordError("mat.syntax", message))
-            return
-        for number, game in enumerate(match.games, 1):
-            yield _loaded(match, game, number)
+            games = [(1, Loaded(1, line, error=RecordError("mat.syntax", message)))]
+        else:
+            games = [(g.line, _loaded(match, g, n)) for n, g in enumerate(match.games, 1)]
+        return checked(games, lines)
 
     def write(self, records: Iterable[Record], stream: IO[str]) -> list[str]:
         matches, warnings = to_matches(records)
@@ -102,10 +106,14 @@ def _loaded(match: MatMatch, game: MatGame, number: int) -> Loaded:
                 "which is not part of Takhteh (there is no doubling cube)",
             ),
         )
+    try:
+        record = _record(match, game)
+    except ValidationError as error:  # points or a score past the largest a record holds
+        return Loaded(number, game.line, error=schema_error(error))
     return Loaded(
         number,
         game.line,
-        record=_record(match, game),
+        record=record,
         turn_places=tuple((entry.line, entry.column) for entry in game.entries),
     )
 

@@ -30,12 +30,15 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import IO
 
+from pydantic import ValidationError
+
 from referee.games import get_game
 from referee.games.base import GameError, NotationError
 from referee.games.thai.fen import format_fen, parse_fen
 from referee.games.thai.pdn import GAME_TYPE, PdnGame, PdnMove, read_games, write_game
 from referee.records.formats.base import FileFormat
-from referee.records.io import Loaded, RecordError
+from referee.records.formats.text import Utf8Lines, checked
+from referee.records.io import Loaded, RecordError, schema_error
 from referee.records.model import EventInfo, Player, Reason, Record, Result, ThaiRecord, Turn
 
 RULESET = "thai/standard@1"
@@ -105,29 +108,43 @@ class PdnFormat(FileFormat):
         return _TAG_HEAD.match(head.removeprefix(b"\xef\xbb\xbf")) is not None
 
     def read(self, stream: IO[bytes]) -> Iterator[Loaded]:
-        lines = (_decode(raw) for raw in stream)
-        for number, game in enumerate(read_games(lines), 1):
-            try:
-                record, places = pdn_to_record(game)
-            except _Unreadable as problem:
-                yield Loaded(number, problem.line, error=problem.error)
-            else:
-                labels = move_numbers(len(record.turns), white_starts=_white_starts(record))
-                yield Loaded(number, game.line, record, turn_places=places, turn_labels=labels)
+        lines = Utf8Lines(stream)
+        return checked(_games(lines), lines)
 
     def write(self, records: Iterable[Record], stream: IO[str]) -> None:
         for record in records:
-            if not isinstance(record, ThaiRecord):
-                raise ValueError(f"PDN holds Thai checkers records, not {record.game}")
-            stream.write(write_game(record_to_pdn(record)))
+            stream.write(_pdn_text(record))
+
+    def cannot_hold(self, record: Record) -> str | None:
+        try:
+            _pdn_text(record)
+        except ValueError as error:
+            return str(error)
+        return None
 
 
-def _decode(raw: bytes) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        # PDN 2.0 files are ISO-8859-1.
-        return raw.decode("latin-1")
+def _pdn_text(record: Record) -> str:
+    if not isinstance(record, ThaiRecord):
+        raise ValueError(f"PDN holds Thai checkers records, not {record.game}")
+    return write_game(record_to_pdn(record))
+
+
+def _games(lines: Iterable[str]) -> Iterator[tuple[int, Loaded]]:
+    """Each game's Loaded with the line where the game starts."""
+    for number, game in enumerate(read_games(lines), 1):
+        try:
+            record, places = pdn_to_record(game)
+        except _Unreadable as problem:
+            yield game.line, Loaded(number, problem.line, error=problem.error)
+        except ValidationError as error:
+            # A tag value a record cannot hold: a Ruleset not of the form game/variant@N,
+            # a number past the largest a record holds.
+            ruleset = game.tags.get("Ruleset")
+            yield game.line, Loaded(number, game.line, error=schema_error(error, ruleset))
+        else:
+            labels = move_numbers(len(record.turns), white_starts=_white_starts(record))
+            loaded = Loaded(number, game.line, record, turn_places=places, turn_labels=labels)
+            yield game.line, loaded
 
 
 def pdn_to_record(game: PdnGame) -> tuple[ThaiRecord, tuple[tuple[int, int], ...]]:

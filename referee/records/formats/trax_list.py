@@ -20,7 +20,8 @@ from referee.games import get_game
 from referee.games.base import GameError
 from referee.games.trax import gamelist
 from referee.records.formats.base import FileFormat
-from referee.records.io import Loaded, RecordError
+from referee.records.formats.text import Utf8Lines, checked
+from referee.records.io import Loaded, RecordError, schema_error
 from referee.records.model import EventInfo, Player, Reason, Record, Result, TraxRecord, Turn
 from referee.records.replay import result_of
 
@@ -30,12 +31,6 @@ EVENT_HEADERS = ("Event", "Site", "Date", "Round")
 RESULT = re.compile(r"(?:(white|black) wins|(draw))\s*\((\w+)\)", re.IGNORECASE)
 RULESET = re.compile(r"trax/([^@?/]+)@1")
 RESERVED = {key.lower() for key in (*gamelist.KNOWN_HEADERS, *gamelist.RESULT_HEADERS)}
-
-
-def _lines(stream: IO[bytes]) -> Iterator[str]:
-    for number, raw in enumerate(stream):
-        text = raw.decode("utf-8", errors="replace")
-        yield text.removeprefix("\ufeff") if number == 0 else text
 
 
 def _header_result(game: gamelist.ListedGame) -> Result | None:
@@ -101,7 +96,7 @@ def to_record(game: gamelist.ListedGame) -> TraxRecord:
             tags={key: value for key, value in game.headers.items() if key.lower() not in RESERVED},
         )
     except ValidationError as error:
-        raise RecordError("schema", str(error.errors()[0]["msg"])) from None
+        raise schema_error(error, ruleset) from None
 
 
 def from_record(record: Record) -> str:
@@ -158,21 +153,34 @@ class TraxListFormat(FileFormat):
         )
 
     def read(self, stream: IO[bytes]) -> Iterator[Loaded]:
-        for number, item in enumerate(gamelist.read_games(_lines(stream)), 1):
-            if isinstance(item, gamelist.GameListError):
-                message = f"{item.message} (column {item.column})"
-                yield Loaded(number, item.line, error=RecordError(item.code, message))
-                continue
-            try:
-                record = to_record(item)
-            except RecordError as error:
-                yield Loaded(number, item.line, error=error)
-                continue
-            places = tuple((token.line, token.column) for token in item.moves)
-            yield Loaded(number, item.line, record, turn_places=places)
+        lines = Utf8Lines(stream)
+        return checked(_games(lines), lines)
 
     def write(self, records: Iterable[Record], stream: IO[str]) -> None:
         for index, record in enumerate(records):
             if index:
                 stream.write("\n")
             stream.write(from_record(record))
+
+    def cannot_hold(self, record: Record) -> str | None:
+        try:
+            from_record(record)
+        except ValueError as error:
+            return str(error)
+        return None
+
+
+def _games(lines: Iterable[str]) -> Iterator[tuple[int, Loaded]]:
+    """Each game's Loaded with the line where its block starts."""
+    for number, item in enumerate(gamelist.read_games(lines), 1):
+        if isinstance(item, gamelist.GameListError):
+            message = f"{item.message} (column {item.column})"
+            yield item.line, Loaded(number, item.line, error=RecordError(item.code, message))
+            continue
+        try:
+            record = to_record(item)
+        except RecordError as error:
+            yield item.line, Loaded(number, item.line, error=error)
+            continue
+        places = tuple((token.line, token.column) for token in item.moves)
+        yield item.line, Loaded(number, item.line, record, turn_places=places)
