@@ -74,7 +74,7 @@ def test_what_pdn_cannot_hold_is_left_out_with_the_reason(tmp_path: Path, change
     source = write(tmp_path / "thai.jsonl", odd, plain)
     result = invoke("convert", source, tmp_path / "out.pdn")
     assert result.exit_code == 1
-    assert message in result.output and "1 games written" in result.output
+    assert message in result.output and "1 game written" in result.output
     assert invoke("validate", tmp_path / "out.pdn").exit_code == 0
 
 

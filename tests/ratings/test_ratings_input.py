@@ -159,5 +159,6 @@ def test_huge_points_are_an_input_error_not_an_overflow(tmp_path):
     )
     path = tmp_path / "huge.mat"
     path.write_text(text)
-    with pytest.raises(RatingsInputError, match=r"huge\.mat:3: the result gives 9+ points"):
+    with pytest.raises(RatingsInputError, match=r"huge\.mat:3: .*points") as caught:
         read_games([path])
+    assert "\n" not in str(caught.value)

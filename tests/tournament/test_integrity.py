@@ -94,7 +94,7 @@ def test_status_and_ratings_report_games_stored_twice_and_count_them_once(
     games.write_text("".join(lines) + lines[0] + lines[2])
     status = runner.invoke(app, ["tournament", "status", str(tmp_path)])
     assert status.exit_code == 0
-    assert "4 of 4 scheduled finished, 4 stored (2 more stored twice" in status.output
+    assert "4 of 4 scheduled finished, 4 games stored (2 more stored twice" in status.output
     assert "game 0 (pairing 0)" in status.output and "stored 2 times" in status.output
     ratings = runner.invoke(app, ["ratings", str(tmp_path)])
     assert ratings.exit_code == 0, ratings.output

@@ -261,11 +261,12 @@ def _entries(record: TakhtehRecord, index: int) -> list[MatEntry]:
 def mat_name(name: str) -> str:
     """A player name as `.mat` readers take it: no colon (GNU Backgammon 1.07 aborts on one,
     and the reader splits `name : score` there), no control characters or line breaks,
-    spaces collapsed, at most `NAME_LENGTH` characters (so that `name : score` keeps a
-    space before the right-hand name in GNU Backgammon's 31-column field); `player` when
-    nothing is left."""
+    spaces collapsed, no `;` first (a line that starts with one is a comment), at most
+    `NAME_LENGTH` characters (so that `name : score` keeps a space before the right-hand
+    name in GNU Backgammon's 31-column field); `player` when nothing is left."""
     kept = "".join(" " if char == ":" or not char.isprintable() else char for char in name)
-    return " ".join(kept.split())[:NAME_LENGTH].strip() or "player"
+    words = " ".join(kept.split()).lstrip("; ")
+    return words[:NAME_LENGTH].strip() or "player"
 
 
 def _sanitised(name: str, names: dict[str, str], warnings: list[str]) -> str:
