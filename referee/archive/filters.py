@@ -109,6 +109,38 @@ class Criteria:
     def needs_turns(self) -> bool:
         return self.turns is not None
 
+    def line_test(self) -> Callable[[bytes], bool] | None:
+        """A quick test of a JSONL line before it is decoded: False when the line cannot hold
+        a game that passes, because a name, game or value asked for is nowhere in it.
+
+        A line without a backslash has every JSON string written as its plain UTF-8 text, so a
+        value asked for is in a string of the line only if `"value"` is in its bytes; a line
+        with a backslash (an escape could hide the value) is always decoded.
+        """
+        if self.any_of:
+            return None
+        names = [*self.players, self.seat0, self.seat1]
+        if self.winner is not None and self.winner not in WINNER_WORDS:
+            names.append(self.winner)
+        groups = [
+            [_quoted(game) for game in self.games],
+            [_quoted(reason) for reason in self.reasons],
+            [f"/{variant}@".encode() for variant in self.variants],
+            *([_quoted(name)] for name in names if name is not None),
+            *([_quoted(text)] for tag in self.tags for text in tag),
+        ]
+        # A group with a value that has no quick form (it needs escapes) cannot rule a line out.
+        needles = [tuple(group) for group in groups if group and all(group)]
+        if not needles:
+            return None
+
+        def keep(line: bytes) -> bool:
+            if b"\\" in line:
+                return True
+            return all(any(needle in line for needle in group) for group in needles)
+
+        return keep
+
     def predicates(self) -> list[Predicate]:
         """The filters given, cheapest first (header fields, then replays)."""
         tests: list[Predicate] = []
@@ -154,9 +186,26 @@ class Criteria:
         tests = self.predicates()
         if not tests:
             return lambda e: True
+        if len(tests) == 1:
+            return tests[0]
         if self.any_of:
             return lambda e: any(test(e) for test in tests)
-        return lambda e: all(test(e) for test in tests)
+
+        def every(entry: Entry) -> bool:
+            # A plain loop: all() over a generator costs a frame per game.
+            for test in tests:  # noqa: SIM110
+                if not test(entry):
+                    return False
+            return True
+
+        return every
+
+
+def _quoted(text: str) -> bytes:
+    """`"text"` as JSON writes it when nothing in it is escaped, else b"" (no quick test)."""
+    if any(char in text for char in '"\\') or any(ord(char) < 0x20 for char in text):
+        return b""
+    return b'"' + text.encode() + b'"'
 
 
 def _winner_test(winner: str) -> Predicate:

@@ -107,20 +107,25 @@ def selected(paths: list[str], plan: Plan, counts: Counts, report: Report) -> It
         counts.unreadable += 1
         report(f"{file}:{line}: game {number}: [{error.code}] {error.message}")
 
+    def passed_over() -> None:
+        counts.read += 1
+        counts.filtered += 1
+
     matcher = plan.criteria.matcher()
     with_turns = plan.dedupe or plan.criteria.needs_turns()
+    keep = plan.criteria.line_test()
     seen: set[bytes] = set()
 
     def passing() -> Iterator[Entry]:
-        for entry in read_entries(paths, unreadable, with_turns):
+        for entry in read_entries(paths, unreadable, with_turns, keep, passed_over):
             counts.read += 1
             try:
-                keep = matcher(entry)
+                passes = matcher(entry)
             except RecordError as error:
                 counts.unreadable += 1
                 report(f"{entry.where()}: [{error.code}] {error.message}")
                 continue
-            if not keep:
+            if not passes:
                 counts.filtered += 1
                 continue
             if plan.dedupe:
@@ -172,7 +177,12 @@ def output_format(target: str, name: str | None) -> FileFormat:
 
 @contextmanager
 def _target(path: Path) -> Iterator[IO[bytes]]:
-    """A file written in full or not at all: a temporary file beside it, renamed at the end."""
+    """A file written in full or not at all: a temporary file beside it, renamed at the end.
+    What is not a regular file (/dev/null, a pipe) is written to directly."""
+    if path.exists() and not path.is_file():
+        with path.open("wb") as stream:
+            yield stream
+        return
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with temporary.open("wb") as stream:

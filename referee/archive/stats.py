@@ -265,7 +265,7 @@ def _number(value: Any) -> str:
     if value is None:
         return "-"
     if isinstance(value, float):
-        return f"{value:.3f}"
+        return f"{value:.3f}".rstrip("0").removesuffix(".")
     return str(value)
 
 

@@ -1,0 +1,207 @@
+"""`referee select` speed: header filters over a 1,000,000-game JSONL file, and --position.
+
+Run: taskset -c 0 .venv/bin/python benchmarks/archive_select.py [--games N] [--runs 3] [--write]
+
+The games are real tournament records: a round robin of the built-in `random` and `greedy`
+bots of each game (50 games per pairing), repeated with the player names varied (1,000
+names) until the file holds the number of games asked for. Each run is a fresh
+`referee select` process; its CPU time (user + system) and peak memory come from the
+operating system. Target (issue 21): >= 50,000 games/s on one core with header filters,
+memory flat in the file size; with --position, the validator's replay speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from common import report, table
+
+from referee.games import GAME_NAMES
+from referee.records.io import parse_record_json
+from referee.records.replay import final_state, game_of
+from referee.tournament.config import BotEntry, build_config
+from referee.tournament.runner import run_tournament
+from referee.validator.check import validate_file
+
+REFEREE = [sys.executable, "-m", "referee"]
+JSONL = ["--format", "jsonl"]
+NAMES = 1000
+
+
+def tournament_lines(folder: Path) -> list[bytes]:
+    """The records of a small round robin of each game's built-in bots."""
+    lines: list[bytes] = []
+    for name in GAME_NAMES:
+        config = build_config(
+            game=name,
+            bots=[BotEntry(name="random", spec="random"), BotEntry(name="greedy", spec="greedy")],
+            games_per_pair=50,
+            seed="select-bench",
+        )
+        run_tournament(folder / name, config)
+        lines += (folder / name / "games.jsonl").read_bytes().splitlines()
+    return lines
+
+
+def final_position(line: bytes) -> str:
+    """The position at the end of a recorded game, in its game's notation."""
+    record = parse_record_json(line)
+    return game_of(record).format_position(final_state(record))
+
+
+def write_archive(path: Path, lines: list[bytes], games: int) -> None:
+    """`games` records: the tournament's, over and over, the names varied."""
+    with path.open("wb") as out:
+        for index in range(games):
+            line = lines[index % len(lines)]
+            suffix = f"-{index % NAMES}".encode()
+            line = line.replace(b'"name": "random"', b'"name": "random' + suffix + b'"')
+            out.write(line.replace(b'"name": "greedy"', b'"name": "greedy' + suffix + b'"') + b"\n")
+
+
+def measure(args: list[str], runs: int) -> tuple[float, float, float, float]:
+    """Median, least and greatest CPU seconds over `runs` runs, and the peak memory (MB).
+
+    ru_maxrss of the children is the greatest of any child so far, so each measurement runs in
+    a fresh Python that reports only its own child.
+    """
+    probe = (
+        "import resource,subprocess,sys,json;"
+        "p=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL);"
+        "u=resource.getrusage(resource.RUSAGE_CHILDREN);"
+        "print(json.dumps([p.returncode,u.ru_utime+u.ru_stime,u.ru_maxrss/1024]))"
+    )
+    times, memory = [], 0.0
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", probe, *args], check=True, capture_output=True, text=True
+        )
+        code, seconds, peak = json.loads(out.stdout)
+        if code != 0:
+            raise SystemExit(f"{' '.join(args)} exited with {code}")
+        times.append(seconds)
+        memory = max(memory, peak)
+    return statistics.median(times), min(times), max(times), memory
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="referee-select-"))
+    try:
+        lines = tournament_lines(folder / "tournaments")
+        big, small, one = folder / "big.jsonl", folder / "small.jsonl", folder / "one.jsonl"
+        one.write_bytes(lines[0] + b"\n")
+        write_archive(big, lines, args.games)
+        write_archive(small, lines, args.games // 10)
+        size = big.stat().st_size / 1e6
+        header = ["--game", "thax", "--player", "greedy-7", "--reason", "rules"]
+        cases = [
+            ("header filters (game, player, reason)", header, big, args.games),
+            ("header filters, 1/10 of the file", header, small, args.games // 10),
+            (
+                "with --turns 10..60 (turns decoded)",
+                [*header, "--turns", "10..60"],
+                big,
+                args.games,
+            ),
+            ("--dedupe, no filter", ["--dedupe"], big, args.games),
+        ]
+        start, _, _, _ = measure(
+            [*REFEREE, "select", str(one), "-o", os.devnull, *JSONL], args.runs
+        )
+        rows = []
+        for label, options, path, games in cases:
+            median, low, high, memory = measure(
+                [*REFEREE, "select", str(path), *options, "-o", os.devnull, *JSONL], args.runs
+            )
+            rows.append(
+                [
+                    label,
+                    f"{games:,}",
+                    f"{median:.1f} ({low:.1f}-{high:.1f})",
+                    f"{games / median:,.0f}",
+                    f"{games / (median - start):,.0f}",
+                    f"{memory:.0f}",
+                ]
+            )
+        speed = table(
+            ["select", "games", "CPU s, median (range)", "games/s", "after start", "peak MB"],
+            rows,
+        )
+
+        replays = []
+        for name in GAME_NAMES:
+            games = [line for line in lines if f'"game": "{name}"'.encode() in line]
+            path = folder / f"{name}.jsonl"
+            path.write_bytes(b"\n".join(games) + b"\n")
+            moves = sum(report.turns for report in validate_file(path))
+            # The last game's end: the other games are replayed to their ends, not found.
+            position = final_position(games[-1])
+            found, _, _, _ = measure(
+                [*REFEREE, "select", str(path), "--position", position, "-o", os.devnull, *JSONL],
+                args.runs,
+            )
+            checked, _, _, _ = measure([*REFEREE, "validate", "-q", str(path)], args.runs)
+            replays.append(
+                [
+                    name,
+                    f"{len(games)}",
+                    f"{moves:,}",
+                    f"{moves / (found - start):,.0f}",
+                    f"{moves / (checked - start):,.0f}",
+                ]
+            )
+        replay_table = table(
+            ["game", "games", "moves", "select --position, moves/s", "validate, moves/s"], replays
+        )
+        text = "\n\n".join(
+            [
+                f"CPU: {cpu_model()} ({os.cpu_count()} cores), Python {platform.python_version()};"
+                f" load average {os.getloadavg()[0]:.1f} when the runs started; "
+                f"{args.runs} runs each, each a fresh process (its start included).",
+                f"The archive: {args.games:,} games ({size:,.0f} MB) from {len(lines)} tournament "
+                f"records of the four games, names varied.",
+                speed,
+                f"A run of `referee select` on a one-game file takes {start:.2f} CPU s (starting "
+                "the command); the rates below are of the work after it. `--position` replays "
+                "the tournament games of one game against `referee validate -q` on the same "
+                "file (median CPU time):",
+                replay_table,
+            ]
+        )
+        report(
+            "select",
+            "Selecting games (referee select)",
+            "taskset -c 0 .venv/bin/python benchmarks/archive_select.py --write",
+            text,
+            args.write,
+        )
+    finally:
+        shutil.rmtree(folder)
+
+
+if __name__ == "__main__":
+    main()
