@@ -10,6 +10,7 @@ line for line, byte for byte.
 from __future__ import annotations
 
 import hashlib
+import io
 import itertools
 import os
 import random
@@ -209,6 +210,15 @@ def _fitting(
             counts.unreadable += 1
             report(f"{entry.where()}: [{error.code}] {error.message}")
             continue
+        if file_format.game is not None:
+            # A game's own format may not hold everything a record can (a Trax list has no
+            # tag named like one of its headers): try the game alone first.
+            try:
+                file_format.write([record], io.StringIO())
+            except ValueError as error:
+                counts.unfit += 1
+                report(f"{entry.where()}: not written as {file_format.name}: {error}")
+                continue
         counts.kept += 1
         yield record
 
