@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import msgspec
 
@@ -33,6 +33,7 @@ from referee.records.formats.referee_json import JsonlFormat
 from referee.records.io import RecordError
 from referee.records.model import Record
 
+T = TypeVar("T")
 STDOUT = "-"
 OPEN_FILES = 64
 """Files of a split kept open at once; others are closed and opened again to append."""
@@ -138,7 +139,7 @@ def selected(paths: list[str], plan: Plan, counts: Counts, report: Report) -> It
             yield entry
 
     if plan.sample is not None:
-        sample = _reservoir(passing(), plan.sample, random.Random(plan.seed))
+        sample = reservoir(passing(), plan.sample, random.Random(plan.seed))
         counts.left = counts.read - counts.unreadable - counts.filtered - counts.duplicates
         counts.left -= len(sample)
         yield from sample
@@ -149,9 +150,9 @@ def selected(paths: list[str], plan: Plan, counts: Counts, report: Report) -> It
         yield from passing()
 
 
-def _reservoir(entries: Iterable[Entry], size: int, rng: random.Random) -> list[Entry]:
+def reservoir(entries: Iterable[T], size: int, rng: random.Random) -> list[T]:
     """A uniform sample of `size` games in one pass (Algorithm R), returned in input order."""
-    chosen: list[tuple[int, Entry]] = []
+    chosen: list[tuple[int, T]] = []
     for index, entry in enumerate(entries):
         if index < size:
             chosen.append((index, entry))

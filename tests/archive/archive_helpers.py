@@ -5,10 +5,11 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+import typer
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from referee.cli.app import app
+from referee.cli import archive
 from referee.games import GAME_NAMES, get_game
 from referee.games.bot import RandomBot
 from referee.records.io import parse_record_json, record_to_json
@@ -16,6 +17,9 @@ from referee.records.model import EventInfo, Player, Reason, Record, Result
 from referee.tournament.play import play_game
 
 runner = CliRunner()
+app = typer.Typer(pretty_exceptions_enable=False)
+archive.register(app)
+"""Only the archive commands: typer builds every command of an app at each call."""
 NAMES = ("ann", "bob", "cy")
 EVENTS = (None, "Club Cup", "club night", "Open")
 TAG_VALUES = ("x", "y")
@@ -75,3 +79,7 @@ def read_jsonl(path: Path) -> list[Record]:
 
 def select(*args: str, input: bytes | None = None):
     return runner.invoke(app, ["select", *args], input=input)
+
+
+def stats(*args: str):
+    return runner.invoke(app, ["stats", *args])
