@@ -56,7 +56,9 @@ def score_interval(points: float, games: int, square_points: float) -> tuple[flo
         * math.sqrt(binomial / effective + z2 / (4 * effective * effective))
         / (1 + z2 / effective)
     )
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At a score of 0 or 1 the bound is that score exactly (not a rounding error beside it).
+    low = 0.0 if points == 0 else max(0.0, centre - half)
+    return low, 1.0 if points == games else min(1.0, centre + half)
 
 
 @dataclass
