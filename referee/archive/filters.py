@@ -98,6 +98,7 @@ class Criteria:
     seat1: str | None = None
     winner: str | None = None
     reasons: frozenset[str] = frozenset()
+    details: tuple[str, ...] = ()
     turns: TurnRange | None = None
     events: tuple[str, ...] = ()
     tags: tuple[tuple[str, str], ...] = ()
@@ -160,6 +161,9 @@ class Criteria:
         if self.reasons:
             reasons = self.reasons
             tests.append(lambda e: e.view.result is not None and e.view.result.reason in reasons)
+        if self.details:
+            details = tuple(word.casefold() for word in self.details)
+            tests.append(lambda e: _detail_has(e, details))
         if self.turns is not None:
             turns = self.turns
             tests.append(lambda e: turns.holds(len(e.view.turns)))
@@ -225,6 +229,13 @@ def _winner_test(winner: str) -> Predicate:
         )
 
     return named
+
+
+def _detail_has(entry: Entry, words: tuple[str, ...]) -> bool:
+    """The result's detail (`line`, `loop`, what a bot did) contains one of the words."""
+    result = entry.view.result
+    detail = (result.detail or "").casefold() if result is not None else ""
+    return any(word in detail for word in words)
 
 
 def _event_has(entry: Entry, words: tuple[str, ...]) -> bool:

@@ -52,6 +52,9 @@ def select(
     seat1: Annotated[str | None, typer.Option(help="games with NAME on seat 1")] = None,
     winner: Annotated[str | None, typer.Option(help="NAME, seat0, seat1 or draw")] = None,
     reason: Annotated[list[Reason] | None, typer.Option(help="how the game ended")] = None,
+    detail: Annotated[
+        list[str] | None, typer.Option(help="TEXT in the result's detail: line, loop, ...")
+    ] = None,
     turns: Annotated[str | None, typer.Option(help="MIN..MAX turns (either end open)")] = None,
     event: Annotated[
         list[str] | None, typer.Option(help="TEXT in the event's name or tournament id")
@@ -110,6 +113,7 @@ def select(
                 seat1=seat1,
                 winner=winner,
                 reasons=frozenset(r.value for r in reason or ()),
+                details=tuple(detail or ()),
                 turns=TurnRange.parse(turns) if turns is not None else None,
                 events=tuple(event or ()),
                 tags=tuple(parse_tag(text) for text in tag or ()),

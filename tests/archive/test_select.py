@@ -107,6 +107,10 @@ FILTERS: dict[str, Callable[[object], tuple[list[str], Callable[[Record], bool]]
         ["--reason", "resign", "--reason", "time"],
         lambda r: r.result is not None and r.result.reason.value in ("resign", "time"),
     ),
+    "detail": lambda v: (
+        ["--detail", "LINE"],
+        lambda r: r.result is not None and "line" in (r.result.detail or "").lower(),
+    ),
     "turns": lambda v: (["--turns", "20..60"], lambda r: 20 <= len(r.turns) <= 60),
     "short": lambda v: (["--turns", "..30"], lambda r: len(r.turns) <= 30),
     "event": lambda v: (
