@@ -83,6 +83,8 @@ def _open(name: str) -> tuple[IO[bytes], bool]:
 
 def _format(name: str, stream: IO[bytes]) -> FileFormat:
     head = stream.peek(4096)[:4096]  # type: ignore[attr-defined]
+    if not head.strip():
+        return JsonlFormat()  # an empty file (or pipe) holds no game: not an error here
     file_format = detect_format(None if name == STDIN else Path(name), head)
     if file_format is None:
         raise ArchiveError(f"{_label(name)}: not a game record file in any format referee reads")

@@ -59,21 +59,22 @@ def parse_tag(text: str) -> tuple[str, str]:
     return key, value
 
 
-def split_plies(text: str) -> list[str]:
-    """The plies of an opening: separated by `;` (a THAX or Takhteh ply has several tokens),
-    or else one ply per word, move numbers such as `1.` or `3...` left out."""
-    if ";" in text:
+def split_plies(text: str, dice: bool) -> list[str]:
+    """The plies of an opening: separated by `;` (always in THAX and Takhteh, where a ply has
+    several tokens), or else one ply per word, move numbers such as `1.` or `3...` left out."""
+    if dice or ";" in text:
         return [ply.strip() for ply in text.split(";") if ply.strip()]
     return [word for word in text.split() if not re.fullmatch(r"\d+\.+", word)]
 
 
-def opens_with(entry: Entry, plies: list[str]) -> bool:
-    """Whether the game's first moves are `plies`: each ply read in the game's position
-    before that turn and compared with the recorded move in canonical notation."""
+def opens_with(entry: Entry, text: str) -> bool:
+    """Whether the game's first moves are those of `text`: each ply read in the game's
+    position before that turn and compared with the recorded move in canonical notation."""
     record = entry.record()
+    game = game_of(record)
+    plies = split_plies(text, game.has_dice)
     if len(record.turns) < len(plies):
         return False
-    game = game_of(record)
     try:
         for step in replay(record, game):
             if step.index >= len(plies):
@@ -104,7 +105,7 @@ class Criteria:
     tags: tuple[tuple[str, str], ...] = ()
     valid: bool | None = None
     position: PositionQuery | None = None
-    moves: tuple[str, ...] = ()
+    moves: str | None = None
     any_of: bool = False
 
     def needs_turns(self) -> bool:
@@ -173,8 +174,8 @@ class Criteria:
         for key, value in self.tags:
             tests.append(lambda e, key=key, value=value: e.view.tags.get(key) == value)
         if self.moves:
-            plies = list(self.moves)
-            tests.append(lambda e: opens_with(e, plies))
+            moves = self.moves
+            tests.append(lambda e: opens_with(e, moves))
         if self.position is not None:
             position = self.position
             tests.append(lambda e: position.reached_by(e.record()))

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from referee.archive.entries import ArchiveError
-from referee.archive.filters import Criteria, FilterError, TurnRange, parse_tag, split_plies
+from referee.archive.filters import Criteria, FilterError, TurnRange, parse_tag
 from referee.archive.positions import position_query
 from referee.archive.select import (
     STDOUT,
@@ -119,7 +119,7 @@ def select(
                 tags=tuple(parse_tag(text) for text in tag or ()),
                 valid=valid,
                 position=_position(position, game, variant, symmetric),
-                moves=tuple(split_plies(moves)) if moves else (),
+                moves=moves,
                 any_of=any_of,
             )
             plan = Plan(criteria, dedupe, first, sample, seed)
