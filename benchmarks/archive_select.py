@@ -25,10 +25,13 @@ from pathlib import Path
 
 from common import report, table
 
-from referee.games import GAME_NAMES
-from referee.records.io import parse_record_json
+from referee.games import GAME_NAMES, get_game
+from referee.games.bot import RandomBot
+from referee.records.io import parse_record_json, record_to_json
+from referee.records.model import Player
 from referee.records.replay import final_state, game_of
 from referee.tournament.config import BotEntry, build_config
+from referee.tournament.play import play_game
 from referee.tournament.runner import run_tournament
 from referee.validator.check import validate_file
 
@@ -50,6 +53,18 @@ def tournament_lines(folder: Path) -> list[bytes]:
         run_tournament(folder / name, config)
         lines += (folder / name / "games.jsonl").read_bytes().splitlines()
     return lines
+
+
+def random_games(name: str, count: int) -> list[bytes]:
+    """`count` distinct games of the `random` bot (every replay meets fresh positions)."""
+    game = get_game(name)
+    players = [Player(name="a", kind="bot"), Player(name="b", kind="bot")]
+    return [
+        record_to_json(
+            play_game(game, game.ruleset(), [RandomBot(), RandomBot()], players, f"r{i}", 400)
+        ).encode()
+        for i in range(count)
+    ]
 
 
 def final_position(line: bytes) -> str:
@@ -107,6 +122,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--replays", type=int, default=1000, help="games per game for --position")
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="referee-select-"))
@@ -154,7 +170,7 @@ def main() -> None:
 
         replays = []
         for name in GAME_NAMES:
-            games = [line for line in lines if f'"game": "{name}"'.encode() in line]
+            games = random_games(name, args.replays)
             path = folder / f"{name}.jsonl"
             path.write_bytes(b"\n".join(games) + b"\n")
             moves = sum(report.turns for report in validate_file(path))
@@ -186,9 +202,10 @@ def main() -> None:
                 f"records of the four games, names varied.",
                 speed,
                 f"A run of `referee select` on a one-game file takes {start:.2f} CPU s (starting "
-                "the command); the rates below are of the work after it. `--position` replays "
-                "the tournament games of one game against `referee validate -q` on the same "
-                "file (median CPU time):",
+                "the command); the rates below are of the work after it. `--position` (the end "
+                f"of the last game: every game is replayed to its end) over {args.replays:,} "
+                "distinct games of the `random` bot per game, against `referee validate -q` on "
+                "the same file (median CPU time):",
                 replay_table,
             ]
         )
