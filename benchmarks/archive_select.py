@@ -143,6 +143,13 @@ def main() -> None:
                 big,
                 args.games,
             ),
+            ("--winner seat0 (every line decoded)", ["--winner", "seat0"], big, args.games),
+            (
+                "--winner seat0 --turns 10..60 (every line and turn decoded)",
+                ["--winner", "seat0", "--turns", "10..60"],
+                big,
+                args.games,
+            ),
             ("--dedupe, no filter", ["--dedupe"], big, args.games),
         ]
         start, _, _, _ = measure(

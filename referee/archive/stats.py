@@ -213,11 +213,12 @@ class GroupStats:
 
 
 def opening_text(turns: Any, dice: bool) -> str:
-    """The first plies as `--moves` reads them: `22-18 11-15`, or `31: 8/5 6/5; 64: 24/18`
+    """The first plies as `--moves` reads them: `25-21 5-9`, or `31: 8/5 6/5; 64: 24/18`
     for dice games (each ply with its roll)."""
     if not dice:
         return " ".join(turn.move for turn in turns)
-    return "; ".join(f"{turn.roll[0]}{turn.roll[1]}: {turn.move}" for turn in turns)
+    # The roll with its higher die first, as backgammon writes it: 3-1 and 1-3 are one roll.
+    return "; ".join(f"{max(turn.roll)}{min(turn.roll)}: {turn.move}" for turn in turns)
 
 
 def histogram(counts: Counter[int]) -> list[list[int]]:

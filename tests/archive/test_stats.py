@@ -86,7 +86,10 @@ def test_every_figure_agrees_with_the_records(games: list[Record], plies: int) -
         seat0: Counter[tuple[str, ...]] = Counter()
         for r in done:
             if len(r.turns) >= plies:
-                opening = tuple(t.move for t in r.turns[:plies])
+                opening = tuple(
+                    (tuple(sorted(t.roll, reverse=True)) if t.roll else (), t.move)
+                    for t in r.turns[:plies]
+                )
                 openings[opening] += 1
                 seat0[opening] += _points(r, 0)
         shown = {tuple(_plies(o["moves"])): o for o in group["openings"]}
@@ -104,11 +107,12 @@ def test_every_figure_agrees_with_the_records(games: list[Record], plies: int) -
             assert p["score"] == pytest.approx(sum(players[p["name"]]) / p["games"])
 
 
-def _plies(text: str) -> list[str]:
-    """The moves of an opening as stats writes it (dice games: `31: 8/5 6/5; ...`)."""
-    if ";" in text or ": " in text:
-        return [ply.split(": ", 1)[1] for ply in text.split("; ")]
-    return text.split(" ")
+def _plies(text: str) -> list[tuple[tuple[int, ...], str]]:
+    """(roll, move) of each ply of an opening as stats writes it (dice: `31: 8/5 6/5; ...`)."""
+    if ": " in text:
+        plies = [ply.split(": ", 1) for ply in text.split("; ")]
+        return [(tuple(int(d) for d in roll), move) for roll, move in plies]
+    return [((), move) for move in text.split(" ")]
 
 
 def _scored(record: Record, points: float) -> Record:
