@@ -39,7 +39,7 @@ class Entry:
     view: Any
     """The header fields (a scanned header, or the record itself); the record model's names."""
     raw: bytes | None = None
-    """The JSONL line as read, for games from a JSONL file."""
+    """The JSONL line as read (with its line break), for games from a JSONL file."""
     cached: Record | None = None
 
     def record(self) -> Record:
@@ -61,7 +61,7 @@ class Entry:
     def json_line(self) -> bytes:
         """The game as one JSONL line: the line as read when there is one."""
         if self.raw is not None:
-            return self.raw + b"\n"
+            return self.raw if self.raw.endswith(b"\n") else self.raw + b"\n"
         return (record_to_json(self.record()) + "\n").encode("utf-8")
 
     def where(self) -> str:
@@ -83,6 +83,8 @@ def _open(name: str) -> tuple[IO[bytes], bool]:
 
 def _format(name: str, stream: IO[bytes]) -> FileFormat:
     head = stream.peek(4096)[:4096]  # type: ignore[attr-defined]
+    if not head.strip():
+        return JsonlFormat()  # an empty file (or pipe) holds no game: not an error here
     file_format = detect_format(None if name == STDIN else Path(name), head)
     if file_format is None:
         raise ArchiveError(f"{_label(name)}: not a game record file in any format referee reads")
@@ -94,12 +96,17 @@ def _label(name: str) -> str:
 
 
 def read_entries(
-    paths: list[str], unreadable: Unreadable, with_turns: bool = False
+    paths: list[str],
+    unreadable: Unreadable,
+    with_turns: bool = False,
+    keep: Callable[[bytes], bool] | None = None,
+    passed_over: Callable[[], None] | None = None,
 ) -> Iterator[Entry]:
     """Every game of the files and folders named (`-` for standard input), in order.
 
     A game that cannot be read is passed to `unreadable` and left out; a file in no known
-    format, or one that cannot be opened, raises ArchiveError.
+    format, or one that cannot be opened, raises ArchiveError. A JSONL line that `keep`
+    refuses is left out unread, and `passed_over` is called.
     """
     try:
         files = expand_paths(paths)
@@ -114,12 +121,13 @@ def read_entries(
         try:
             file_format = _format(name, stream)
             if isinstance(file_format, JsonlFormat):
-                for scanned in scan_jsonl(stream, with_turns):
-                    if scanned.header is None:
-                        assert scanned.error is not None
-                        unreadable(label, scanned.number, scanned.line, scanned.error)
-                        continue
-                    yield Entry(label, scanned.number, scanned.line, scanned.header, scanned.raw)
+                for number, line, raw, header, error in scan_jsonl(stream, with_turns, keep):
+                    if header is not None:
+                        yield Entry(label, number, line, header, raw)
+                    elif error is not None:
+                        unreadable(label, number, line, error)
+                    elif passed_over is not None:
+                        passed_over()
                 continue
             for loaded in file_format.read(stream):
                 if loaded.record is None:

@@ -59,21 +59,22 @@ def parse_tag(text: str) -> tuple[str, str]:
     return key, value
 
 
-def split_plies(text: str) -> list[str]:
-    """The plies of an opening: separated by `;` (a THAX or Takhteh ply has several tokens),
-    or else one ply per word, move numbers such as `1.` or `3...` left out."""
-    if ";" in text:
+def split_plies(text: str, dice: bool) -> list[str]:
+    """The plies of an opening: separated by `;` (always in THAX and Takhteh, where a ply has
+    several tokens), or else one ply per word, move numbers such as `1.` or `3...` left out."""
+    if dice or ";" in text:
         return [ply.strip() for ply in text.split(";") if ply.strip()]
     return [word for word in text.split() if not re.fullmatch(r"\d+\.+", word)]
 
 
-def opens_with(entry: Entry, plies: list[str]) -> bool:
-    """Whether the game's first moves are `plies`: each ply read in the game's position
-    before that turn and compared with the recorded move in canonical notation."""
+def opens_with(entry: Entry, text: str) -> bool:
+    """Whether the game's first moves are those of `text`: each ply read in the game's
+    position before that turn and compared with the recorded move in canonical notation."""
     record = entry.record()
+    game = game_of(record)
+    plies = split_plies(text, game.has_dice)
     if len(record.turns) < len(plies):
         return False
-    game = game_of(record)
     try:
         for step in replay(record, game):
             if step.index >= len(plies):
@@ -98,16 +99,49 @@ class Criteria:
     seat1: str | None = None
     winner: str | None = None
     reasons: frozenset[str] = frozenset()
+    details: tuple[str, ...] = ()
     turns: TurnRange | None = None
     events: tuple[str, ...] = ()
     tags: tuple[tuple[str, str], ...] = ()
     valid: bool | None = None
     position: PositionQuery | None = None
-    moves: tuple[str, ...] = ()
+    moves: str | None = None
     any_of: bool = False
 
     def needs_turns(self) -> bool:
         return self.turns is not None
+
+    def line_test(self) -> Callable[[bytes], bool] | None:
+        """A quick test of a JSONL line before it is decoded: False when the line cannot hold
+        a game that passes, because a name, game or value asked for is nowhere in it.
+
+        A line without a backslash has every JSON string written as its plain UTF-8 text, so a
+        value asked for is in a string of the line only if `"value"` is in its bytes; a line
+        with a backslash (an escape could hide the value) is always decoded.
+        """
+        if self.any_of:
+            return None
+        names = [*self.players, self.seat0, self.seat1]
+        if self.winner is not None and self.winner not in WINNER_WORDS:
+            names.append(self.winner)
+        groups = [
+            [_quoted(game) for game in self.games],
+            [_quoted(reason) for reason in self.reasons],
+            [f"/{variant}@".encode() for variant in self.variants],
+            *([_quoted(name)] for name in names if name is not None),
+            *([_quoted(text)] for tag in self.tags for text in tag),
+        ]
+        # A group with a value that has no quick form (it needs escapes) cannot rule a line out.
+        needles = [tuple(group) for group in groups if group and all(group)]
+        if not needles:
+            return None
+
+        def keep(line: bytes) -> bool:
+            if b"\\" in line:
+                return True
+            return all(any(needle in line for needle in group) for group in needles)
+
+        return keep
 
     def predicates(self) -> list[Predicate]:
         """The filters given, cheapest first (header fields, then replays)."""
@@ -128,6 +162,9 @@ class Criteria:
         if self.reasons:
             reasons = self.reasons
             tests.append(lambda e: e.view.result is not None and e.view.result.reason in reasons)
+        if self.details:
+            details = tuple(word.casefold() for word in self.details)
+            tests.append(lambda e: _detail_has(e, details))
         if self.turns is not None:
             turns = self.turns
             tests.append(lambda e: turns.holds(len(e.view.turns)))
@@ -137,8 +174,8 @@ class Criteria:
         for key, value in self.tags:
             tests.append(lambda e, key=key, value=value: e.view.tags.get(key) == value)
         if self.moves:
-            plies = list(self.moves)
-            tests.append(lambda e: opens_with(e, plies))
+            moves = self.moves
+            tests.append(lambda e: opens_with(e, moves))
         if self.position is not None:
             position = self.position
             tests.append(lambda e: position.reached_by(e.record()))
@@ -154,9 +191,26 @@ class Criteria:
         tests = self.predicates()
         if not tests:
             return lambda e: True
+        if len(tests) == 1:
+            return tests[0]
         if self.any_of:
             return lambda e: any(test(e) for test in tests)
-        return lambda e: all(test(e) for test in tests)
+
+        def every(entry: Entry) -> bool:
+            # A plain loop: all() over a generator costs a frame per game.
+            for test in tests:  # noqa: SIM110
+                if not test(entry):
+                    return False
+            return True
+
+        return every
+
+
+def _quoted(text: str) -> bytes:
+    """`"text"` as JSON writes it when nothing in it is escaped, else b"" (no quick test)."""
+    if any(char in text for char in '"\\') or any(ord(char) < 0x20 for char in text):
+        return b""
+    return b'"' + text.encode() + b'"'
 
 
 def _winner_test(winner: str) -> Predicate:
@@ -176,6 +230,13 @@ def _winner_test(winner: str) -> Predicate:
         )
 
     return named
+
+
+def _detail_has(entry: Entry, words: tuple[str, ...]) -> bool:
+    """The result's detail (`line`, `loop`, what a bot did) contains one of the words."""
+    result = entry.view.result
+    detail = (result.detail or "").casefold() if result is not None else ""
+    return any(word in detail for word in words)
 
 
 def _event_has(entry: Entry, words: tuple[str, ...]) -> bool:

@@ -18,23 +18,47 @@ Key = Callable[[State], Hashable]
 
 
 def _trax_key(symmetric: bool) -> Key:
-    """The seat to move and the tiles' shape (the notation's move list depends on the order
-    the tiles were laid in; the shape does not)."""
+    """The seat to move, the number of tiles and their shape (the notation's move list depends
+    on the order the tiles were laid in; the shape does not). The count comes first so that
+    a position with another number of tiles is told apart without working out its shape."""
     of_shape = symmetric_shape if symmetric else shape
 
     def key(state: State) -> Hashable:
         assert isinstance(state, TraxState)
-        return state.seat, of_shape(state)
+        return state.seat, len(state.tiles), _Lazy(of_shape, state)
 
     return key
 
 
-def _text_key(game_name: str) -> Key:
-    """The game's own canonical position text: the Thai FEN, the Takhteh Position ID (seen
-    from the player on roll), the THAX sides and seat to roll. None of them says how the
-    position was reached, and none holds the dice already rolled."""
-    game = get_game(game_name)
-    return game.format_position
+class _Lazy:
+    """A shape computed only when compared with another (equal seats and tile counts)."""
+
+    __slots__ = ("make", "state", "value")
+
+    def __init__(self, make: Callable[[TraxState], Hashable], state: TraxState) -> None:
+        self.make, self.state, self.value = make, state, None
+
+    def get(self) -> Hashable:
+        if self.value is None:
+            self.value = self.make(self.state)
+        return self.value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Lazy) and self.get() == other.get()
+
+    def __hash__(self) -> int:
+        return hash(self.get())
+
+
+KEYS: dict[str, Key] = {
+    "thax": lambda state: (state.sides, state.seat),  # type: ignore[attr-defined]
+    "takhteh": lambda state: state.board,  # type: ignore[attr-defined]
+    "thai": lambda state: (state.turn, state.black, state.white, state.kings),  # type: ignore[attr-defined]
+}
+"""What makes a position in the other games, read from the state without writing its text:
+the THAX sides and seat to roll, the Takhteh board seen from the player on roll (what its
+Position ID encodes), the Thai pieces and player to move (its FEN). None of them says how the
+position was reached, and none holds the dice already rolled."""
 
 
 @dataclass(frozen=True)
@@ -86,5 +110,5 @@ def position_query(
     name, state = found[0]
     if symmetric and name != "trax":
         raise GameError("--symmetric is for Trax positions")
-    key = _trax_key(symmetric) if name == "trax" else _text_key(name)
+    key = _trax_key(symmetric) if name == "trax" else KEYS[name]
     return PositionQuery(name, key(state), key)

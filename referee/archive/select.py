@@ -10,6 +10,7 @@ line for line, byte for byte.
 from __future__ import annotations
 
 import hashlib
+import io
 import itertools
 import os
 import random
@@ -21,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import msgspec
 
@@ -32,6 +33,7 @@ from referee.records.formats.referee_json import JsonlFormat
 from referee.records.io import RecordError
 from referee.records.model import Record
 
+T = TypeVar("T")
 STDOUT = "-"
 OPEN_FILES = 64
 """Files of a split kept open at once; others are closed and opened again to append."""
@@ -107,20 +109,25 @@ def selected(paths: list[str], plan: Plan, counts: Counts, report: Report) -> It
         counts.unreadable += 1
         report(f"{file}:{line}: game {number}: [{error.code}] {error.message}")
 
+    def passed_over() -> None:
+        counts.read += 1
+        counts.filtered += 1
+
     matcher = plan.criteria.matcher()
     with_turns = plan.dedupe or plan.criteria.needs_turns()
+    keep = plan.criteria.line_test()
     seen: set[bytes] = set()
 
     def passing() -> Iterator[Entry]:
-        for entry in read_entries(paths, unreadable, with_turns):
+        for entry in read_entries(paths, unreadable, with_turns, keep, passed_over):
             counts.read += 1
             try:
-                keep = matcher(entry)
+                passes = matcher(entry)
             except RecordError as error:
                 counts.unreadable += 1
                 report(f"{entry.where()}: [{error.code}] {error.message}")
                 continue
-            if not keep:
+            if not passes:
                 counts.filtered += 1
                 continue
             if plan.dedupe:
@@ -132,7 +139,7 @@ def selected(paths: list[str], plan: Plan, counts: Counts, report: Report) -> It
             yield entry
 
     if plan.sample is not None:
-        sample = _reservoir(passing(), plan.sample, random.Random(plan.seed))
+        sample = reservoir(passing(), plan.sample, random.Random(plan.seed))
         counts.left = counts.read - counts.unreadable - counts.filtered - counts.duplicates
         counts.left -= len(sample)
         yield from sample
@@ -143,9 +150,9 @@ def selected(paths: list[str], plan: Plan, counts: Counts, report: Report) -> It
         yield from passing()
 
 
-def _reservoir(entries: Iterable[Entry], size: int, rng: random.Random) -> list[Entry]:
+def reservoir(entries: Iterable[T], size: int, rng: random.Random) -> list[T]:
     """A uniform sample of `size` games in one pass (Algorithm R), returned in input order."""
-    chosen: list[tuple[int, Entry]] = []
+    chosen: list[tuple[int, T]] = []
     for index, entry in enumerate(entries):
         if index < size:
             chosen.append((index, entry))
@@ -172,7 +179,12 @@ def output_format(target: str, name: str | None) -> FileFormat:
 
 @contextmanager
 def _target(path: Path) -> Iterator[IO[bytes]]:
-    """A file written in full or not at all: a temporary file beside it, renamed at the end."""
+    """A file written in full or not at all: a temporary file beside it, renamed at the end.
+    What is not a regular file (/dev/null, a pipe) is written to directly."""
+    if path.exists() and not path.is_file():
+        with path.open("wb") as stream:
+            yield stream
+        return
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with temporary.open("wb") as stream:
@@ -199,6 +211,15 @@ def _fitting(
             counts.unreadable += 1
             report(f"{entry.where()}: [{error.code}] {error.message}")
             continue
+        if file_format.game is not None:
+            # A game's own format may not hold everything a record can (a Trax list has no
+            # tag named like one of its headers): try the game alone first.
+            try:
+                file_format.write([record], io.StringIO())
+            except ValueError as error:
+                counts.unfit += 1
+                report(f"{entry.where()}: not written as {file_format.name}: {error}")
+                continue
         counts.kept += 1
         yield record
 

@@ -56,7 +56,9 @@ def score_interval(points: float, games: int, square_points: float) -> tuple[flo
         * math.sqrt(binomial / effective + z2 / (4 * effective * effective))
         / (1 + z2 / effective)
     )
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At a score of 0 or 1 the bound is that score exactly (not a rounding error beside it).
+    low = 0.0 if points == 0 else max(0.0, centre - half)
+    return low, 1.0 if points == games else min(1.0, centre + half)
 
 
 @dataclass
@@ -211,11 +213,12 @@ class GroupStats:
 
 
 def opening_text(turns: Any, dice: bool) -> str:
-    """The first plies as `--moves` reads them: `22-18 11-15`, or `31: 8/5 6/5; 64: 24/18`
+    """The first plies as `--moves` reads them: `25-21 5-9`, or `31: 8/5 6/5; 64: 24/18`
     for dice games (each ply with its roll)."""
     if not dice:
         return " ".join(turn.move for turn in turns)
-    return "; ".join(f"{turn.roll[0]}{turn.roll[1]}: {turn.move}" for turn in turns)
+    # The roll with its higher die first, as backgammon writes it: 3-1 and 1-3 are one roll.
+    return "; ".join(f"{max(turn.roll)}{min(turn.roll)}: {turn.move}" for turn in turns)
 
 
 def histogram(counts: Counter[int]) -> list[list[int]]:
@@ -265,7 +268,7 @@ def _number(value: Any) -> str:
     if value is None:
         return "-"
     if isinstance(value, float):
-        return f"{value:.3f}"
+        return f"{value:.3f}".rstrip("0").removesuffix(".")
     return str(value)
 
 

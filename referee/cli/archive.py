@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from referee.archive.entries import ArchiveError
-from referee.archive.filters import Criteria, FilterError, TurnRange, parse_tag, split_plies
+from referee.archive.filters import Criteria, FilterError, TurnRange, parse_tag
 from referee.archive.positions import position_query
 from referee.archive.select import (
     STDOUT,
@@ -24,7 +24,8 @@ from referee.cli.output import fail, user_errors
 from referee.records.model import Reason
 
 Inputs = Annotated[
-    list[str], typer.Argument(help="record files or folders, any format; - for stdin")
+    list[str],
+    typer.Argument(help="record files or folders, any format; - for stdin", metavar="IN..."),
 ]
 Names = Annotated[list[str] | None, typer.Option()]
 
@@ -38,56 +39,87 @@ def select(
     out: Annotated[
         str,
         typer.Option(
-            "--output", "-o", help="the file to write (- for stdout), or the folder of --split-by"
+            "--output",
+            "-o",
+            metavar="OUT",
+            help="the file to write (- for stdout), or the folder of --split-by",
         ),
     ] = STDOUT,
     format: Annotated[
         str | None,
-        typer.Option(help="the format to write; by default from OUT's extension (stdout: jsonl)"),
+        typer.Option(
+            metavar="FORMAT",
+            help="the format to write; by default from OUT's extension (stdout: jsonl)",
+        ),
     ] = None,
-    game: Annotated[list[str] | None, typer.Option("--game", "-g", help="only this game")] = None,
-    variant: Annotated[list[str] | None, typer.Option(help="only this variant")] = None,
-    player: Annotated[list[str] | None, typer.Option(help="games NAME played, either seat")] = None,
-    seat0: Annotated[str | None, typer.Option(help="games with NAME on seat 0")] = None,
-    seat1: Annotated[str | None, typer.Option(help="games with NAME on seat 1")] = None,
-    winner: Annotated[str | None, typer.Option(help="NAME, seat0, seat1 or draw")] = None,
+    game: Annotated[
+        list[str] | None, typer.Option("--game", "-g", metavar="GAME", help="only this game")
+    ] = None,
+    variant: Annotated[
+        list[str] | None, typer.Option(metavar="VARIANT", help="only this variant")
+    ] = None,
+    player: Annotated[
+        list[str] | None, typer.Option(metavar="NAME", help="games NAME played, either seat")
+    ] = None,
+    seat0: Annotated[
+        str | None, typer.Option(metavar="NAME", help="games with NAME on seat 0")
+    ] = None,
+    seat1: Annotated[
+        str | None, typer.Option(metavar="NAME", help="games with NAME on seat 1")
+    ] = None,
+    winner: Annotated[
+        str | None, typer.Option(metavar="NAME|seat0|seat1|draw", help="who won")
+    ] = None,
     reason: Annotated[list[Reason] | None, typer.Option(help="how the game ended")] = None,
-    turns: Annotated[str | None, typer.Option(help="MIN..MAX turns (either end open)")] = None,
-    event: Annotated[
-        list[str] | None, typer.Option(help="TEXT in the event's name or tournament id")
+    detail: Annotated[
+        list[str] | None,
+        typer.Option(metavar="TEXT", help="TEXT in the result's detail: line, loop, ..."),
     ] = None,
-    tag: Annotated[list[str] | None, typer.Option(help="KEY=VALUE among the tags")] = None,
+    turns: Annotated[
+        str | None, typer.Option(metavar="MIN..MAX", help="turns (either end open)")
+    ] = None,
+    event: Annotated[
+        list[str] | None,
+        typer.Option(metavar="TEXT", help="TEXT in the event's name or tournament id"),
+    ] = None,
+    tag: Annotated[list[str] | None, typer.Option(metavar="KEY=VALUE", help="a tag")] = None,
     valid: Annotated[
         bool | None, typer.Option("--valid/--invalid", help="games that replay (or not)")
     ] = None,
     position: Annotated[
         str | None,
         typer.Option(
+            metavar="POS",
             help="games through a position: Thai FEN, Takhteh Position ID, Trax moves, "
-            "THAX 11200/01000 1"
+            "THAX 11200/01000 1",
         ),
     ] = None,
     symmetric: Annotated[
-        bool, typer.Option(help="Trax --position up to rotation and reflection")
+        bool, typer.Option("--symmetric", help="Trax --position up to rotation and reflection")
     ] = False,
     moves: Annotated[
         str | None,
         typer.Option(
-            help="games opening with these moves: '22-18 11-15', or plies split by ; "
-            "(THAX, Takhteh: 'P3 P5; T5>3')"
+            metavar="PREFIX",
+            help="games opening with these moves: '25-21 5-9', or plies split by ; "
+            "(THAX, Takhteh: 'P3 P5; T5>3')",
         ),
     ] = None,
     any_of: Annotated[bool, typer.Option("--any", help="keep games that pass any filter")] = False,
     dedupe: Annotated[
-        bool, typer.Option(help="drop games with the same game, ruleset, start, rolls and moves")
+        bool,
+        typer.Option(
+            "--dedupe", help="drop games with the same game, ruleset, start, rolls and moves"
+        ),
     ] = False,
     first: Annotated[
-        int | None, typer.Option(min=1, help="keep the first N games that pass")
+        int | None, typer.Option(min=1, metavar="N", help="keep the first N games that pass")
     ] = None,
     sample: Annotated[
-        int | None, typer.Option(min=1, help="keep N games drawn at random from those that pass")
+        int | None,
+        typer.Option(min=1, metavar="N", help="keep N games drawn at random from those that pass"),
     ] = None,
-    seed: Annotated[str, typer.Option(help="the seed of --sample")] = "0",
+    seed: Annotated[str, typer.Option(metavar="S", help="the seed of --sample")] = "0",
     split_by: Annotated[
         SplitBy | None, typer.Option(help="write one file per value into the folder OUT")
     ] = None,
@@ -110,12 +142,13 @@ def select(
                 seat1=seat1,
                 winner=winner,
                 reasons=frozenset(r.value for r in reason or ()),
+                details=tuple(detail or ()),
                 turns=TurnRange.parse(turns) if turns is not None else None,
                 events=tuple(event or ()),
                 tags=tuple(parse_tag(text) for text in tag or ()),
                 valid=valid,
                 position=_position(position, game, variant, symmetric),
-                moves=tuple(split_plies(moves)) if moves else (),
+                moves=moves,
                 any_of=any_of,
             )
             plan = Plan(criteria, dedupe, first, sample, seed)

@@ -9,7 +9,7 @@ against some fifty for the full model. The turns are skipped too unless the call
 them (`with_turns`): then each turn's seat, roll and move are decoded, and nothing else.
 
 What the scan does not read (times, comments, engine output in the turns) is not checked
-here; it is when the full record is built (`Scanned.record()`), or by `referee validate`.
+here; it is when the full record is built from the line, or by `referee validate`.
 A line the scan refuses is read again by the full reader, so that the error names the field
 and the rule exactly as everywhere else in referee.
 
@@ -19,14 +19,13 @@ or `record.result.reason` works on either.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Annotated, Literal
+from collections.abc import Callable, Iterable, Iterator
+from typing import Annotated, Literal, NamedTuple
 
 import msgspec
 
-from referee.records.io import RecordError, load_json, parse_record, parse_record_json
-from referee.records.model import Reason, Record
+from referee.records.io import RecordError, load_json, parse_record
+from referee.records.model import Reason
 
 Seat = Literal[0, 1]
 Count = Annotated[int, msgspec.Meta(ge=0)]
@@ -108,22 +107,18 @@ _DECODERS = {
 }
 
 
-@dataclass(slots=True)
-class Scanned:
-    """One line of a JSONL stream: its header, or why it could not be read."""
+class Scanned(NamedTuple):
+    """One line of a JSONL stream: its header, or why it could not be read, or neither when
+    the caller's `keep` passed it over unread (a named tuple: one is made per line)."""
 
     number: int
     """1-based position of the record in its stream."""
     line: int
     """1-based line of the record."""
     raw: bytes
-    """The line as read, without its line break."""
+    """The line as read, with its line break (a JSON reader ignores it)."""
     header: Header | HeaderWithTurns | None
-    error: RecordError | None = None
-
-    def record(self) -> Record:
-        """The full record of the line (RecordError if a field the scan skipped is wrong)."""
-        return parse_record_json(self.raw)
+    error: RecordError | None
 
 
 def scan_line(raw: bytes, with_turns: bool = False) -> Header | HeaderWithTurns:
@@ -157,18 +152,26 @@ def _pointer(text: str) -> str:
     return path.replace("[", ".").replace("]", "").replace(".", "/")
 
 
-def scan_jsonl(stream: Iterable[bytes], with_turns: bool = False) -> Iterator[Scanned]:
-    """The header of every record of a JSONL stream, one line at a time; blank lines skipped."""
+def scan_jsonl(
+    stream: Iterable[bytes], with_turns: bool = False, keep: Callable[[bytes], bool] | None = None
+) -> Iterator[Scanned]:
+    """The header of every record of a JSONL stream, one line at a time; blank lines skipped.
+
+    `keep` sees each line first: a line it refuses is passed over unread (header and error
+    None). It lets a caller drop lines by a quick byte search before any decoding.
+    """
     number = 0
     decode = _DECODERS[with_turns].decode
-    for line_number, line in enumerate(stream, 1):
-        raw = line.rstrip(b"\r\n")
-        if not raw.strip():
+    for line_number, raw in enumerate(stream, 1):
+        if raw.isspace() or not raw:
             continue
         number += 1
+        if keep is not None and not keep(raw):
+            yield Scanned(number, line_number, raw, None, None)
+            continue
         try:
             header = decode(raw)
         except msgspec.DecodeError as error:
             yield Scanned(number, line_number, raw, None, _refused(raw, error))
         else:
-            yield Scanned(number, line_number, raw, header)
+            yield Scanned(number, line_number, raw, header, None)

@@ -1,0 +1,129 @@
+"""The header scan agrees with the record model; THAX position text; Trax shapes up to
+symmetry."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections import Counter
+
+import pytest
+from archive_helpers import records
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.games import get_game
+from referee.games.base import NotationError
+from referee.games.trax.symmetry import shape, symmetric_shape, transforms
+from referee.records.io import RecordError, record_to_json
+from referee.records.model import Record
+from referee.records.scan import scan_jsonl, scan_line
+
+
+@settings(max_examples=40, deadline=None)
+@given(records(), st.booleans())
+def test_the_scan_reads_what_the_model_reads(record: Record, with_turns: bool) -> None:
+    raw = record_to_json(record).encode()
+    header = scan_line(raw, with_turns)
+    assert header.game == record.game and header.ruleset == record.ruleset
+    assert [p.name for p in header.players] == [p.name for p in record.players]
+    assert [p.kind for p in header.players] == [p.kind for p in record.players]
+    assert header.event.event == record.event.event
+    assert header.tags == record.tags
+    if record.result is None:
+        assert header.result is None
+    else:
+        assert (header.result.winner, header.result.points, header.result.reason) == (
+            record.result.winner,
+            record.result.points,
+            record.result.reason,
+        )
+    if with_turns:
+        assert [(t.seat, t.roll, t.move) for t in header.turns] == [
+            (t.seat, t.roll, t.move) for t in record.turns
+        ]
+
+
+BROKEN = [
+    ("/version", {"version": 2}),
+    ("/game", {"game": "chess"}),
+    ("/players/0/name", {"players": [{"name": ""}, {"name": "b"}]}),
+    ("/result/points", {"result": {"winner": 0, "points": -1, "reason": "rules"}}),
+    ("/result/reason", {"result": {"winner": 0, "points": 1, "reason": "boredom"}}),
+    ("/event/pairing", {"event": {"pairing": "3"}}),
+    ("/turns/0/seat", {"turns": [{"seat": 2, "move": "P3"}]}),
+]
+
+
+@pytest.mark.parametrize(("pointer", "change"), BROKEN)
+def test_a_refused_line_names_the_field(pointer: str, change: dict) -> None:
+    data = {
+        "format": "referee",
+        "version": 1,
+        "game": "thax",
+        "ruleset": "thax/standard@1",
+        "players": [{"name": "a"}, {"name": "b"}],
+        **change,
+    }
+    raw = json.dumps(data).encode()
+    with pytest.raises(RecordError) as error:
+        scan_line(raw, with_turns=True)
+    assert error.value.pointer == pointer
+
+
+def test_scan_skips_blank_lines_and_counts_lines() -> None:
+    good = b'{"format": "referee", "version": 1, "game": "trax", "ruleset": "trax/standard@1", '
+    good += b'"players": [{"name": "a"}, {"name": "b"}]}\n'
+    stream = io.BytesIO(b"\n" + good + b"  \n" + b"{oops\n" + good.rstrip(b"\n"))
+    scanned = list(scan_jsonl(stream))
+    assert [(s.number, s.line) for s in scanned] == [(1, 2), (2, 4), (3, 5)]
+    assert scanned[1].header is None and scanned[1].error is not None
+    assert scanned[1].error.code == "json"
+    passed = list(scan_jsonl(io.BytesIO(good * 2), keep=lambda line: False))
+    assert [(s.header, s.error) for s in passed] == [(None, None), (None, None)]
+
+
+SIDES = st.tuples(*(st.integers(0, n) for n in range(1, 6))).filter(lambda s: sum(s) < 15)
+
+
+@given(SIDES, SIDES, st.sampled_from([0, 1]))
+def test_thax_position_text_round_trips(own: tuple, other: tuple, seat: int) -> None:
+    game = get_game("thax")
+    text = f"{''.join(map(str, own))}/{''.join(map(str, other))} {seat}"
+    state = game.parse_position(game.ruleset(), text)
+    assert state.sides == (own, other) and state.to_move == seat and state.is_chance()
+    assert game.format_position(state) == text
+
+
+@pytest.mark.parametrize(
+    "text", ["1200/00000", "13000/00000 0", "12345/12345 0", "x", "11200/01000 2"]
+)
+def test_thax_position_text_refused(text: str) -> None:
+    game = get_game("thax")
+    with pytest.raises(NotationError):
+        game.parse_position(game.ruleset(), text)
+
+
+def test_a_full_side_has_won() -> None:
+    game = get_game("thax")
+    state = game.parse_position(game.ruleset(), "12345/01000 1")
+    assert state.outcome() is not None and state.outcome().winner == 0
+
+
+TRAX_GAMES = st.sampled_from(["@0+ B1/ A2\\ B3+", "@0/ @1+ B0\\ C2/", "@0+ A0+ @1/ C1\\"])
+
+
+@given(TRAX_GAMES)
+def test_trax_shapes_under_the_eight_symmetries(moves: str) -> None:
+    game = get_game("trax")
+    state = game.parse_position(game.ruleset(), moves)
+    cells = shape(state)
+    images = transforms(cells)
+    assert len(images) == 8 and images[0] == cells
+    # Every image has the same tiles count and the same canonical form.
+    for image in images:
+        assert len(image) == len(cells)
+        assert min(transforms(image)) == symmetric_shape(state)
+    # A quarter turn (the third image) lays each north-south straight east-west.
+    straight = Counter(tile for _, _, tile in cells)[0b0101]
+    assert Counter(tile for _, _, tile in images[2])[0b1010] == straight
