@@ -246,9 +246,13 @@ def run(
     ] = None,
     seeds: Annotated[
         int | None,
-        typer.Option(help="gauntlet: the first N bots each play every other bot (default 1)"),
+        typer.Option(
+            min=1, help="gauntlet: the first N bots each play every other bot  [default: 1]"
+        ),
     ] = None,
-    rounds: Annotated[int | None, typer.Option(help="play the whole schedule N times")] = None,
+    rounds: Annotated[
+        int | None, typer.Option(min=1, help="play the whole schedule N times  [default: 1]")
+    ] = None,
     openings: Annotated[
         Path | None,
         typer.Option(
@@ -260,7 +264,7 @@ def run(
         OpeningsOrder | None, typer.Option(help="the suite's order, or a seeded shuffle")
     ] = None,
     openings_start: Annotated[
-        int | None, typer.Option(help="the opening to begin with (1 is the first)")
+        int | None, typer.Option(min=1, help="the opening to begin with  [default: 1]")
     ] = None,
     sprt: Annotated[
         str | None,

@@ -55,7 +55,8 @@ def name_metavars(command: Any) -> None:
 
 def usage_message(error: typer.TyperException) -> str:
     """click's usage error as one line that says where to look for help."""
-    message = error.format_message().rstrip(".")
+    # typer checks enum choices through pydantic, whose messages start `Value error, `.
+    message = error.format_message().rstrip(".").replace("Value error, ", "")
     param = getattr(error, "param", None)
     if param is not None and error.message.startswith("must "):
         # Our own checks say what a value must be: `--games-per-pair must be ...`.

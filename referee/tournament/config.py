@@ -145,7 +145,7 @@ class TournamentConfig(BaseModel):
         try:
             return None if value is None else SprtSpec.parse(value).text()
         except SprtError as error:
-            raise ValueError(str(error)) from None
+            raise ValueError(str(error).removeprefix("SPRT: ")) from None
 
     @model_validator(mode="after")
     def _format(self) -> TournamentConfig:
@@ -156,6 +156,8 @@ class TournamentConfig(BaseModel):
             )
         if self.sprt is not None and (len(self.bots) != 2 or self.format != "round-robin"):
             raise ValueError("an SPRT tests two bots: give exactly two, in a round robin")
+        if self.openings is None and self.openings_start != 1:
+            raise ValueError("--openings-start goes with --openings")
         if self.openings is not None:
             if not self.openings:
                 raise ValueError("the opening suite is empty")

@@ -66,8 +66,11 @@ def test_no_filter_round_trips_through_every_format_that_holds_the_game(
     assert read_jsonl(folder / "back.jsonl") == games
     for extension, game in ((".pdn", "thai"), (".trx", "trax"), (".mat", "takhteh")):
         ours = [record for record in games if record.game == game]
+        # A .mat file holds one match or money session: these independent games make one each.
+        first = ["--first", "1"] if extension == ".mat" else []
+        ours = ours[:1] if first else ours
         target = folder / f"out{extension}"
-        result = select(str(folder / "in.jsonl"), "--game", game, "-o", str(target))
+        result = select(str(folder / "in.jsonl"), "--game", game, *first, "-o", str(target))
         assert result.exit_code == 0, result.output
         back = folder / f"back-{game}.jsonl"
         if not ours:

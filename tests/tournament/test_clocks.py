@@ -144,7 +144,9 @@ def test_an_external_bot_that_spends_its_clock_loses_on_time(
         game=game,
         bots=[BotEntry(name="greedy", spec="greedy"), clock_bot(mode)],
         games_per_pair=2,
-        tc="1",
+        # 0.8 s: the Trax program's start (a Python import, about 0.1 s) and its first late
+        # move leave less than its second late move needs, so no short game ends first.
+        tc="0.8",
     )
     run_tournament(tmp_path, config)
     for record in TournamentStore(tmp_path).records():
@@ -159,9 +161,9 @@ def test_an_external_bot_that_spends_its_clock_loses_on_time(
         # The clock it ran out on is the one its last move left (a Trax contest program's
         # start, an import of referee here, counts against its first move).
         own = [turn for turn in record.turns if turn.seat == seat]
-        assert left == (own[-1].clock_ms if own else 1000)
+        assert left == (own[-1].clock_ms if own else 800)
         assert len(own) == 2 or mode == "trax-burn"
-        clocks_before(record, [1000, 1000], [0, 0])
+        clocks_before(record, [800, 800], [0, 0])
 
 
 def test_the_position_message_carries_both_clocks_and_per_bot_controls(tmp_path: Path) -> None:

@@ -250,3 +250,31 @@ def test_killed_and_resumed_runs_play_the_same_games(tmp_path: Path, kind: str) 
     )
     assert resumed.returncode == 0, resumed.stderr
     assert stored_games(killed) == stored_games(tmp_path / "one")
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (["--sprt", "elo0=5,elo1=0"], "elo0 (5) must be below elo1 (0)"),
+        (["--sprt", "elo0=0"], "give elo1"),
+        (["--sprt", "elo0=0,elo1=5,alpha=2"], "alpha must be between 0 and 0.5"),
+        (["--bots", "greedy,random,random", "--sprt", "elo0=0,elo1=5"], "exactly two"),
+        (["--format", "gauntlet", "--seeds", "2"], "--seeds (2) must be fewer than the bots"),
+        (["--format", "swiss"], "'swiss' is not one of 'round-robin', 'gauntlet'"),
+        (["--rounds", "0"], "--rounds"),
+        (["--openings-start", "3"], "--openings-start goes with --openings"),
+        (["--openings", "/nonexistent/suite.txt"], "/nonexistent/suite.txt: cannot read"),
+    ],
+)
+def test_a_format_given_wrong_is_one_line_and_exit_2(
+    tmp_path: Path, options: list[str], words: str
+) -> None:
+    bots = [] if "--bots" in options else ["--bots", "greedy,random"]
+    result = RUNNER.invoke(
+        app, ["tournament", "run", "--game", "thax", *bots, *options, "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("referee: error: "), result.output
+    assert words in lines[0]
+    assert not (tmp_path / "games.jsonl").exists()
