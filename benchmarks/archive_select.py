@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from common import report, table
+from common import cpu_model, report, table
 
 from referee.archive.filters import Criteria
 from referee.archive.positions import position_query
@@ -111,16 +111,6 @@ def measure(args: list[str], runs: int) -> tuple[float, float, float, float]:
         times.append(seconds)
         memory = max(memory, peak)
     return statistics.median(times), min(times), max(times), memory
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.partition(":")[2].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def machine_line(runs: int, how: str) -> str:

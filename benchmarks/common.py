@@ -23,17 +23,20 @@ def median_seconds(work: Callable[[], object], runs: int = 5) -> float:
     return statistics.median(times)
 
 
-def machine() -> str:
-    """The cores, the CPU's model name (Linux /proc/cpuinfo) and Python."""
-    cpu = platform.processor() or platform.machine()
+def cpu_model() -> str:
+    """The CPU's model name (Linux /proc/cpuinfo), or what the platform says."""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+                return line.partition(":")[2].strip()
     except OSError:
         pass
-    return f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
+    return platform.processor() or platform.machine()
+
+
+def machine() -> str:
+    """The cores, the CPU's model name and Python."""
+    return f"{os.cpu_count()} cores, {cpu_model()}, Python {platform.python_version()}"
 
 
 def table(headers: list[str], rows: list[list[str]]) -> str:

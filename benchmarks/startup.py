@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import report, table
+from common import cpu_model, report, table
 
 RUNS = 10
 GOAL_SECONDS = 0.25
@@ -31,16 +31,6 @@ def cpu_seconds(command: list[str]) -> float:
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.partition(":")[2].strip()
-    except OSError:
-        pass
-    return "unknown CPU"
 
 
 def small_records(folder: Path) -> Path:

@@ -101,6 +101,17 @@ def game_digest(view: Any) -> bytes:
     return hashlib.blake2b(msgspec.json.encode(data), digest_size=16).digest()
 
 
+def _readable(entry: Entry, read: Callable[[Entry], T], counts: Counts, report: Report) -> T | None:
+    """What `read` gives of the entry; None for a record that cannot be read, which is counted
+    and reported with its place."""
+    try:
+        return read(entry)
+    except RecordError as error:
+        counts.unreadable += 1
+        report(f"{entry.where()}: [{error.code}] {error.message}")
+        return None
+
+
 def selected(paths: list[str], plan: Plan, counts: Counts, report: Report) -> Iterator[Entry]:
     """The games that pass, in input order (a sample in input order too)."""
 
@@ -121,11 +132,8 @@ def selected(paths: list[str], plan: Plan, counts: Counts, report: Report) -> It
     def passing() -> Iterator[Entry]:
         for entry in read_entries(paths, unreadable, with_turns, keep, passed_over):
             counts.read += 1
-            try:
-                passes = matcher(entry)
-            except RecordError as error:
-                counts.unreadable += 1
-                report(f"{entry.where()}: [{error.code}] {error.message}")
+            passes = _readable(entry, matcher, counts, report)
+            if passes is None:
                 continue
             if not passes:
                 counts.filtered += 1
@@ -205,11 +213,8 @@ def _fitting(
                 f"{entry.where()}: a {entry.game} game; {file_format.name} holds {file_format.game}"
             )
             continue
-        try:
-            record = entry.record()
-        except RecordError as error:
-            counts.unreadable += 1
-            report(f"{entry.where()}: [{error.code}] {error.message}")
+        record = _readable(entry, Entry.record, counts, report)
+        if record is None:
             continue
         if file_format.game is not None:
             # A game's own format may not hold everything a record can (a Trax list has no
@@ -233,11 +238,8 @@ def _write(
 ) -> None:
     if isinstance(file_format, JsonlFormat):
         for entry in entries:
-            try:
-                line = entry.json_line()
-            except RecordError as error:
-                counts.unreadable += 1
-                report(f"{entry.where()}: [{error.code}] {error.message}")
+            line = _readable(entry, Entry.json_line, counts, report)
+            if line is None:
                 continue
             stream.write(line)
             counts.kept += 1
@@ -356,11 +358,8 @@ def _split_jsonl(
     streams: OrderedDict[str, IO[bytes]] = OrderedDict()
     try:
         for entry in entries:
-            try:
-                line = entry.json_line()
-            except RecordError as error:
-                counts.unreadable += 1
-                report(f"{entry.where()}: [{error.code}] {error.message}")
+            line = _readable(entry, Entry.json_line, counts, report)
+            if line is None:
                 continue
             counts.kept += 1
             for value in split_values(entry, by):
