@@ -21,14 +21,16 @@ and the rule it breaks before any game starts.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from referee.games.base import Game, GameError, IllegalMove, Ruleset, State
 from referee.games.trax.symmetry import symmetric_shape
 
 SEPARATOR = "|"
+T = TypeVar("T")
 
 
 class OpeningError(ValueError):
@@ -116,10 +118,11 @@ def read_openings(path: Path, game: Game, ruleset: Ruleset) -> list[Opening]:
 
 
 def opening_order(
-    openings: Sequence[Opening], order: str, seed: str, start: int = 1
-) -> Callable[[int], Opening]:
+    openings: Sequence[T], order: str, seed: str, start: int = 1
+) -> Callable[[int], T]:
     """Which opening game pair k (0-based, in schedule order) plays: the file's order, or a
-    seeded shuffle of it, beginning at the `start`-th opening (1-based), cycling."""
+    seeded shuffle of it, beginning at the `start`-th opening (1-based), cycling. The shuffle
+    depends only on the suite's length and the seed, so the openings may be given as lines."""
     if not 1 <= start <= len(openings):
         raise ValueError(f"--openings-start must be 1 to {len(openings)}, not {start}")
     if order not in ("sequential", "random"):
@@ -129,19 +132,10 @@ def opening_order(
         random.Random(f"{seed}/openings").shuffle(sequence)
     offset = start - 1
 
-    def pick(pair: int) -> Opening:
+    def pick(pair: int) -> T:
         return sequence[(offset + pair) % len(sequence)]
 
     return pick
-
-
-def opening_state(game: Game, ruleset: Ruleset, opening: Opening) -> Iterator[tuple[State, str]]:
-    """The book replayed: each position before a book move, and the move."""
-    state = game.initial_state(ruleset, opening.start)
-    for text in opening.moves:
-        move = game.parse_move(state, text)
-        yield state, text
-        state = state.play(move)
 
 
 PositionKey = Callable[[Game, State], Hashable]

@@ -216,6 +216,15 @@ def match_score(games: Sequence[Record]) -> tuple[list[int], int | None]:
     return score, first
 
 
+def job_finished(records: Sequence[Record], match_length: int) -> bool:
+    """Whether a scheduled job's stored games finish it: a game once stored, a match once a
+    player has reached its length."""
+    if match_length == 1:
+        return bool(records)
+    score, _ = match_score(records)
+    return max(score) >= match_length
+
+
 def _milliseconds_since(started: float) -> int:
     return round((time.perf_counter() - started) * 1000)
 

@@ -19,7 +19,7 @@ from referee.records.keys import describe_key, game_key
 from referee.records.model import Reason, Record
 from referee.tournament.config import TournamentConfig, with_environment, without_secrets
 from referee.tournament.executors import ExecutorFactory, process_pool, shutdown, stop_at_once
-from referee.tournament.play import match_score
+from referee.tournament.play import job_finished
 from referee.tournament.schedule import GameJob
 from referee.tournament.sequential import SprtTracker, wave_of
 from referee.tournament.store import TournamentFile, TournamentStore
@@ -104,14 +104,6 @@ def check_participants(config: TournamentConfig) -> None:
     for entry in config.bots:
         if entry.spec is not None:
             make_bot(config.game, entry.spec).close()
-
-
-def job_finished(records: list[Record], match_length: int) -> bool:
-    """A game is finished once stored; a match once a player has reached its length."""
-    if match_length == 1:
-        return bool(records)
-    score, _ = match_score(records)
-    return max(score) >= match_length
 
 
 def run_tournament(

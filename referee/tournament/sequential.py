@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from referee.records.model import Record
-from referee.tournament.play import match_score
+from referee.tournament.play import job_finished, match_score
 from referee.tournament.schedule import GameJob
 
 if TYPE_CHECKING:
@@ -58,13 +58,17 @@ class SprtTracker:
         from referee.ratings.sprt import llr
 
         while self.decided_at is None and self.counted < len(self.pairs):
-            halves = [
-                self._half_points(job, stored.get(job.number, []))
-                for job in self.pairs[self.counted]
-            ]
-            if len(halves) != 2 or any(half is None for half in halves):
+            pair = self.pairs[self.counted]
+            games = [stored.get(job.number, []) for job in pair]
+            if len(pair) != 2 or not all(job_finished(g, self.match_length) for g in games):
                 return
-            self.counts[sum(h for h in halves if h is not None)] += 1
+            points = 0
+            for job, records in zip(pair, games, strict=True):
+                half = self._half_points(job, records)
+                if half is None:
+                    return
+                points += half
+            self.counts[points] += 1
             self.counted += 1
             ratio = float(llr(self.spec, self.counts))
             if ratio >= self.spec.upper or ratio <= self.spec.lower:
@@ -83,14 +87,10 @@ class SprtTracker:
 
     def _half_points(self, job: GameJob, records: list[Record]) -> int | None:
         """A's score in a finished game (or match) of the schedule, in half points (2 a win);
-        None while it is not finished."""
-        if not records:
-            return None
+        None for a game stored without a result."""
         seat_of_a = job.seats.index(0)
         if self.match_length > 1:
             score, _ = match_score(records)
-            if max(score) < self.match_length:
-                return None
             return 2 if score[seat_of_a] > score[1 - seat_of_a] else 0
         result = records[-1].result
         if result is None:

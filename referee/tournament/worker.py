@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -80,14 +81,19 @@ def _file_name(name: str) -> str:
 def book_of(
     config: TournamentConfig, game: Game, ruleset: Ruleset
 ) -> Callable[[int], Opening | None]:
-    """The opening that a pair plays, by its index among its pairing's pairs (None: no suite)."""
+    """The opening that a pair plays, by its index among its pairing's pairs (None: no suite).
+
+    Only the openings a batch plays are read (a suite may hold thousands of lines, all checked
+    when the tournament was made), each once."""
     if config.openings is None:
         return lambda _index: None
-    suite = [
-        read_opening(game, ruleset, line, f"tournament.json: openings[{number}]")
-        for number, line in enumerate(config.openings)
-    ]
-    return opening_order(suite, config.openings_order, config.seed, config.openings_start)
+    line = opening_order(config.openings, config.openings_order, config.seed, config.openings_start)
+
+    @functools.cache
+    def book(index: int) -> Opening:
+        return read_opening(game, ruleset, line(index), "tournament.json: openings")
+
+    return book
 
 
 class PlayedBatch(NamedTuple):
