@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from referee.games.base import ruleset_variant
 from referee.ratings.errors import RatingsInputError
 from referee.records.formats import detect_stream
 from referee.records.keys import GameKey, game_key
@@ -57,11 +58,6 @@ result's reason (`rules`, `resign`, `time`, ...); `tournament`, `pairing` and `g
 from the record's event data (missing values are null); `file` and `line` say where the record
 was read.
 """
-
-
-def variant_of(ruleset: str) -> str:
-    """The variant of a ruleset id `game/variant@version[?options]`."""
-    return ruleset.partition("/")[2].partition("@")[0]
 
 
 def make_frame(columns: Mapping[str, Sequence[Any] | np.ndarray]) -> pd.DataFrame:
@@ -128,7 +124,7 @@ class _Rows:
                 return
             self.seen[key] = (file, line)
         white, black = record.players[0].name, record.players[1].name
-        variant = variant_of(record.ruleset)
+        variant = ruleset_variant(record.ruleset)
         if not self.selection.keeps(record.game, variant, white, black):
             return
         result = record.result

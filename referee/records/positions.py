@@ -25,7 +25,7 @@ def roll_text(roll: tuple[int, ...]) -> str:
 def after_opening(state: State) -> State:
     """The first turn of a dice game: the opening roll decides who starts (and is not played),
     so the first player's turn is the same whoever wins it; it is shown as the first seat's."""
-    if not (state.is_chance() and state.to_move is None):
+    if not state.is_opening_roll():
         return state
     return next(child for child in chance_children(state) if child.to_move == 0)
 

@@ -61,7 +61,7 @@ def start_state(record: Record, game: Game | None = None) -> State:
         raise ReplayError("start", f"start position: {error}", "/start") from None
     for index, roll in enumerate(getattr(record, "opening_rolls", ())):
         pointer = f"/opening_rolls/{index}"
-        if not (state.is_chance() and state.to_move is None):
+        if not state.is_opening_roll():
             raise ReplayError(
                 "opening", "an opening roll after the first player was decided", pointer
             )
