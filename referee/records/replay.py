@@ -59,7 +59,7 @@ def start_state(record: Record, game: Game | None = None) -> State:
         state = game.initial_state(ruleset, record.start, record.first_seat())
     except GameError as error:
         raise ReplayError("start", f"start position: {error}", "/start") from None
-    for index, roll in enumerate(getattr(record, "opening_rolls", ())):
+    for index, roll in enumerate(record.opening_dice()):
         pointer = f"/opening_rolls/{index}"
         if not state.is_opening_roll():
             raise ReplayError(
