@@ -205,8 +205,8 @@ def record_files(paths: Iterable[str | Path]) -> list[Path]:
 def records_of(path: Path) -> Iterator[tuple[Record, int]]:
     """The records of one file with the line each starts on; a bad record stops the reading."""
     try:
-        with path.open("rb") as stream:
-            file_format, stream = detect_stream(path, stream)
+        with path.open("rb") as raw:
+            file_format, stream = detect_stream(path, raw)
             if file_format is None:
                 raise RatingsInputError(path, "not a game record file in any format referee reads")
             for loaded in file_format.read(stream):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import (
     AfterValidator,
@@ -18,8 +18,8 @@ from pydantic import (
     TypeAdapter,
 )
 
-FORMAT = "referee"
-VERSION = 1
+FORMAT: Final = "referee"
+VERSION: Final = 1
 
 LARGEST = 2**53 - 1
 """The largest integer a record holds: what every JSON reader (JavaScript's included, as in
