@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from referee.games.base import ruleset_variant
 from referee.records.formats import FileFormat, detect_format
 from referee.records.formats.referee_json import JsonlFormat
 from referee.records.io import RecordError, parse_record_json, record_to_json
@@ -56,7 +57,7 @@ class Entry:
     @property
     def variant(self) -> str:
         """The variant of the ruleset id `game/variant@version?options`."""
-        return self.view.ruleset.partition("/")[2].partition("@")[0]
+        return ruleset_variant(self.view.ruleset)
 
     def json_line(self) -> bytes:
         """The game as one JSONL line: the line as read when there is one."""

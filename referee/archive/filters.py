@@ -77,9 +77,9 @@ def opens_with(entry: Entry, text: str) -> bool:
         return False
     try:
         for step in replay(record, game):
-            if step.index >= len(plies):
+            if step.turn >= len(plies):
                 break
-            wanted = game.format_move(step.before, game.parse_move(step.before, plies[step.index]))
+            wanted = game.format_move(step.before, game.parse_move(step.before, plies[step.turn]))
             if wanted != game.format_move(step.before, step.move):
                 return False
     except (ReplayError, GameError):
@@ -153,10 +153,10 @@ class Criteria:
             variants = self.variants
             tests.append(lambda e: e.variant in variants)
         for name in self.players:
-            tests.append(lambda e, name=name: any(p.name == name for p in e.view.players))
-        for seat, name in ((0, self.seat0), (1, self.seat1)):
-            if name is not None:
-                tests.append(lambda e, seat=seat, name=name: e.view.players[seat].name == name)
+            tests.append(_plays(name))
+        for seat, seated in ((0, self.seat0), (1, self.seat1)):
+            if seated is not None:
+                tests.append(_seated(seat, seated))
         if self.winner is not None:
             tests.append(_winner_test(self.winner))
         if self.reasons:
@@ -172,7 +172,7 @@ class Criteria:
             words = tuple(word.casefold() for word in self.events)
             tests.append(lambda e: _event_has(e, words))
         for key, value in self.tags:
-            tests.append(lambda e, key=key, value=value: e.view.tags.get(key) == value)
+            tests.append(_tagged(key, value))
         if self.moves:
             moves = self.moves
             tests.append(lambda e: opens_with(e, moves))
@@ -211,6 +211,18 @@ def _quoted(text: str) -> bytes:
     if any(char in text for char in '"\\') or any(ord(char) < 0x20 for char in text):
         return b""
     return b'"' + text.encode() + b'"'
+
+
+def _plays(name: str) -> Predicate:
+    return lambda e: any(player.name == name for player in e.view.players)
+
+
+def _seated(seat: int, name: str) -> Predicate:
+    return lambda e: e.view.players[seat].name == name
+
+
+def _tagged(key: str, value: str) -> Predicate:
+    return lambda e: e.view.tags.get(key) == value
 
 
 def _winner_test(winner: str) -> Predicate:

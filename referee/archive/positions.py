@@ -36,7 +36,8 @@ class _Lazy:
     __slots__ = ("make", "state", "value")
 
     def __init__(self, make: Callable[[TraxState], Hashable], state: TraxState) -> None:
-        self.make, self.state, self.value = make, state, None
+        self.make, self.state = make, state
+        self.value: Hashable | None = None
 
     def get(self) -> Hashable:
         if self.value is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -97,6 +97,12 @@ def parse_ruleset_id(text: str) -> tuple[str, str, int, dict[str, str]]:
     return game, variant, int(version), options
 
 
+def ruleset_variant(text: str) -> str:
+    """The variant named in a ruleset id (`thax/standard@1` -> `standard`), without checking
+    the rest: for summaries of records that may not be valid."""
+    return text.partition("/")[2].partition("@")[0]
+
+
 class State(ABC):
     """An immutable position, with whose turn it is or the chance event that comes next."""
 
@@ -116,6 +122,10 @@ class State(ABC):
     def chance_outcomes(self) -> Sequence[tuple[Roll, float]]:
         """The distinct outcomes of the next chance event and their probabilities."""
         return ()
+
+    def is_opening_roll(self) -> bool:
+        """True before the opening roll of a dice game, which decides who plays first."""
+        return self.to_move is None and self.is_chance()
 
     def apply_chance(self, roll: Roll) -> State:
         """The state after the dice show `roll` (as rolled, in any order)."""
@@ -164,7 +174,13 @@ class Game(ABC):
             raise RulesetError(f"ruleset {text!r} is not a {self.name} ruleset")
         if version != 1:
             raise RulesetError(f"ruleset {text!r}: version {version} is unknown (known: 1)")
-        return self.ruleset(variant, **self.coerce_options(options))
+        return self.ruleset_from(variant, options)
+
+    def ruleset_from(self, variant: str, options: Mapping[str, object]) -> Ruleset:
+        """The ruleset of `variant` with `options` as written (in an id or a configuration),
+        each checked and converted by the game."""
+        written = {key: str(value) for key, value in options.items()}
+        return self.ruleset(variant, **self.coerce_options(written))
 
     def match_length(self, ruleset: Ruleset) -> int:
         """Points that win a match under `ruleset`; 1 means single games."""

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Literal
 
+from referee.games.base import ruleset_variant
 from referee.ratings.results import record_files, records_of
 from referee.records.model import Reason, Record
 
@@ -100,7 +101,7 @@ def _csv_row(record: Record, file: str, line: int) -> list[object]:
     result, event = record.result, record.event
     return [
         record.game,
-        record.ruleset.partition("/")[2].partition("@")[0],
+        ruleset_variant(record.ruleset),
         record.ruleset,
         record.players[0].name,
         record.players[1].name,

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from referee.games.base import ruleset_variant
 from referee.ratings.errors import RatingsInputError
 from referee.records.formats import detect_stream
 from referee.records.keys import GameKey, game_key
@@ -57,11 +58,6 @@ result's reason (`rules`, `resign`, `time`, ...); `tournament`, `pairing` and `g
 from the record's event data (missing values are null); `file` and `line` say where the record
 was read.
 """
-
-
-def variant_of(ruleset: str) -> str:
-    """The variant of a ruleset id `game/variant@version[?options]`."""
-    return ruleset.partition("/")[2].partition("@")[0]
 
 
 def make_frame(columns: Mapping[str, Sequence[Any] | np.ndarray]) -> pd.DataFrame:
@@ -128,7 +124,7 @@ class _Rows:
                 return
             self.seen[key] = (file, line)
         white, black = record.players[0].name, record.players[1].name
-        variant = variant_of(record.ruleset)
+        variant = ruleset_variant(record.ruleset)
         if not self.selection.keeps(record.game, variant, white, black):
             return
         result = record.result
@@ -209,8 +205,8 @@ def record_files(paths: Iterable[str | Path]) -> list[Path]:
 def records_of(path: Path) -> Iterator[tuple[Record, int]]:
     """The records of one file with the line each starts on; a bad record stops the reading."""
     try:
-        with path.open("rb") as stream:
-            file_format, stream = detect_stream(path, stream)
+        with path.open("rb") as raw:
+            file_format, stream = detect_stream(path, raw)
             if file_format is None:
                 raise RatingsInputError(path, "not a game record file in any format referee reads")
             for loaded in file_format.read(stream):

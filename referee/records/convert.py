@@ -21,8 +21,8 @@ def canonical(record: Record) -> Record:
     turns = list(record.turns)
     for step in replay(record, game):
         text = game.format_move(step.before, step.move)
-        if text != turns[step.index].move:
-            turns[step.index] = turns[step.index].model_copy(update={"move": text})
+        if text != turns[step.turn].move:
+            turns[step.turn] = turns[step.turn].model_copy(update={"move": text})
     return record.model_copy(update={"turns": turns})
 
 
@@ -53,8 +53,8 @@ def convert(source: Path, target: Path, to: str | None = None) -> Conversion:
         raise RecordError("format", f"{target}: a folder target needs --to (the format)")
     target_format = format_for_path(target, to)
     folder = target.is_dir() or (isinstance(target_format, MatFormat) and not target.suffix)
-    with source.open("rb") as stream:
-        source_format, stream = detect_stream(source, stream)
+    with source.open("rb") as raw:
+        source_format, stream = detect_stream(source, raw)
         if source_format is None:
             raise RecordError("format", f"{source}: not a record file referee reads")
         games = _canonical_games(source, source_format, target_format, stream, result)

@@ -13,7 +13,7 @@ def game_key(record: Record) -> GameKey | None:
     event = record.event
     if event.tournament is None or event.game_number is None:
         return None
-    match = getattr(record, "match", None)
+    match = record.match_info()
     pairing = -1 if event.pairing is None else event.pairing
     return (event.tournament, pairing, event.game_number, 0 if match is None else match.game)
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import (
     AfterValidator,
@@ -17,8 +18,8 @@ from pydantic import (
     TypeAdapter,
 )
 
-FORMAT = "referee"
-VERSION = 1
+FORMAT: Final = "referee"
+VERSION: Final = 1
 
 LARGEST = 2**53 - 1
 """The largest integer a record holds: what every JSON reader (JavaScript's included, as in
@@ -136,11 +137,22 @@ class _RecordBase(_Model):
         """The seat that starts when no opening roll decides it."""
         return None
 
+    def opening_dice(self) -> Sequence[Dice]:
+        """The opening rolls that decided who starts (none in a game without dice)."""
+        return ()
+
+    def match_info(self) -> MatchInfo | None:
+        """The match this game belongs to, for a game played in matches."""
+        return None
+
 
 class _DiceRecord(_RecordBase):
     opening_rolls: list[Dice] = Field(
         default=[], description="the opening rolls [seat 0's die, seat 1's die], ties included"
     )
+
+    def opening_dice(self) -> Sequence[Dice]:
+        return self.opening_rolls
 
 
 class ThaxRecord(_DiceRecord):
@@ -162,6 +174,9 @@ class TakhtehRecord(_DiceRecord):
 
     def first_seat(self) -> int | None:
         return self.match.first if self.match is not None else None
+
+    def match_info(self) -> MatchInfo | None:
+        return self.match
 
 
 class TraxRecord(_RecordBase):

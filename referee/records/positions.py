@@ -25,7 +25,7 @@ def roll_text(roll: tuple[int, ...]) -> str:
 def after_opening(state: State) -> State:
     """The first turn of a dice game: the opening roll decides who starts (and is not played),
     so the first player's turn is the same whoever wins it; it is shown as the first seat's."""
-    if not (state.is_chance() and state.to_move is None):
+    if not state.is_opening_roll():
         return state
     return next(child for child in chance_children(state) if child.to_move == 0)
 
@@ -69,8 +69,8 @@ def position_from_record(
     from referee.records.io import RecordError
     from referee.records.replay import ReplayError, game_of, replay, start_state
 
-    with path.open("rb") as stream:
-        file_format, stream = detect_stream(path, stream)
+    with path.open("rb") as raw:
+        file_format, stream = detect_stream(path, raw)
         if file_format is None:
             raise RecordError("format", f"{path}: not a record file referee reads")
         for loaded in file_format.read(stream):
@@ -97,7 +97,7 @@ def position_from_record(
                 game = game_of(record)
                 state = start_state(record, game)
                 for step in replay(record, game):
-                    if step.index == turn:
+                    if step.turn == turn:
                         break
                     state = step.after
             except ReplayError as error:

@@ -34,7 +34,8 @@ class ReplayError(Exception):
 class Step(NamedTuple):
     """One turn replayed (a named tuple: made for every move, it must be cheap to build)."""
 
-    index: int
+    turn: int
+    """The index of the turn in the record."""
     before: State
     """The position after the roll, when there is one, and before the move."""
     move: Any
@@ -59,9 +60,9 @@ def start_state(record: Record, game: Game | None = None) -> State:
         state = game.initial_state(ruleset, record.start, record.first_seat())
     except GameError as error:
         raise ReplayError("start", f"start position: {error}", "/start") from None
-    for index, roll in enumerate(getattr(record, "opening_rolls", ())):
+    for index, roll in enumerate(record.opening_dice()):
         pointer = f"/opening_rolls/{index}"
-        if not (state.is_chance() and state.to_move is None):
+        if not state.is_opening_roll():
             raise ReplayError(
                 "opening", "an opening roll after the first player was decided", pointer
             )
@@ -127,7 +128,7 @@ def final_state(record: Record, game: Game | None = None) -> State:
 
 def result_of(outcome: Outcome) -> Result:
     return Result(
-        winner=outcome.winner,  # type: ignore[arg-type]
+        winner=outcome.winner,
         points=outcome.points,
         reason=outcome.reason,  # type: ignore[arg-type]
         detail=outcome.detail or None,

@@ -101,7 +101,7 @@ class HeaderWithTurns(_Header, frozen=True):
     turns: list[ScanTurn] = []
 
 
-_DECODERS = {
+_DECODERS: dict[bool, msgspec.json.Decoder[Header] | msgspec.json.Decoder[HeaderWithTurns]] = {
     False: msgspec.json.Decoder(Header),
     True: msgspec.json.Decoder(HeaderWithTurns),
 }

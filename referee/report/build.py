@@ -101,8 +101,8 @@ def _row(file: str, number: int, record: Record) -> GameRow:
 def _records(path: Path) -> Iterator[Record]:
     """The records of a file. `read_games` has read it before and refused any bad record, so
     these errors only meet a file that changed in between."""
-    with path.open("rb") as stream:
-        file_format, stream = detect_stream(path, stream)
+    with path.open("rb") as raw:
+        file_format, stream = detect_stream(path, raw)
         if file_format is None:
             raise RatingsInputError(path, "not a game record file in any format referee reads")
         for loaded in file_format.read(stream):

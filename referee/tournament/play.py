@@ -81,7 +81,7 @@ def play_game(
     start = book.start if book is not None else None
     state: State = game.initial_state(ruleset, start, first)
     opening_rolls: list[list[int]] = []
-    while state.is_chance() and state.to_move is None:
+    while state.is_opening_roll():
         roll = dice.roll(None)
         opening_rolls.append(list(roll))
         state = state.apply_chance(roll)

@@ -24,9 +24,7 @@ from referee.validator.check import validate_record
 
 def tournament_ruleset(config: TournamentConfig) -> tuple[Game, Ruleset]:
     game = get_game(config.game)
-    options = "&".join(f"{key}={value}" for key, value in sorted(config.options.items()))
-    ruleset_id = f"{config.game}/{config.variant}@1" + (f"?{options}" if options else "")
-    return game, game.parse_ruleset(ruleset_id)
+    return game, game.ruleset_from(config.variant, config.options)
 
 
 def player_of(entry: BotEntry) -> Player:

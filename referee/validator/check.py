@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from referee.games.base import Game, Outcome, State
+from referee.games.base import Game, Outcome, State, ruleset_variant
 from referee.records.formats import detect_stream
 from referee.records.io import Loaded, RecordError
 from referee.records.model import Reason, Record, Result
@@ -109,7 +109,7 @@ def validate_record(
         game=number,
         line=line,
         game_name=record.game,
-        variant=record.ruleset.partition("/")[2].partition("@")[0] or None,
+        variant=ruleset_variant(record.ruleset) or None,
         turns=len(record.turns),
         valid=True,
     )

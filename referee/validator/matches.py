@@ -25,7 +25,7 @@ class MatchTracker:
 
     def check(self, record: Record) -> list[tuple[str, str]]:
         """Problems of `record` as the next game of its match, as (code, message) pairs."""
-        match = getattr(record, "match", None)
+        match = record.match_info()
         if match is None:
             return []
         key: MatchKey = (

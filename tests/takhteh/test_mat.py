@@ -108,7 +108,7 @@ def _round_trip(records: list[TakhtehRecord]) -> list[TakhtehRecord]:
 
 def _canonical_moves(record: TakhtehRecord) -> list[tuple[int, list[int] | None, str]]:
     return [
-        (record.turns[step.index].seat, record.turns[step.index].roll,
+        (record.turns[step.turn].seat, record.turns[step.turn].roll,
          GAME.format_move(step.before, step.move))
         for step in replay(record)
     ]  # fmt: skip

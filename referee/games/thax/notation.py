@@ -37,7 +37,7 @@ def parse_move(text: str) -> ThaxMove:
             if take:
                 raise NotationError(f"{text!r}: a turn has at most one take")
             take = first
-            place.append(int(second))  # type: ignore[arg-type]
+            place.append(int(second))
         else:
             if remove:
                 raise NotationError(f"{text!r}: a turn removes at most one piece")

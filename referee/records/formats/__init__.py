@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from referee.records.formats.base import FileFormat
+from referee.records.formats.base import FileFormat as FileFormat
 from referee.records.io import RecordError
 
 # In the order detection tries them. PDN before JSON: JSON's sniff takes any text that starts
@@ -86,17 +86,17 @@ def detect_stream(path: Path | None, stream: IO[bytes]) -> tuple[FileFormat | No
     reads it from the start: `stream` itself, or when it cannot seek back (standard input, a
     pipe) a stream that reads again what detection read first."""
     if path is not None:
-        for file_format in formats():
-            if path.suffix.lower() in file_format.extensions:
-                return file_format, stream
+        for known in formats():
+            if path.suffix.lower() in known.extensions:
+                return known, stream
     seekable = stream.seekable()
     start = stream.tell() if seekable else 0
     head = _head(stream)
-    file_format = detect_format(None, head)
+    detected = detect_format(None, head)
     if seekable:
         stream.seek(start)
-        return file_format, stream
-    return file_format, io.BufferedReader(_Replayed(head, stream))
+        return detected, stream
+    return detected, io.BufferedReader(_Replayed(head, stream))
 
 
 def _head(stream: IO[bytes]) -> bytes:

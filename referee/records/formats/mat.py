@@ -142,7 +142,7 @@ def _record(match: MatMatch, game: MatGame) -> TakhtehRecord:
         # gave it up.
         by_rules = bool(entries) and entries[-1].seat == game.winner
         result = Result(
-            winner=game.winner,  # type: ignore[arg-type]
+            winner=game.winner,
             points=game.points,
             reason=Reason.RULES if by_rules else Reason.RESIGN,
         )
@@ -151,7 +151,7 @@ def _record(match: MatMatch, game: MatGame) -> TakhtehRecord:
         game="takhteh",
         ruleset=ruleset,
         players=[Player(name=name or f"seat {seat}") for seat, name in enumerate(game.players)],
-        event=EventInfo(**event),
+        event=EventInfo.model_validate(event),
         turns=[
             Turn(seat=entry.seat, roll=list(entry.roll), move=entry.move)  # type: ignore[arg-type]
             for entry in entries
@@ -162,7 +162,7 @@ def _record(match: MatMatch, game: MatGame) -> TakhtehRecord:
             length=length,
             game=1 if money else max(1, game.number),
             score=[0, 0] if money else list(game.score),
-            first=entries[0].seat if entries else None,  # type: ignore[arg-type]
+            first=entries[0].seat if entries else None,
         ),
     )
 
@@ -237,7 +237,7 @@ def _entries(record: TakhtehRecord, index: int) -> list[MatEntry]:
         for step in replay(record):
             before = step.before
             assert isinstance(before, TakhtehState)
-            turn = record.turns[step.index]
+            turn = record.turns[step.turn]
             roll = turn.roll
             assert roll is not None  # replay refuses a Takhteh turn without its roll
             legs = before.resolve(step.move)[1]

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO
 
 from pydantic import ValidationError
@@ -244,7 +244,7 @@ def _whole(value: str) -> int | None:
     return int(value) if re.fullmatch(r"[0-9]+", value) else None
 
 
-_COMMAND_READERS = {
+_COMMAND_READERS: dict[str, Callable[[str], object]] = {
     "emt": _duration,
     "clk": _duration,
     "eval": _score,
@@ -337,7 +337,7 @@ def _winner(game: PdnGame) -> tuple[int | None, bool]:
     """The winner's seat and whether there is a result at all."""
     tag, token = game.tags.get("Result"), game.result
     line = game.tag_lines.get("Result", game.line)
-    values = []
+    values: list[str | None] = []
     for text in (tag, token):
         if text is None or text.strip() == "*":
             values.append(None)
@@ -384,7 +384,7 @@ def _result(
         points = int(tags["ResultPoints"])
     if "ResultReason" not in tags:
         reason, detail = _inferred_reason(winner, ruleset, start, turns)
-        return Result(winner=winner, points=points, reason=reason, detail=detail)  # type: ignore[arg-type]
+        return Result(winner=winner, points=points, reason=reason, detail=detail)
     try:
         reason = Reason(tags["ResultReason"])
     except ValueError:
@@ -395,7 +395,7 @@ def _result(
             game.tag_lines.get("ResultReason", game.line),
         ) from None
     detail = tags.get("ResultDetail")
-    return Result(winner=winner, points=points, reason=reason, detail=detail)  # type: ignore[arg-type]
+    return Result(winner=winner, points=points, reason=reason, detail=detail)
 
 
 def _inferred_reason(

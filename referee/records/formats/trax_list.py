@@ -48,7 +48,7 @@ def _header_result(game: gamelist.ListedGame) -> Result | None:
     colour, draw, reason = match.groups()
     winner = None if draw else COLOURS.index(colour.lower())
     return Result(
-        winner=winner,  # type: ignore[arg-type]
+        winner=winner,
         points=0 if draw else 1,
         reason=Reason(reason.lower()),
         detail=game.header("Result-Detail") or None,
@@ -78,7 +78,7 @@ def to_record(game: gamelist.ListedGame) -> TraxRecord:
             raise RecordError(
                 "trax-list.result", "a game ends either with Resign or with a Result header"
             )
-        result = Result(winner=1 - len(moves) % 2, points=1, reason=Reason.RESIGN)  # type: ignore[arg-type]
+        result = Result(winner=1 - len(moves) % 2, points=1, reason=Reason.RESIGN)
     elif result is None:
         result = _rules_result(ruleset, moves)
     names = [
@@ -90,8 +90,10 @@ def to_record(game: gamelist.ListedGame) -> TraxRecord:
             game="trax",
             ruleset=ruleset,
             players=[Player(name=name) for name in names],
-            event=EventInfo(**{key.lower(): game.header(key) for key in EVENT_HEADERS}),
-            turns=[Turn(seat=index % 2, move=move) for index, move in enumerate(moves)],  # type: ignore[arg-type]
+            event=EventInfo.model_validate(
+                {key.lower(): game.header(key) for key in EVENT_HEADERS}
+            ),
+            turns=[Turn(seat=index % 2, move=move) for index, move in enumerate(moves)],
             result=result,
             tags={key: value for key, value in game.headers.items() if key.lower() not in RESERVED},
         )
