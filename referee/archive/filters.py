@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from referee.errors import RefereeError
 from referee.archive.entries import Entry
 from referee.archive.positions import PositionQuery
 from referee.games.base import GameError
@@ -22,8 +23,10 @@ Predicate = Callable[[Entry], bool]
 WINNER_WORDS = ("seat0", "seat1", "draw")
 
 
-class FilterError(ValueError):
+class FilterError(RefereeError, ValueError):
     """A filter given wrong (a bad range, a tag without `=`)."""
+
+    code = "filter"
 
 
 @dataclass(frozen=True)

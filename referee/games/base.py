@@ -13,34 +13,44 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from referee.errors import RefereeError
+
 Roll = tuple[int, ...]
 """The dice of one chance event: the opening (one die per seat) or a turn roll (two dice)."""
 
 
-class GameError(ValueError):
+class GameError(RefereeError, ValueError):
     """Base of the errors an engine raises on bad input."""
+
+    code = "game"
 
 
 class IllegalMove(GameError):
-    """A move that the rules forbid; `rule` is a stable code naming the rule broken."""
+    """A move that the rules forbid; `code` is a stable code naming the rule broken."""
 
     def __init__(self, rule: str, message: str) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
+        super().__init__(message, rule)
+
+    @property
+    def rule(self) -> str:
+        """The rule broken: the error's `code`, under the name the engines give it."""
+        return self.code
 
 
 class NotationError(GameError):
     """Text that is not a move (or position) in the game's notation."""
 
-    def __init__(self, message: str, rule: str = "notation") -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
+    code = "notation"
+
+    @property
+    def rule(self) -> str:
+        return self.code
 
 
 class RulesetError(GameError):
     """An unknown game, variant, version or option."""
+
+    code = "ruleset"
 
 
 @dataclass(frozen=True, slots=True)

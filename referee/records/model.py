@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
     AfterValidator,
@@ -15,7 +15,10 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     TypeAdapter,
+    create_model,
 )
+
+from referee.games import get_game, registered_names
 
 FORMAT = "referee"
 VERSION = 1
@@ -175,10 +178,45 @@ class ThaiRecord(_RecordBase):
 Record = Annotated[
     ThaxRecord | TakhtehRecord | TraxRecord | ThaiRecord, Field(discriminator="game")
 ]
-RECORD_ADAPTER: TypeAdapter[Record] = TypeAdapter(Record)
-RECORD_TYPES = {
+"""A record of a built-in game (what the code that names fields sees); a plug-in game's
+records are `RecordBase` models made by `record_type`."""
+RecordBase = _RecordBase
+RECORD_TYPES: dict[str, type[_RecordBase]] = {
     "thax": ThaxRecord,
     "takhteh": TakhtehRecord,
     "trax": TraxRecord,
     "thai": ThaiRecord,
 }
+"""The record classes of the built-in games, written out for the formats that build them."""
+
+_plugin_types: dict[str, type[_RecordBase]] = {}
+_adapters: dict[tuple[str, ...], TypeAdapter[Any]] = {}
+
+
+def record_type(name: str) -> type[_RecordBase]:
+    """The record class of the game `name`: a built-in game's own, or, for a registered game,
+    one made from what the game says of itself (dice games keep their opening rolls).
+    RulesetError for a game nobody registered."""
+    known = RECORD_TYPES.get(name) or _plugin_types.get(name)
+    if known is not None:
+        return known
+    game = get_game(name)
+    made = create_model(
+        f"{game.title.replace(' ', '')}Record",
+        __base__=_DiceRecord if game.has_dice else _RecordBase,
+        __module__=__name__,
+        game=(Literal[name], ...),  # type: ignore[valid-type]
+    )
+    _plugin_types[name] = made
+    return made
+
+
+def record_adapter() -> TypeAdapter[Any]:
+    """The validator of a record of any game registered so far, built once for each set of
+    games: a union told apart by `game`, as in the JSON Schema."""
+    names = registered_names()
+    adapter = _adapters.get(names)
+    if adapter is None:
+        union = Union[tuple(record_type(name) for name in names)]  # noqa: UP007
+        adapter = _adapters[names] = TypeAdapter(Annotated[union, Field(discriminator="game")])
+    return adapter

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from referee.games.base import Game, GameError, Roll, Ruleset, State
 from referee.games.bot import NO_INFO, Bot, Forfeit, MoveInfo
 from referee.records.model import (
-    RECORD_TYPES,
+    record_type,
     EventInfo,
     MatchInfo,
     Player,
@@ -158,7 +158,7 @@ def play_game(
         fields["match"] = match
     if start is not None:
         fields["start"] = start
-    return RECORD_TYPES[game.name](**fields)
+    return record_type(game.name)(**fields)
 
 
 def play_match(
