@@ -53,6 +53,18 @@ class RulesetError(GameError):
     code = "ruleset"
 
 
+class ParseError(GameError):
+    """Text of a game's file format (PDN, `.mat`, a Trax game list) that cannot be read, at a
+    1-based `line` and `column`. A reader that goes on to the next game keeps it on the game
+    it could not read instead of raising it."""
+
+    code = "syntax"
+
+    def __init__(self, message: str, line: int, column: int = 1, code: str | None = None) -> None:
+        super().__init__(message, code, line=line)
+        self.column = column
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a game ended by its rules: the winner's seat (None for a draw) and the points."""

@@ -202,7 +202,7 @@ def record_type(name: str) -> type[_RecordBase]:
         return known
     game = get_game(name)
     made = create_model(
-        f"{game.title.replace(' ', '')}Record",
+        f"{name.capitalize()}Record",
         __base__=_DiceRecord if game.has_dice else _RecordBase,
         __module__=__name__,
         game=(Literal[name], ...),  # type: ignore[valid-type]
