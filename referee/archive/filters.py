@@ -11,9 +11,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from referee.errors import RefereeError
 from referee.archive.entries import Entry
 from referee.archive.positions import PositionQuery
+from referee.errors import RefereeError
 from referee.games.base import GameError
 from referee.records.replay import ReplayError, game_of, replay
 from referee.validator.check import validate_record

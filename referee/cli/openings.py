@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.output import fail
 from referee.games import get_game
 from referee.tournament.openings import all_openings
 

@@ -7,8 +7,6 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.output import fail
-
 
 def report(
     paths: Annotated[

@@ -78,7 +78,7 @@ def _read_entry_points() -> None:
             ) from None
         if not isinstance(game, Game) or game.name != point.name:
             raise RulesetError(
-                f"the game plug-in {point.name!r} ({point.value}) is not a Game named {point.name!r}"
+                f"the game plug-in {point.name!r} ({point.value}) is not a Game of that name"
             )
         if _plugins.get(game.name) is not game:
             register_game(game)

@@ -189,6 +189,23 @@ RECORD_TYPES: dict[str, type[_RecordBase]] = {
 }
 """The record classes of the built-in games, written out for the formats that build them."""
 
+class _PluginRecord:
+    """A plug-in game's record class is made at run time, so pickle (a tournament's workers
+    send records back) finds it by the game's name, not by a name in this module."""
+
+    game: str
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _plugin_record, (self.game, self.__getstate__())  # type: ignore[attr-defined]
+
+
+def _plugin_record(name: str, state: Any) -> _RecordBase:
+    kind = record_type(name)
+    record = kind.__new__(kind)
+    record.__setstate__(state)
+    return record
+
+
 _plugin_types: dict[str, type[_RecordBase]] = {}
 _adapters: dict[tuple[str, ...], TypeAdapter[Any]] = {}
 
@@ -203,7 +220,7 @@ def record_type(name: str) -> type[_RecordBase]:
     game = get_game(name)
     made = create_model(
         f"{name.capitalize()}Record",
-        __base__=_DiceRecord if game.has_dice else _RecordBase,
+        __base__=(_PluginRecord, _DiceRecord if game.has_dice else _RecordBase),
         __module__=__name__,
         game=(Literal[name], ...),  # type: ignore[valid-type]
     )

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from referee.games.base import Game, GameError, Roll, Ruleset, State
 from referee.games.bot import NO_INFO, Bot, Forfeit, MoveInfo
 from referee.records.model import (
-    record_type,
     EventInfo,
     MatchInfo,
     Player,
@@ -18,6 +17,7 @@ from referee.records.model import (
     Record,
     Result,
     Turn,
+    record_type,
 )
 from referee.records.replay import result_of
 from referee.tournament.adjudication import Adjudication, Adjudicator

@@ -13,9 +13,9 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Protocol
 
-from referee.errors import RefereeError
 from referee.bots.process import kill_orphans
 from referee.bots.registry import make_bot
+from referee.errors import RefereeError
 from referee.records.keys import describe_key, game_key
 from referee.records.model import Reason, Record
 from referee.tournament.config import TournamentConfig, with_environment, without_secrets

@@ -45,7 +45,7 @@ class TicTacToeState(State):
             raise IllegalMove("tictactoe.game-over", "the game is over")
         if self.board[move]:
             raise IllegalMove("tictactoe.occupied", f"square {square(move)} is taken")
-        board = self.board[:move] + (self.seat + 1,) + self.board[move + 1 :]
+        board = (*self.board[:move], self.seat + 1, *self.board[move + 1 :])
         return TicTacToeState(self.ruleset, board, 1 - self.seat)
 
     def outcome(self) -> Outcome | None:
@@ -223,4 +223,39 @@ def test_an_unknown_game_still_names_the_games_known() -> None:
     assert code == 2
     assert err.strip() == (
         "referee: error: unknown game 'sudoku' (known: thax, takhteh, trax, thai, tictactoe)"
+    )
+
+
+def test_an_installed_package_adds_the_game_by_an_entry_point(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A package that names the game under the `referee.games` entry points (here a
+    distribution's metadata written by hand) adds it without anyone calling register_game."""
+    monkeypatch.delitem(referee.games._plugins, GAME.name)
+    installed(tmp_path, monkeypatch, "tictactoe = plugins.test_plugin_game:GAME")
+    code, out, err = cli("moves", "--game", "tictactoe", "--position", "x........ 1")
+    assert code == 0, err
+    assert len(out.split()) == 8
+    assert type(referee.games.get_game("tictactoe")).__name__ == "TicTacToe"
+
+
+def installed(folder: Path, monkeypatch: pytest.MonkeyPatch, entry_point: str) -> None:
+    """A distribution with one `referee.games` entry point, on the path from now on."""
+    info = folder / "toy_games-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-games\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[referee.games]\n{entry_point}\n")
+    monkeypatch.syspath_prepend(folder)
+    monkeypatch.setattr(referee.games, "_entry_points_read", False)
+
+
+def test_a_broken_plug_in_is_one_line_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    installed(tmp_path, monkeypatch, "chess = no_such_module_here:GAME")
+    code, _, err = cli("moves", "--game", "chess")
+    assert code == 2
+    assert err == (
+        "referee: error: the game plug-in 'chess' (no_such_module_here:GAME) cannot be loaded: "
+        "No module named 'no_such_module_here'\n"
     )

@@ -29,7 +29,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from referee.games.base import ParseError
-
 from referee.games.trax.notation import TOKEN
 
 HEADER = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*)")
