@@ -155,9 +155,9 @@ def bots(
 ) -> None:
     """List the built-in bots of each game with their options."""
     from referee.bots.registry import describe_bots
-    from referee.games import GAME_NAMES, get_game
+    from referee.games import game_names, get_game
 
-    names = [get_game(game).name] if game else list(GAME_NAMES)
+    names = [get_game(game).name] if game else list(game_names())
     for name in names:
         typer.echo(f"{name}:")
         for info in describe_bots(name):

@@ -189,6 +189,7 @@ RECORD_TYPES: dict[str, type[_RecordBase]] = {
 }
 """The record classes of the built-in games, written out for the formats that build them."""
 
+
 class _PluginRecord:
     """A plug-in game's record class is made at run time, so pickle (a tournament's workers
     send records back) finds it by the game's name, not by a name in this module."""

@@ -212,6 +212,19 @@ def test_every_command_takes_the_fifth_game(tmp_path: Path) -> None:
     assert code == 0, err
     assert sorted(out.split()) == ["a3", "b3", "c1", "c2", "c3"]
 
+    code, out, err = cli("perft", "--game", "tictactoe", "--depth", "2")
+    assert code == 0, err
+    assert out.split()[:4] == ["1", "9", "2", "72"]
+
+    code, out, err = cli("bots")
+    assert code == 0, err
+    assert out.splitlines()[-2] == "tictactoe:"
+    assert out.splitlines()[-1].split()[0] == "random"
+
+    code, out, err = cli("stats", folder, "--format", "csv")
+    assert code == 0, err
+    assert "tictactoe" in out
+
     code, out, err = cli("schema", "--out", tmp_path / "schemas")
     assert code == 0, err
     schema = json.loads((tmp_path / "schemas" / "record.schema.json").read_text())
