@@ -52,7 +52,7 @@ class TicTacToeState(State):
         for a, b, c in LINES:
             if self.board[a] and self.board[a] == self.board[b] == self.board[c]:
                 return Outcome(self.board[a] - 1)
-        return Outcome(None) if all(self.board) else None
+        return Outcome(None, 0) if all(self.board) else None
 
 
 def square(index: int) -> str:
