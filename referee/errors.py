@@ -18,6 +18,8 @@ class RefereeError(Exception):
 
     code = "error"
     """The code of a class's errors, unless one is given when raised."""
+    path: str | None = None
+    line: int | None = None
 
     def __init__(
         self,
@@ -27,12 +29,15 @@ class RefereeError(Exception):
         path: str | None = None,
         line: int | None = None,
     ) -> None:
+        # Engines raise these while they search: only what is given is set.
         super().__init__(message)
         self.message = message
         if code is not None:
             self.code = code
-        self.path = path
-        self.line = line
+        if path is not None:
+            self.path = path
+        if line is not None:
+            self.line = line
 
     def __str__(self) -> str:
         if self.path is None:

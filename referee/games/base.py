@@ -24,6 +24,11 @@ class GameError(RefereeError, ValueError):
 
     code = "game"
 
+    @property
+    def rule(self) -> str:
+        """The rule broken: the error's `code`, under the name the engines give it."""
+        return self.code
+
 
 class IllegalMove(GameError):
     """A move that the rules forbid; `code` is a stable code naming the rule broken."""
@@ -31,20 +36,11 @@ class IllegalMove(GameError):
     def __init__(self, rule: str, message: str) -> None:
         super().__init__(message, rule)
 
-    @property
-    def rule(self) -> str:
-        """The rule broken: the error's `code`, under the name the engines give it."""
-        return self.code
-
 
 class NotationError(GameError):
     """Text that is not a move (or position) in the game's notation."""
 
     code = "notation"
-
-    @property
-    def rule(self) -> str:
-        return self.code
 
 
 class RulesetError(GameError):

@@ -179,8 +179,7 @@ Record = Annotated[
     ThaxRecord | TakhtehRecord | TraxRecord | ThaiRecord, Field(discriminator="game")
 ]
 """A record of a built-in game (what the code that names fields sees); a plug-in game's
-records are `RecordBase` models made by `record_type`."""
-RecordBase = _RecordBase
+records are of the class `record_type` makes for it."""
 RECORD_TYPES: dict[str, type[_RecordBase]] = {
     "thax": ThaxRecord,
     "takhteh": TakhtehRecord,
