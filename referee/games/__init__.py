@@ -36,7 +36,7 @@ def register_game(game: Game) -> Game:
 def registered_names() -> tuple[str, ...]:
     """The games known so far, built-in ones first, without looking for entry points (the
     record model is built from these on every read: it must stay cheap)."""
-    return GAME_NAMES + tuple(_plugins)
+    return GAME_NAMES + tuple(_plugins) if _plugins else GAME_NAMES
 
 
 def game_names() -> tuple[str, ...]:
