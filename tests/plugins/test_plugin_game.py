@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 import referee.games
 from referee.cli.app import app
+from referee.games import register_game
 from referee.games.base import Game, IllegalMove, NotationError, Outcome, Ruleset, State, perft
 from referee.records.io import iter_jsonl
 from referee.validator.check import validate_loaded
@@ -107,9 +108,11 @@ GAME = TicTacToe()
 
 @pytest.fixture(autouse=True)
 def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The game is known only while a test of this module runs (the process pool's workers
-    are forked from this process, so they know it too)."""
-    monkeypatch.setitem(referee.games._plugins, GAME.name, GAME)
+    """The game is registered as a program would, and known only while a test of this module
+    runs (on a copy of the registry); the process pool's workers are forked from this
+    process, so they know it too."""
+    monkeypatch.setattr(referee.games, "_plugins", dict(referee.games._plugins))
+    register_game(GAME)
     yield
 
 
@@ -134,7 +137,7 @@ def record(moves: list[str], result: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def test_the_engine_counts_what_tic_tac_toe_is_known_to_have() -> None:
-    # 255168 games of tic-tac-toe; 9 * 8 * 7 sequences of three moves (no game ends sooner).
+    # No game ends before its fifth move: every order of five distinct squares is a line.
     start = GAME.initial_state(GAME.ruleset())
     assert perft(start, 3) == 9 * 8 * 7
     assert perft(start, 5) == 9 * 8 * 7 * 6 * 5
