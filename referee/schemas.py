@@ -8,7 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
-from referee.records.model import RECORD_ADAPTER
+from referee.games import game_names
+from referee.records.model import record_adapter
 from referee.tournament.store import TournamentFile
 from referee.validator.diagnostics import GameReport
 
@@ -29,10 +30,11 @@ def _schema(adapter: TypeAdapter[Any] | type[BaseModel], name: str, title: str) 
 
 
 def schemas() -> dict[str, dict[str, Any]]:
-    """File name -> schema."""
+    """File name -> schema; the record schema has every game registered or installed."""
+    game_names()
     return {
         "record.schema.json": _schema(
-            RECORD_ADAPTER, "record.schema.json", "referee game record (format 'referee' v1)"
+            record_adapter(), "record.schema.json", "referee game record (format 'referee' v1)"
         ),
         "tournament.schema.json": _schema(
             TournamentFile, "tournament.schema.json", "referee tournament.json"

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from referee.errors import RefereeError
 from referee.games.base import ruleset_variant
 from referee.records.formats import FileFormat, detect_format
 from referee.records.formats.referee_json import JsonlFormat
@@ -25,8 +26,10 @@ from referee.validator.run import STDIN, expand_paths
 STDIN_NAME = "<stdin>"
 
 
-class ArchiveError(ValueError):
+class ArchiveError(RefereeError, ValueError):
     """Input or output that the command cannot work with (a whole file, not one game)."""
+
+    code = "archive"
 
 
 @dataclass(slots=True)

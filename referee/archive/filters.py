@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from referee.archive.entries import Entry
 from referee.archive.positions import PositionQuery
+from referee.errors import RefereeError
 from referee.games.base import GameError
 from referee.records.replay import ReplayError, game_of, replay
 from referee.validator.check import validate_record
@@ -22,8 +23,10 @@ Predicate = Callable[[Entry], bool]
 WINNER_WORDS = ("seat0", "seat1", "draw")
 
 
-class FilterError(ValueError):
+class FilterError(RefereeError, ValueError):
     """A filter given wrong (a bad range, a tag without `=`)."""
+
+    code = "filter"
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
-from referee.games import GAME_NAMES, get_game
+from referee.games import game_names, get_game
 from referee.games.base import GameError, State
 from referee.games.trax.rules import TraxState
 from referee.games.trax.symmetry import shape, symmetric_shape
@@ -59,7 +59,8 @@ KEYS: dict[str, Key] = {
 """What makes a position in the other games, read from the state without writing its text:
 the THAX sides and seat to roll, the Takhteh board seen from the player on roll (what its
 Position ID encodes), the Thai pieces and player to move (its FEN). None of them says how the
-position was reached, and none holds the dice already rolled."""
+position was reached, and none holds the dice already rolled. A plug-in game's key is its
+position text."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ def position_query(
     """The query for a position in a game's notation: a Thai PDN FEN, a Takhteh Position ID,
     Trax moves (`@0+ B1/`) or a THAX position (`11200/01000 1`). Without `game_name` the
     notation tells the game (GameError when it fits none, or more than one)."""
-    names = [game_name] if game_name else list(GAME_NAMES)
+    names = [game_name] if game_name else list(game_names())
     found: list[tuple[str, State]] = []
     errors: list[str] = []
     for name in names:
@@ -111,5 +112,5 @@ def position_query(
     name, state = found[0]
     if symmetric and name != "trax":
         raise GameError("--symmetric is for Trax positions")
-    key = _trax_key(symmetric) if name == "trax" else KEYS[name]
+    key = _trax_key(symmetric) if name == "trax" else KEYS.get(name, get_game(name).format_position)
     return PositionQuery(name, key(state), key)

@@ -14,6 +14,8 @@ from referee.games.bot import Bot, RandomBot
 class BotSpecError(GameError):
     """A bot spec that names no bot, or gives options the bot does not take."""
 
+    code = "bot-spec"
+
 
 @dataclass(frozen=True)
 class BotInfo:

@@ -14,13 +14,15 @@ import typer
 from typer.core import TyperGroup
 
 from referee.cli import archive, engine, openings, ratings, records, report, tournament
-from referee.cli.output import USAGE, fail
+from referee.cli.output import USAGE, fail, user_error
 from referee.cli.usage import name_metavars, usage_message
+from referee.errors import RefereeError
 
 
 class RefereeGroup(TyperGroup):
     """The root command: plain help with clean metavars, and every error in one style
-    (`referee: error: ...`, exit 2 for a command given wrong) instead of click's boxed ones."""
+    (`referee: error: ...`, exit 2 for a command given wrong) instead of click's boxed ones.
+    Every error about what the user gave derives from RefereeError and is caught here."""
 
     def main(  # type: ignore[override]
         self,
@@ -41,6 +43,10 @@ class RefereeGroup(TyperGroup):
             fail(usage_message(error), error.exit_code)
         except typer.Abort:
             fail("aborted", 1)
+        except BrokenPipeError:
+            raise  # the reader went away (`| head`): main() ends quietly
+        except (RefereeError, OSError) as error:
+            user_error(error)
         sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from referee.archive.entries import ArchiveError
 from referee.archive.filters import Criteria, FilterError, TurnRange, parse_tag
 from referee.archive.positions import position_query
 from referee.archive.select import (
@@ -20,7 +19,7 @@ from referee.archive.select import (
     write_selected,
 )
 from referee.archive.stats import StatsFormat, collect_stats, render_stats
-from referee.cli.output import fail, user_errors
+from referee.cli.output import fail
 from referee.records.model import Reason
 
 Inputs = Annotated[
@@ -130,35 +129,31 @@ def select(
     not be read, 2 when the command is given wrong.
     """
     counts = Counts()
-    with user_errors():
-        if first is not None and sample is not None:
-            fail("give --first or --sample, not both")
-        try:
-            criteria = Criteria(
-                games=frozenset(game or ()),
-                variants=frozenset(variant or ()),
-                players=tuple(player or ()),
-                seat0=seat0,
-                seat1=seat1,
-                winner=winner,
-                reasons=frozenset(r.value for r in reason or ()),
-                details=tuple(detail or ()),
-                turns=TurnRange.parse(turns) if turns is not None else None,
-                events=tuple(event or ()),
-                tags=tuple(parse_tag(text) for text in tag or ()),
-                valid=valid,
-                position=_position(position, game, variant, symmetric),
-                moves=moves,
-                any_of=any_of,
-            )
-            plan = Plan(criteria, dedupe, first, sample, seed)
-            entries = selected(paths, plan, counts, _report)
-            if split_by is not None:
-                split_selected(entries, out, split_by, format, counts, _report)
-            else:
-                write_selected(entries, out, format, counts, _report)
-        except (ArchiveError, FilterError) as error:
-            fail(str(error))
+    if first is not None and sample is not None:
+        fail("give --first or --sample, not both")
+    criteria = Criteria(
+        games=frozenset(game or ()),
+        variants=frozenset(variant or ()),
+        players=tuple(player or ()),
+        seat0=seat0,
+        seat1=seat1,
+        winner=winner,
+        reasons=frozenset(r.value for r in reason or ()),
+        details=tuple(detail or ()),
+        turns=TurnRange.parse(turns) if turns is not None else None,
+        events=tuple(event or ()),
+        tags=tuple(parse_tag(text) for text in tag or ()),
+        valid=valid,
+        position=_position(position, game, variant, symmetric),
+        moves=moves,
+        any_of=any_of,
+    )
+    plan = Plan(criteria, dedupe, first, sample, seed)
+    entries = selected(paths, plan, counts, _report)
+    if split_by is not None:
+        split_selected(entries, out, split_by, format, counts, _report)
+    else:
+        write_selected(entries, out, format, counts, _report)
     typer.echo(counts.summary(), err=True)
     raise typer.Exit(1 if counts.unreadable else 0)
 
@@ -186,24 +181,20 @@ def stats(
     """Per game and variant: results by seat, the first mover's score with its 95% interval,
     reasons, game lengths, the common openings and each player's score."""
     errors: list[str] = []
-    with user_errors():
-        try:
-            summary = collect_stats(paths, plies, lambda line: errors.append(line))
-        except ArchiveError as error:
-            fail(str(error))
-        for line in errors:
-            typer.echo(f"left out: {line}", err=True)
-        if not summary.groups:
-            fail("no game read")
-        text = render_stats(summary, format, openings)
-        if plot is not None:
-            from referee.archive.plot import plot_turns
+    summary = collect_stats(paths, plies, lambda line: errors.append(line))
+    for line in errors:
+        typer.echo(f"left out: {line}", err=True)
+    if not summary.groups:
+        fail("no game read")
+    text = render_stats(summary, format, openings)
+    if plot is not None:
+        from referee.archive.plot import plot_turns
 
-            plot_turns(summary, plot)
-        if output is None:
-            typer.echo(text, nl=not text.endswith("\n"))
-        else:
-            output.write_text(text, encoding="utf-8")
+        plot_turns(summary, plot)
+    if output is None:
+        typer.echo(text, nl=not text.endswith("\n"))
+    else:
+        output.write_text(text, encoding="utf-8")
     raise typer.Exit(1 if errors else 0)
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.output import fail, user_errors
+from referee.cli.output import fail
 
 if TYPE_CHECKING:
     from referee.games.base import Game, State
@@ -104,7 +104,7 @@ def moves(
     from referee.cli.inputs import spooled
     from referee.records.positions import after_opening, roll_text
 
-    with user_errors(), spooled([record] if record else []) as given:
+    with spooled([record] if record else []) as given:
         engine, state = _position(
             game, variant, position, roll, given[0] if given else None, turn, game_number
         )
@@ -139,11 +139,10 @@ def perft(
     from referee.games.base import perft_counts
     from referee.records.positions import position_from_text
 
-    with user_errors():
-        _, state = position_from_text(game, variant, position, roll)
-        started = time.perf_counter()
-        counts = perft_counts(state, depth)
-        elapsed = time.perf_counter() - started
+    _, state = position_from_text(game, variant, position, roll)
+    started = time.perf_counter()
+    counts = perft_counts(state, depth)
+    elapsed = time.perf_counter() - started
     for level, count in enumerate(counts, 1):
         typer.echo(f"{level}\t{count}")
     typer.echo(f"time\t{elapsed:.2f}s", err=True)
@@ -156,16 +155,15 @@ def bots(
 ) -> None:
     """List the built-in bots of each game with their options."""
     from referee.bots.registry import describe_bots
-    from referee.games import GAME_NAMES, get_game
+    from referee.games import game_names, get_game
 
-    with user_errors():
-        names = [get_game(game).name] if game else list(GAME_NAMES)
-        for name in names:
-            typer.echo(f"{name}:")
-            for info in describe_bots(name):
-                options = ", ".join(f"{key}={value}" for key, value in info.options.items())
-                suffix = f"  [{options}]" if options else ""
-                typer.echo(f"  {info.name:<12} {info.description}{suffix}")
+    names = [get_game(game).name] if game else list(game_names())
+    for name in names:
+        typer.echo(f"{name}:")
+        for info in describe_bots(name):
+            options = ", ".join(f"{key}={value}" for key, value in info.options.items())
+            suffix = f"  [{options}]" if options else ""
+            typer.echo(f"  {info.name:<12} {info.description}{suffix}")
 
 
 def register(app: typer.Typer) -> None:

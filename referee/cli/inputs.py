@@ -31,7 +31,6 @@ def spooled(paths: Sequence[str | Path]) -> Iterator[list[Path]]:
         with spool.open("wb") as file:
             shutil.copyfileobj(sys.stdin.buffer, file, 1 << 20)
         output.rename(str(spool), "<stdin>")
-        try:
-            yield [spool if str(path) == STDIN else Path(path) for path in paths]
-        finally:
-            output.rename(str(spool), None)
+        # An error keeps the name: it is shown once it has left this block (cli.app).
+        yield [spool if str(path) == STDIN else Path(path) for path in paths]
+        output.rename(str(spool), None)

@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.output import fail, user_errors
 from referee.games import get_game
 from referee.tournament.openings import all_openings
 
@@ -28,13 +27,9 @@ def openings(
     ] = None,
 ) -> None:
     """List every distinct opening of N plies, one a line, for `tournament run --openings`."""
-    with user_errors():
-        engine = get_game(game)
-        ruleset = engine.ruleset(variant)
-        try:
-            found = all_openings(engine, ruleset, plies, symmetric)
-        except ValueError as error:
-            fail(str(error))
+    engine = get_game(game)
+    ruleset = engine.ruleset(variant)
+    found = all_openings(engine, ruleset, plies, symmetric)
     kind = ", up to rotation and reflection" if symmetric and engine.name == "trax" else ""
     lines = [
         f"# {engine.title} ({ruleset.id}): every distinct position after {plies} "
@@ -48,8 +43,7 @@ def openings(
     if out is None:
         typer.echo(text, nl=False)
         return
-    with user_errors():
-        out.write_text(text, encoding="utf-8")
+    out.write_text(text, encoding="utf-8")
     typer.echo(f"{len(found)} openings written to {out}", err=True)
 
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
@@ -12,20 +10,6 @@ if TYPE_CHECKING:
 
 USAGE = 2
 """Exit code of a command given wrong (bad option, unknown game or bot, missing file)."""
-
-# The library's errors about what the user gave, as (module, class). They are looked up only
-# among the modules already imported: an error of a module that was never imported cannot
-# have been raised, and importing them all up front would cost every command the start-up
-# time of the tournament and validator packages.
-_USER_ERRORS = (
-    ("referee.games.base", "GameError"),
-    ("referee.records.io", "RecordError"),
-    ("referee.tournament.config", "ConfigError"),
-    ("referee.tournament.runner", "TournamentError"),
-    ("referee.validator.run", "UsageError"),
-    ("referee.ratings.errors", "RatingsError"),
-)
-
 
 _names: dict[str, str] = {}
 """Paths that messages show by another name (the file that holds standard input: `<stdin>`)."""
@@ -56,28 +40,13 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
 
 
-def _is_user_error(error: BaseException) -> bool:
-    for module, name in _USER_ERRORS:
-        kind = getattr(sys.modules.get(module), name, None)
-        if kind is not None and isinstance(error, kind):
-            return True
-    return False
-
-
-@contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn the library's errors about what the user gave into a message and exit code 2."""
-    try:
-        yield
-    except BrokenPipeError:
-        raise  # the reader went away (`| head`): main() ends quietly
-    except OSError as error:
+def user_error(error: Exception) -> NoReturn:
+    """Say what was wrong with what the user gave (a RefereeError, or a file that could not be
+    read or written) in one line, and exit 2: the one place the command line does so."""
+    if isinstance(error, OSError):
         where = f"{error.filename}: " if error.filename else ""
         fail(f"{where}{error.strerror or error}")
-    except Exception as error:
-        if not _is_user_error(error):
-            raise
-        fail(str(error))
+    fail(str(error))
 
 
 def wide_console() -> Console:

@@ -74,7 +74,7 @@ def ratings(
 ) -> None:
     """Rating tables per game and variant from any tournaments and record files."""
     from referee.cli.inputs import spooled
-    from referee.ratings import RatingOptions, RatingsError, build_tables, read_games
+    from referee.ratings import RatingOptions, build_tables, read_games
     from referee.ratings.output import print_tables, render
 
     options = RatingOptions(
@@ -87,20 +87,14 @@ def ratings(
         pairs=pairs,
     )
     with spooled(paths) as given:
-        try:
-            games = read_games(given, game=game, variant=variant, bots=bot)
-        except RatingsError as error:
-            fail(str(error))
-    try:
-        tables = build_tables(games, options)
-        if not tables:
-            fail("no finished games match")
-        if plot is not None:
-            from referee.ratings.plot import plot_ratings
+        games = read_games(given, game=game, variant=variant, bots=bot)
+    tables = build_tables(games, options)
+    if not tables:
+        fail("no finished games match")
+    if plot is not None:
+        from referee.ratings.plot import plot_ratings
 
-            plot_ratings(tables, plot)
-    except RatingsError as error:
-        fail(str(error))
+        plot_ratings(tables, plot)
     if format is TableFormat.table and output is None:
         print_tables(tables, wide_console(), wide=True if wide else None)
         for line in _sprt_lines(paths):
@@ -128,7 +122,6 @@ def export(
     ] = None,
 ) -> None:
     """Every game's players and result, for other rating programs (seat 0 is White)."""
-    from referee.ratings.errors import RatingsError
     from referee.ratings.export import export_results
 
     try:
@@ -143,8 +136,6 @@ def export(
                 os.replace(temporary, output)
             finally:
                 temporary.unlink(missing_ok=True)
-    except RatingsError as error:
-        fail(str(error))
     except BrokenPipeError:
         raise  # the reader went away (`| head`): main() ends quietly
     except OSError as error:
@@ -201,13 +192,10 @@ def _advantage(text: str) -> float | None:
 def print_standings(folder: Path) -> None:
     """The standings of one tournament, as a tournament run ends (the defaults of
     `referee ratings`, so that both show the same intervals)."""
-    from referee.ratings import RatingOptions, RatingsError, build_tables, read_games
+    from referee.ratings import RatingOptions, build_tables, read_games
     from referee.ratings.output import print_tables
 
-    try:
-        tables = build_tables(read_games([folder]), RatingOptions())
-    except RatingsError as error:
-        fail(str(error))
+    tables = build_tables(read_games([folder]), RatingOptions())
     print_tables(tables, wide_console(), details=False)
 
 

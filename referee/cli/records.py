@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.output import fail, plural, shown, user_errors
+from referee.cli.output import fail, plural, shown
 
 if TYPE_CHECKING:
     from referee.cli.progress import FileProgress
@@ -33,22 +33,21 @@ def validate(
     from referee.validator.summary import Summary
 
     summary = Summary()
-    with user_errors():
-        files = []
-        for path in paths:
-            found = expand_paths([path])
-            if not found:
-                fail(f"no record files in {path}")
-            files.extend(found)
-        with _file_progress(len(files), not (json_output or quiet)) as progress:
-            for report in validate_files(files, jobs):
-                summary.add(report)
-                if progress is not None:
-                    progress.seen(report.file)
-                if json_output:
-                    typer.echo(report.model_dump_json(exclude_none=True))
-                elif not report.valid and not quiet:
-                    _print_report(report)
+    files = []
+    for path in paths:
+        found = expand_paths([path])
+        if not found:
+            fail(f"no record files in {path}")
+        files.extend(found)
+    with _file_progress(len(files), not (json_output or quiet)) as progress:
+        for report in validate_files(files, jobs):
+            summary.add(report)
+            if progress is not None:
+                progress.seen(report.file)
+            if json_output:
+                typer.echo(report.model_dump_json(exclude_none=True))
+            elif not report.valid and not quiet:
+                _print_report(report)
     if not json_output:
         print_summary(summary)
     raise typer.Exit(1 if summary.invalid else 0)
@@ -82,9 +81,8 @@ def schema(
     """Write the JSON Schema of records (and of the other JSON referee writes)."""
     from referee.schemas import write_schemas
 
-    with user_errors():
-        for path in write_schemas(out):
-            typer.echo(str(path))
+    for path in write_schemas(out):
+        typer.echo(str(path))
 
 
 def convert(
@@ -112,7 +110,7 @@ def convert(
     from referee.cli.inputs import spooled
     from referee.records.convert import convert as convert_file
 
-    with user_errors(), spooled([source]) as (given,):
+    with spooled([source]) as (given,):
         result = convert_file(given, target, to)
         for message in result.skipped:
             typer.echo(f"left out: {shown(message)}", err=True)

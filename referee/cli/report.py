@@ -7,8 +7,6 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.output import fail, user_errors
-
 
 def report(
     paths: Annotated[
@@ -34,14 +32,11 @@ def report(
     """One self-contained HTML page: standings, crosstable, rating plot, forfeits and every
     game in a viewer."""
     from referee.cli.inputs import spooled
-    from referee.ratings import RatingOptions, RatingsError
+    from referee.ratings import RatingOptions
     from referee.report import build_report
 
-    with user_errors(), spooled(paths) as given:
-        try:
-            text = build_report(given, RatingOptions(rating=rating, anchor=anchor))
-        except RatingsError as error:
-            fail(str(error))
+    with spooled(paths) as given:
+        text = build_report(given, RatingOptions(rating=rating, anchor=anchor))
         output.write_text(text, encoding="utf-8")
     typer.echo(f"wrote {output} ({len(text.encode('utf-8')) / 1e6:.1f} MB)")
 
@@ -63,7 +58,7 @@ def show(
     from referee.cli.inputs import spooled
     from referee.records.positions import position_from_record
 
-    with user_errors(), spooled([record]) as (given,):
+    with spooled([record]) as (given,):
         game, state = position_from_record(given, game_number, turn, None)
         typer.echo(game.render_text(state))
         if svg is not None:

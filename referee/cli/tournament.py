@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.output import fail, plural, user_errors
+from referee.cli.output import fail, plural
 
 if TYPE_CHECKING:
     from referee.tournament.config import TournamentConfig
@@ -106,12 +106,11 @@ def _run(
     from referee.tournament.runner import TournamentStopped, run_tournament
     from referee.tournament.store import TournamentStore
 
-    with user_errors():
-        known = config if config is not None else TournamentStore(directory).load().config
-        unit = _units(known)
-        _announce(known)
+    known = config if config is not None else TournamentStore(directory).load().config
+    unit = _units(known)
+    _announce(known)
     try:
-        with user_errors(), ExitStack() as stack:
+        with ExitStack() as stack:
             factory = None
             if dask is not None:
                 factory = stack.enter_context(dask_executors(dask, concurrency))
@@ -291,39 +290,38 @@ def run(
         with_openings,
     )
 
-    with user_errors():
-        fields: dict[str, object] = {
-            "game": game,
-            "variant": variant,
-            "games_per_pair": games_per_pair,
-            "seed": seed,
-            "turn_cap": turn_cap,
-            "time_limit": time_limit,
-            "pass_env": pass_env or None,
-            "log_limit_mb": log_limit_mb,
-            "tc": tc,
-            "format": format.value if format is not None else None,
-            "seeds": seeds,
-            "rounds": rounds,
-            "openings_order": openings_order.value if openings_order is not None else None,
-            "openings_start": openings_start,
-            "sprt": sprt,
-        }
-        if adjudicate:
-            fields["adjudicate"] = adjudicate
-        if option:
-            fields["options"] = ruleset_options(option)
-        if bots is not None or external:
-            fields["bots"] = bot_entries(split_bot_specs(bots or ""), external or [])
-        if config_file is not None:
-            config = load_config_file(config_file, fields)
-        else:
-            if game is None or "bots" not in fields:
-                fail("give --game and --bots (or --config FILE)")
-            config = build_config(**{k: v for k, v in fields.items() if v is not None})
-        config = with_bot_options(config, bot_option or [], Path.cwd())
-        if openings is not None:
-            config = with_openings(config, openings)
+    fields: dict[str, object] = {
+        "game": game,
+        "variant": variant,
+        "games_per_pair": games_per_pair,
+        "seed": seed,
+        "turn_cap": turn_cap,
+        "time_limit": time_limit,
+        "pass_env": pass_env or None,
+        "log_limit_mb": log_limit_mb,
+        "tc": tc,
+        "format": format.value if format is not None else None,
+        "seeds": seeds,
+        "rounds": rounds,
+        "openings_order": openings_order.value if openings_order is not None else None,
+        "openings_start": openings_start,
+        "sprt": sprt,
+    }
+    if adjudicate:
+        fields["adjudicate"] = adjudicate
+    if option:
+        fields["options"] = ruleset_options(option)
+    if bots is not None or external:
+        fields["bots"] = bot_entries(split_bot_specs(bots or ""), external or [])
+    if config_file is not None:
+        config = load_config_file(config_file, fields)
+    else:
+        if game is None or "bots" not in fields:
+            fail("give --game and --bots (or --config FILE)")
+        config = build_config(**{k: v for k, v in fields.items() if v is not None})
+    config = with_bot_options(config, bot_option or [], Path.cwd())
+    if openings is not None:
+        config = with_openings(config, openings)
     _run(out, config, concurrency, dask, quiet, keep_going=keep_going)
 
 
@@ -355,12 +353,11 @@ def status(
     from referee.tournament.runner import sprt_status
     from referee.tournament.store import TournamentStore
 
-    with user_errors():
-        store = TournamentStore(directory)
-        info = store.load()
-        duplicates = store.duplicates()
-        jobs = store.by_job()
-        unit = _units(info.config)
+    store = TournamentStore(directory)
+    info = store.load()
+    duplicates = store.duplicates()
+    jobs = store.by_job()
+    unit = _units(info.config)
     records = [record for games in jobs.values() for record in games]
     total = len(info.jobs())
     config = info.config
@@ -375,8 +372,7 @@ def status(
     reasons = Counter(record.result.reason.value for record in records if record.result is not None)
     for reason, count in sorted(reasons.items()):
         typer.echo(f"  {reason}: {count}")
-    with user_errors():
-        sprt = sprt_status(info, jobs)
+    sprt = sprt_status(info, jobs)
     if sprt is not None:
         typer.echo(sprt.text())
     for key, count in duplicates[:10]:
@@ -406,11 +402,10 @@ def extend(
 
     if games_per_pair is None and rounds is None:
         fail("give --games-per-pair N or --rounds R")
-    with user_errors():
-        store = TournamentStore(directory)
-        store.load()  # no lock file in a folder that holds no tournament
-        with store.lock():
-            info, added = store.extend(games_per_pair, rounds)
+    store = TournamentStore(directory)
+    store.load()  # no lock file in a folder that holds no tournament
+    with store.lock():
+        info, added = store.extend(games_per_pair, rounds)
     typer.echo(
         f"{directory}: {info.config.games_per_pair} games per pairing x {info.config.rounds} "
         f"{'round' if info.config.rounds == 1 else 'rounds'}, {plural(added, 'game')} added; "
@@ -439,12 +434,11 @@ def demo(
         _run(out / game, config, concurrency, None, quiet, standings=False)
     folders = [str(out / game) for game in configs]
     summary = Summary()
-    with user_errors():
-        for report in validate_paths(folders, jobs=1):
-            summary.add(report)
-            if not report.valid:
-                for diagnostic in report.diagnostics:
-                    typer.echo(diagnostic.one_line(), err=True)
+    for report in validate_paths(folders, jobs=1):
+        summary.add(report)
+        if not report.valid:
+            for diagnostic in report.diagnostics:
+                typer.echo(diagnostic.one_line(), err=True)
     print_summary(summary)
     # Every game's demo has greedy in the middle of its ladder: rated from it, the strict
     # ladders of Trax and Thai checkers keep finite bounds on both sides (docs/ratings.md).

@@ -1,4 +1,10 @@
-"""The rules engines, one subpackage per game; this module finds them by name."""
+"""The rules engines, one subpackage per game, and the registry that finds a game by name.
+
+The four built-in games are imported on first use. Any other game is a plug-in: a `Game`
+object given to `register_game`, or named by an entry point of the `referee.games` group of an
+installed package (`toy = "toy_game:GAME"` under `[project.entry-points."referee.games"]`),
+read the first time a name is not known or every game is listed.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +13,72 @@ import importlib
 from referee.games.base import Game, RulesetError
 
 GAME_NAMES: tuple[str, ...] = ("thax", "takhteh", "trax", "thai")
+"""The games built in, each a subpackage of this package with a `GAME`."""
+
+ENTRY_POINTS = "referee.games"
+
+_plugins: dict[str, Game] = {}
+"""The games registered besides the built-in ones, by name."""
+_entry_points_read = False
+
+
+def register_game(game: Game) -> Game:
+    """Make `game` known to every part of referee: records of it read, validate, play in
+    tournaments, rate and show in reports. Registering the same object again does nothing."""
+    name = game.name
+    known = _plugins.get(name)
+    if name in GAME_NAMES or (known is not None and known is not game):
+        raise RulesetError(f"a game named {name!r} is already registered")
+    _plugins[name] = game
+    return game
+
+
+def registered_names() -> tuple[str, ...]:
+    """The games known so far, built-in ones first, without looking for entry points (the
+    record model is built from these on every read: it must stay cheap)."""
+    return GAME_NAMES + tuple(_plugins) if _plugins else GAME_NAMES
+
+
+def game_names() -> tuple[str, ...]:
+    """Every game: the built-in ones, those registered, and those of entry points."""
+    _read_entry_points()
+    return registered_names()
 
 
 def get_game(name: str) -> Game:
-    if name not in GAME_NAMES:
-        raise RulesetError(f"unknown game {name!r} (known: {', '.join(GAME_NAMES)})")
-    return importlib.import_module(f"referee.games.{name}").GAME
+    if name in GAME_NAMES:
+        game: Game = importlib.import_module(f"referee.games.{name}").GAME
+        return game
+    if name not in _plugins:
+        _read_entry_points()
+    if name not in _plugins:
+        raise RulesetError(f"unknown game {name!r} (known: {', '.join(registered_names())})")
+    return _plugins[name]
 
 
 def get_ruleset_game(ruleset_id: str) -> Game:
     """The game a ruleset id such as `thax/standard@1` belongs to."""
     return get_game(ruleset_id.partition("/")[0])
+
+
+def _read_entry_points() -> None:
+    """Register the games of installed packages' entry points, once per process."""
+    global _entry_points_read
+    if _entry_points_read:
+        return
+    from importlib.metadata import entry_points  # costs start-up time: only when needed
+
+    _entry_points_read = True
+    for point in entry_points(group=ENTRY_POINTS):
+        try:
+            game = point.load()
+        except Exception as error:  # whatever a plug-in raises: one line, no traceback
+            raise RulesetError(
+                f"the game plug-in {point.name!r} ({point.value}) cannot be loaded: {error}"
+            ) from None
+        if not isinstance(game, Game) or game.name != point.name:
+            raise RulesetError(
+                f"the game plug-in {point.name!r} ({point.value}) is not a Game of that name"
+            )
+        if _plugins.get(game.name) is not game:
+            register_game(game)

@@ -13,34 +13,52 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from referee.errors import RefereeError
+
 Roll = tuple[int, ...]
 """The dice of one chance event: the opening (one die per seat) or a turn roll (two dice)."""
 
 
-class GameError(ValueError):
+class GameError(RefereeError, ValueError):
     """Base of the errors an engine raises on bad input."""
+
+    code = "game"
+
+    @property
+    def rule(self) -> str:
+        """The rule broken: the error's `code`, under the name the engines give it."""
+        return self.code
 
 
 class IllegalMove(GameError):
-    """A move that the rules forbid; `rule` is a stable code naming the rule broken."""
+    """A move that the rules forbid; `code` is a stable code naming the rule broken."""
 
     def __init__(self, rule: str, message: str) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
+        super().__init__(message, rule)
 
 
 class NotationError(GameError):
     """Text that is not a move (or position) in the game's notation."""
 
-    def __init__(self, message: str, rule: str = "notation") -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
+    code = "notation"
 
 
 class RulesetError(GameError):
     """An unknown game, variant, version or option."""
+
+    code = "ruleset"
+
+
+class ParseError(GameError):
+    """Text of a game's file format (PDN, `.mat`, a Trax game list) that cannot be read, at a
+    1-based `line` and `column`. A reader that goes on to the next game keeps it on the game
+    it could not read instead of raising it."""
+
+    code = "syntax"
+
+    def __init__(self, message: str, line: int, column: int = 1, code: str | None = None) -> None:
+        super().__init__(message, code, line=line)
+        self.column = column
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from referee.errors import RefereeError
 
-class RatingsError(Exception):
+
+class RatingsError(RefereeError):
     """A rating table that cannot be made; `str(error)` is the message to show the user."""
+
+    code = "ratings"
 
 
 class RatingsInputError(RatingsError):
@@ -16,9 +20,7 @@ class RatingsInputError(RatingsError):
     `message` what is wrong. `str(error)` reads `path:line: message`.
     """
 
+    code = "ratings-input"
+
     def __init__(self, path: str | Path, message: str, line: int | None = None) -> None:
-        self.path = str(path)
-        self.line = line
-        self.message = message
-        where = self.path if line is None else f"{self.path}:{line}"
-        super().__init__(f"{where}: {message}")
+        super().__init__(message, path=str(path), line=line)

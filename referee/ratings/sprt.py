@@ -52,6 +52,8 @@ Decision = Literal["H0", "H1"]
 class SprtError(RatingsError):
     """An SPRT specification that cannot be used."""
 
+    code = "sprt"
+
 
 @dataclass(frozen=True)
 class SprtSpec:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -11,19 +12,19 @@ from typing import IO, Any
 
 from pydantic import ValidationError
 
-from referee.records.model import FORMAT, RECORD_ADAPTER, RECORD_TYPES, VERSION, Record
+from referee.errors import RefereeError
+from referee.games import get_game, registered_names
+from referee.games.base import RulesetError
+from referee.records.model import FORMAT, VERSION, Record, record_adapter
 
 
-class RecordError(ValueError):
-    """A record that cannot be read; `pointer` is a JSON pointer into the record."""
+class RecordError(RefereeError, ValueError):
+    """A record that cannot be read; `pointer` is a JSON pointer into the record, `line` the
+    line within the text when the error is in the JSON text itself."""
 
     def __init__(self, code: str, message: str, pointer: str = "", line: int | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(message, code, line=line)
         self.pointer = pointer
-        self.line = line
-        """The line within the text, when the error is in the JSON text itself."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +54,7 @@ def schema_error(error: ValidationError, ruleset: object = None) -> RecordError:
     ruleset id (`ruleset`, the id as given) has a code of its own."""
     first = error.errors()[0]
     loc = first["loc"]
-    if loc and loc[0] in RECORD_TYPES:
+    if loc and loc[0] in registered_names():
         loc = loc[1:]  # the union tag (the game)
     where = _pointer(loc) or "/"
     if loc == ("ruleset",) and isinstance(ruleset, str):
@@ -81,11 +82,14 @@ def parse_record(data: Any) -> Record:
             message = f"unknown record version {version!r} (this referee reads {VERSION})"
         raise RecordError("version", message, "/version")
     game = data.get("game")
-    if game not in RECORD_TYPES:
-        known = ", ".join(RECORD_TYPES)
+    if isinstance(game, str) and game not in registered_names():
+        with contextlib.suppress(RulesetError):
+            get_game(game)  # a plug-in game whose entry point was not read yet
+    if game not in registered_names():
+        known = ", ".join(registered_names())
         raise RecordError("game", f"unknown game {game!r} (known: {known})", "/game")
     try:
-        return RECORD_ADAPTER.validate_python(data)
+        return record_adapter().validate_python(data)
     except ValidationError as error:
         raise schema_error(error, data.get("ruleset")) from None
 
@@ -94,7 +98,7 @@ def parse_record_json(text: str | bytes) -> Record:
     """A record from JSON text: the fast path validates in one pass; only a record that fails
     is parsed again to say which envelope check or field is wrong."""
     try:
-        return RECORD_ADAPTER.validate_json(text)
+        return record_adapter().validate_json(text)
     except ValidationError:
         pass
     return parse_record(load_json(text))

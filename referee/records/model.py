@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Annotated, Final, Literal
+from typing import Annotated, Any, Final, Literal, Union
 
 from pydantic import (
     AfterValidator,
@@ -16,7 +16,10 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     TypeAdapter,
+    create_model,
 )
+
+from referee.games import get_game, registered_names
 
 FORMAT: Final = "referee"
 VERSION: Final = 1
@@ -190,10 +193,62 @@ class ThaiRecord(_RecordBase):
 Record = Annotated[
     ThaxRecord | TakhtehRecord | TraxRecord | ThaiRecord, Field(discriminator="game")
 ]
-RECORD_ADAPTER: TypeAdapter[Record] = TypeAdapter(Record)
-RECORD_TYPES = {
+"""A record of a built-in game (what the code that names fields sees); a plug-in game's
+records are of the class `record_type` makes for it."""
+RECORD_TYPES: dict[str, type[_RecordBase]] = {
     "thax": ThaxRecord,
     "takhteh": TakhtehRecord,
     "trax": TraxRecord,
     "thai": ThaiRecord,
 }
+"""The record classes of the built-in games, written out for the formats that build them."""
+
+
+class _PluginRecord:
+    """A plug-in game's record class is made at run time, so pickle (a tournament's workers
+    send records back) finds it by the game's name, not by a name in this module."""
+
+    game: str
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _plugin_record, (self.game, self.__getstate__())  # type: ignore[attr-defined]
+
+
+def _plugin_record(name: str, state: Any) -> _RecordBase:
+    kind = record_type(name)
+    record = kind.__new__(kind)
+    record.__setstate__(state)
+    return record
+
+
+_plugin_types: dict[str, type[_RecordBase]] = {}
+_adapters: dict[tuple[str, ...], TypeAdapter[Any]] = {}
+
+
+def record_type(name: str) -> type[_RecordBase]:
+    """The record class of the game `name`: a built-in game's own, or, for a registered game,
+    one made from what the game says of itself (dice games keep their opening rolls).
+    RulesetError for a game nobody registered."""
+    known = RECORD_TYPES.get(name) or _plugin_types.get(name)
+    if known is not None:
+        return known
+    game = get_game(name)
+    made = create_model(
+        f"{name.capitalize()}Record",
+        __base__=(_PluginRecord, _DiceRecord if game.has_dice else _RecordBase),
+        __module__=__name__,
+        game=(Literal[name], ...),  # type: ignore[valid-type]
+    )
+    _plugin_types[name] = made
+    return made
+
+
+def record_adapter() -> TypeAdapter[Any]:
+    """The validator of a record of any game registered so far, built once for each set of
+    games: a union told apart by `game`, as in the JSON Schema."""
+    names = registered_names()
+    adapter = _adapters.get(names)
+    if adapter is None:
+        union = Union[tuple(record_type(name) for name in names)]  # noqa: UP007
+        adapter = _adapters[names] = TypeAdapter(Annotated[union, Field(discriminator="game")])
+    return adapter

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from referee.errors import RefereeError
 from referee.games import get_game
 from referee.games.base import Game, GameError, IllegalMove, NotationError, Outcome, State
 from referee.records.model import Record, Result
 
 
-class ReplayError(Exception):
+class ReplayError(RefereeError):
     """Where and why a record stops replaying."""
 
     def __init__(
@@ -21,9 +22,7 @@ class ReplayError(Exception):
         turn: int | None = None,
         state: State | None = None,
     ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(message, code)
         self.pointer = pointer
         self.turn = turn
         """0-based index of the turn in the record, None for the header."""
@@ -91,7 +90,7 @@ def replay(record: Record, game: Game | None = None) -> Iterator[Step]:
             try:
                 state = state.apply_chance(tuple(roll))
             except IllegalMove as error:
-                raise _turn_error(error.rule, error.message, index, state, "/roll") from None
+                raise _turn_error(error.code, error.message, index, state, "/roll") from None
         elif roll is not None:
             why = "the player moves on without rolling" if dice else f"{game.title} has no dice"
             message = f"a roll where none belongs: {why}"
@@ -104,7 +103,7 @@ def replay(record: Record, game: Game | None = None) -> Iterator[Step]:
         except NotationError as error:
             raise _turn_error("notation", error.message, index, state, "/move") from None
         except IllegalMove as error:
-            raise _turn_error(error.rule, error.message, index, state, "/move") from None
+            raise _turn_error(error.code, error.message, index, state, "/move") from None
         yield Step(index, state, move, after)
         state = after
 

@@ -24,6 +24,7 @@ from typing import Annotated, Literal, NamedTuple
 
 import msgspec
 
+from referee.games import GAME_NAMES
 from referee.records.io import RecordError, load_json, parse_record
 from referee.records.model import Reason
 
@@ -101,9 +102,24 @@ class HeaderWithTurns(_Header, frozen=True):
     turns: list[ScanTurn] = []
 
 
+class PluginHeader(Header, frozen=True):
+    """The header of a plug-in game's record: read once the full reader has taken the record
+    (the fast decoders know only the built-in games, so that checking `game` costs nothing)."""
+
+    game: str
+
+
+class PluginHeaderWithTurns(HeaderWithTurns, frozen=True):
+    game: str
+
+
 _DECODERS: dict[bool, msgspec.json.Decoder[Header] | msgspec.json.Decoder[HeaderWithTurns]] = {
     False: msgspec.json.Decoder(Header),
     True: msgspec.json.Decoder(HeaderWithTurns),
+}
+_PLUGIN_DECODERS = {
+    False: msgspec.json.Decoder(PluginHeader),
+    True: msgspec.json.Decoder(PluginHeaderWithTurns),
 }
 
 
@@ -126,17 +142,17 @@ def scan_line(raw: bytes, with_turns: bool = False) -> Header | HeaderWithTurns:
     try:
         return _DECODERS[with_turns].decode(raw)
     except msgspec.DecodeError as error:
-        raise _refused(raw, error) from None
+        return _refused(raw, error, with_turns)
 
 
-def _refused(raw: bytes, error: msgspec.DecodeError) -> RecordError:
-    """Why a line the scan refused is wrong: read again with the full reader (rare), for its
-    code, pointer and message; if the full reader takes it, what the scan found."""
-    try:
-        parse_record(load_json(raw))
-    except RecordError as full:
-        return full
-    return RecordError("schema", _message(error), _pointer(str(error)))
+def _refused(raw: bytes, error: msgspec.DecodeError, with_turns: bool) -> Header | HeaderWithTurns:
+    """A line the scan refused, read again with the full reader (rare): its RecordError with
+    code, pointer and message; a plug-in game's record, its header; otherwise what the scan
+    found wrong."""
+    record = parse_record(load_json(raw))
+    if record.game not in GAME_NAMES:
+        return _PLUGIN_DECODERS[with_turns].decode(raw)
+    raise RecordError("schema", _message(error), _pointer(str(error))) from None
 
 
 def _message(error: msgspec.DecodeError) -> str:
@@ -172,6 +188,9 @@ def scan_jsonl(
         try:
             header = decode(raw)
         except msgspec.DecodeError as error:
-            yield Scanned(number, line_number, raw, None, _refused(raw, error))
-        else:
-            yield Scanned(number, line_number, raw, header, None)
+            try:
+                header = _refused(raw, error, with_turns)
+            except RecordError as refused:
+                yield Scanned(number, line_number, raw, None, refused)
+                continue
+        yield Scanned(number, line_number, raw, header, None)

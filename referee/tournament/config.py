@@ -19,6 +19,7 @@ from pydantic import (
     model_validator,
 )
 
+from referee.errors import RefereeError
 from referee.tournament.adjudication import Adjudication, parse_adjudication
 from referee.tournament.clock import TimeControl, parse_time_control
 
@@ -34,8 +35,10 @@ def _checked_tc(value: str | None) -> str | None:
     return value
 
 
-class ConfigError(ValueError):
+class ConfigError(RefereeError, ValueError):
     """A configuration that cannot run, with the reason."""
+
+    code = "config"
 
 
 class BotEntry(BaseModel):

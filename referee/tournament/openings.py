@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from referee.errors import RefereeError
 from referee.games.base import Game, GameError, IllegalMove, Ruleset, State
 from referee.games.trax.symmetry import symmetric_shape
 
@@ -33,12 +34,16 @@ SEPARATOR = "|"
 T = TypeVar("T")
 
 
-class OpeningError(ValueError):
-    """A line of an opening file that is not an opening; the message names file and line."""
+class OpeningError(RefereeError, ValueError):
+    """A line of an opening file that is not an opening; `where` names file and line, `code`
+    the rule the line breaks."""
 
     def __init__(self, where: str, rule: str, message: str) -> None:
-        super().__init__(f"{where}: {message} [{rule}]")
-        self.rule = rule
+        super().__init__(f"{message} [{rule}]", rule, path=where)
+
+    @property
+    def rule(self) -> str:
+        return self.code
 
 
 @dataclass(frozen=True)
@@ -174,9 +179,11 @@ def all_openings(
     other (Trax; Thai checkers' board has no such symmetry: a mirror takes the dark squares
     to the light ones)."""
     if game.has_dice:
-        raise ValueError(f"{game.title}: the dice decide its openings; give start positions")
+        raise RefereeError(
+            f"{game.title}: the dice decide its openings; give start positions", "openings"
+        )
     if plies < 1:
-        raise ValueError("--plies must be at least 1")
+        raise RefereeError("--plies must be at least 1", "openings")
     key = position_key(game, symmetric)
     frontier: list[tuple[State, tuple[str, ...]]] = [(game.initial_state(ruleset), ())]
     for _ in range(plies):

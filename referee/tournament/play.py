@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from referee.games.base import Game, GameError, Roll, Ruleset, State
 from referee.games.bot import NO_INFO, Bot, Forfeit, MoveInfo
 from referee.records.model import (
-    RECORD_TYPES,
     EventInfo,
     MatchInfo,
     Player,
@@ -18,6 +17,7 @@ from referee.records.model import (
     Record,
     Result,
     Turn,
+    record_type,
 )
 from referee.records.replay import result_of
 from referee.tournament.adjudication import Adjudication, Adjudicator
@@ -158,7 +158,7 @@ def play_game(
         fields["match"] = match
     if start is not None:
         fields["start"] = start
-    return RECORD_TYPES[game.name](**fields)
+    return record_type(game.name)(**fields)
 
 
 def play_match(

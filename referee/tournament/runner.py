@@ -15,6 +15,7 @@ from typing import IO, TYPE_CHECKING, Protocol
 
 from referee.bots.process import kill_orphans
 from referee.bots.registry import make_bot
+from referee.errors import RefereeError
 from referee.records.keys import describe_key, game_key
 from referee.records.model import Reason, Record
 from referee.tournament.config import TournamentConfig, with_environment, without_secrets
@@ -43,8 +44,10 @@ POLL = 0.2
 """Seconds between the runner's looks at whether it was told to stop."""
 
 
-class TournamentError(RuntimeError):
+class TournamentError(RefereeError, RuntimeError):
     """A tournament that could not play all its games; what was played is stored."""
+
+    code = "tournament"
 
 
 class TournamentStopped(Exception):

@@ -29,6 +29,8 @@ LOCK_FILE = ".lock"
 class FolderBusy(ConfigError):
     """Another process plays the tournament folder."""
 
+    code = "busy"
+
 
 class ConfigDigest(BaseModel):
     """SHA-256 digests of the configuration as written, to find a hand edit: of the whole

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from referee.errors import RefereeError
 from referee.records.formats import formats
 from referee.validator.check import validate_file, validate_stream
 from referee.validator.diagnostics import GameReport
@@ -15,8 +16,10 @@ STDIN = "-"
 TOURNAMENT_FILE = "tournament.json"
 
 
-class UsageError(ValueError):
+class UsageError(RefereeError, ValueError):
     """A path that does not exist: the command was given wrong, no record was judged."""
+
+    code = "usage"
 
 
 def expand_paths(paths: list[str]) -> list[str]:

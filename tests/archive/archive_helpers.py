@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from referee.cli import archive
+from referee.cli.app import RefereeGroup
 from referee.games import GAME_NAMES, get_game
 from referee.games.bot import RandomBot
 from referee.records.io import parse_record_json, record_to_json
@@ -17,9 +18,10 @@ from referee.records.model import EventInfo, Player, Reason, Record, Result
 from referee.tournament.play import play_game
 
 runner = CliRunner()
-app = typer.Typer(pretty_exceptions_enable=False)
+app = typer.Typer(cls=RefereeGroup, pretty_exceptions_enable=False)
 archive.register(app)
-"""Only the archive commands: typer builds every command of an app at each call."""
+"""Only the archive commands (typer builds every command of an app at each call), under the
+root command that turns errors into one line."""
 NAMES = ("ann", "bob", "cy")
 EVENTS = (None, "Club Cup", "club night", "Open")
 TAG_VALUES = ("x", "y")

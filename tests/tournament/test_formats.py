@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.games import get_game
-from referee.records.model import RECORD_ADAPTER
+from referee.records.model import record_adapter
 from referee.records.replay import final_state, result_of
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.openings import all_openings
@@ -130,7 +130,7 @@ def openings_give_distinct_games(tmp_path: Path, count: int) -> None:
         book = [turn["move"] for turn in record["turns"] if turn.get("book")]
         assert book == suite_lines[record["event"]["pairing"] % count]
         assert all(turn.get("book") for turn in record["turns"][: len(book)])
-        parsed = RECORD_ADAPTER.validate_json(line)
+        parsed = record_adapter().validate_json(line)
         assert validate_record(parsed, "games.jsonl", number).valid
         outcome = final_state(parsed).outcome()
         if parsed.result.reason == "rules":

@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from referee.games.base import ParseError
+
 RIGHT_COLUMN = 33
 """0-based column where GNU Backgammon starts the right-hand player's entries."""
 _LEFT_WIDTH = 27
@@ -41,11 +43,10 @@ _ENTRY = re.compile(
 _WINS_LINE = re.compile(r"\s*Wins\s+(\d+)\s+points?\b", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
-class MatError:
-    line: int
-    column: int
-    message: str
+class MatError(ParseError):
+    """Text that is not a `.mat` match."""
+
+    code = "mat.syntax"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,13 +99,13 @@ def _read_entries(game: MatGame, text: str, number: int, paren: int) -> None:
     if not matches:
         if text[paren + 1 :].strip():
             game.error = MatError(
-                number, paren + 2, f"not a roll, a cube action or a result: {text.strip()!r}"
+                f"not a roll, a cube action or a result: {text.strip()!r}", number, paren + 2
             )
         return
     gap = text[paren + 1 : matches[0].start()]
     if gap.strip():
         game.error = MatError(
-            number, paren + 2, f"{gap.strip()!r} is not a roll (written as 41:) or a cube action"
+            f"{gap.strip()!r} is not a roll (written as 41:) or a cube action", number, paren + 2
         )
         return
     for index, match in enumerate(matches):
@@ -120,7 +121,7 @@ def _read_entries(game: MatGame, text: str, number: int, paren: int) -> None:
         if match.group("cube"):
             rest = text[match.end() : end].strip()
             if rest:
-                game.error = MatError(number, match.end() + 1, f"unexpected {rest!r}")
+                game.error = MatError(f"unexpected {rest!r}", number, match.end() + 1)
                 return
             game.entries.append(
                 MatEntry(seat, number, start + 1, cube=" ".join(match.group("cube").split()))
@@ -162,7 +163,7 @@ def parse_mat(text: str) -> MatMatch:
             continue
         if game is None:
             if match.error is None:
-                match.error = MatError(number, 1, f"text before the first game: {line.strip()!r}")
+                match.error = MatError(f"text before the first game: {line.strip()!r}", number)
             continue
         if game.error is not None:
             continue
@@ -187,9 +188,9 @@ def parse_mat(text: str) -> MatMatch:
             game.winner = 1 if indent > 20 else 0
             game.points = int(found.group(1))
             continue
-        game.error = MatError(number, 1, f"not part of a game: {line.strip()!r}")
+        game.error = MatError(f"not part of a game: {line.strip()!r}", number)
     if not match.games and match.error is None:
-        match.error = MatError(1, 1, "no game found (a game starts with a line 'Game 1')")
+        match.error = MatError("no game found (a game starts with a line 'Game 1')", 1)
     return match
 
 

@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from referee.games.base import ParseError
+
 GAME_TYPE = "31,B,8,8,N2,0"
 """Thai draughts: Black starts, 8x8, numeric squares from the top left, bottom left dark."""
 
@@ -42,11 +44,10 @@ class PdnMove:
     comments: list[str] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class PdnSyntaxError:
-    message: str
-    line: int
-    column: int
+class PdnSyntaxError(ParseError):
+    """Text that is not PDN: the unreadable text itself is the message."""
+
+    code = "pdn.syntax"
 
 
 @dataclass

@@ -28,6 +28,7 @@ import textwrap
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from referee.games.base import ParseError
 from referee.games.trax.notation import TOKEN
 
 HEADER = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*)")
@@ -41,15 +42,10 @@ RESULT_HEADERS = ("Result", "Result-Detail")
 LINE_WIDTH = 78
 
 
-class GameListError(ValueError):
-    """Text that is not a game list; `line` and `column` are 1-based."""
+class GameListError(ParseError):
+    """Text that is not a game list."""
 
-    def __init__(self, code: str, message: str, line: int, column: int = 1) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.line = line
-        self.column = column
+    code = "trax-list.syntax"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +105,11 @@ def parse_block(lines: Sequence[tuple[int, str]]) -> ListedGame:
         for word in _words(body, number):
             if game.resign is not None:
                 raise GameListError(
-                    "trax-list.after-resign",
                     f"{word.text!r} after Resign: Resign ends a game (a blank line starts "
                     "the next one)",
                     word.line,
                     word.column,
+                    "trax-list.after-resign",
                 )
             numbered = NUMBERED_MOVE.fullmatch(word.text)
             if NUMBER.fullmatch(word.text):

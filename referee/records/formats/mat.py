@@ -93,7 +93,7 @@ def _loaded(match: MatMatch, game: MatGame, number: int) -> Loaded:
         return Loaded(
             number,
             game.error.line,
-            error=RecordError("mat.syntax", f"{where}: {game.error.message}"),
+            error=RecordError(game.error.code, f"{where}: {game.error.message}"),
         )
     cube = next((entry for entry in game.entries if entry.cube is not None), None)
     if cube is not None:

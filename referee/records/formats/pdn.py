@@ -153,7 +153,7 @@ def pdn_to_record(game: PdnGame) -> tuple[ThaiRecord, tuple[tuple[int, int], ...
     if game.error is not None:
         error = game.error
         raise _Unreadable(
-            "pdn.syntax", f"{error.message} (line {error.line}, column {error.column})", error.line
+            error.code, f"{error.message} (line {error.line}, column {error.column})", error.line
         )
     _check_game_type(game)
     start = _start(tags.get("FEN"))
