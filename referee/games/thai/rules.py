@@ -154,14 +154,9 @@ def _man_on_can_capture(square: int, seat: int, occupied: int, opponent: int) ->
     return False
 
 
-def _any_capture(seat: int, own: int, opponent: int, kings: int) -> bool:
-    """Whether the side with pieces `own` can capture; bitboard test for men, rays for kings.
-
-    A man can capture when the square next to it ahead holds an opposing piece and the
-    square two steps on is empty: both conditions are shifted onto the men's squares.
-    """
-    occupied = own | opponent
-    empty = ~occupied & ALL
+def _capturing_men(seat: int, men: int, opponent: int, empty: int) -> int:
+    """The men of `men` that can capture: the square next to one ahead holds an opposing
+    piece and the square two steps on is empty, both conditions shifted onto the men."""
     j1, s1, m1, s2, m2, j2, s3, m3, s4, m4 = _JUMPS[seat]
     if seat == BLACK:  # up the board: neighbours have lower bits, shift them left
         left = ((opponent << s1) & m1 | (opponent << s2) & m2) & (empty << j1)
@@ -169,9 +164,18 @@ def _any_capture(seat: int, own: int, opponent: int, kings: int) -> bool:
     else:
         left = ((opponent >> s1) & m1 | (opponent >> s2) & m2) & (empty >> j1)
         right = ((opponent >> s3) & m3 | (opponent >> s4) & m4) & (empty >> j2)
-    if own & ~kings & (left | right):
-        return True
-    own_kings = own & kings
+    return men & (left | right)
+
+
+def _any_capture(seat: int, own: int, opponent: int, kings: int) -> bool:
+    """Whether the side with pieces `own` can capture; bitboard test for men, rays for kings."""
+    occupied = own | opponent
+    return bool(_capturing_men(seat, own & ~kings, opponent, ~occupied & ALL)) or (
+        _kings_can_capture(own & kings, occupied, opponent)
+    )
+
+
+def _kings_can_capture(own_kings: int, occupied: int, opponent: int) -> bool:
     while own_kings:
         low = own_kings & -own_kings
         own_kings ^= low
@@ -202,6 +206,20 @@ def _king_lines(
         out.append(path)
 
 
+_MAN_JUMPS = tuple(
+    tuple(
+        tuple(
+            (STEP[d][i], STEP[d][STEP[d][i]])
+            for d in FORWARD[seat]
+            if STEP[d][i] >= 0 and STEP[d][STEP[d][i]] >= 0
+        )
+        for i in range(32)
+    )
+    for seat in (BLACK, WHITE)
+)
+"""_MAN_JUMPS[seat][i]: (jumped square, landing square) of each forward jump from bit i."""
+
+
 def _man_lines(
     square: int,
     seat: int,
@@ -213,12 +231,8 @@ def _man_lines(
     """Every capture line of a man from `square`; a man reaching the far row stops there."""
     extended = False
     far = FAR_ROW[seat]
-    for d in FORWARD[seat]:
-        middle = STEP[d][square]
-        if middle < 0 or not (opponent >> middle) & 1:
-            continue
-        land = STEP[d][middle]
-        if land < 0 or (occupied >> land) & 1:
+    for middle, land in _MAN_JUMPS[seat][square]:
+        if not (opponent >> middle) & 1 or (occupied >> land) & 1:
             continue
         extended = True
         if (far >> land) & 1:
@@ -231,15 +245,20 @@ def _man_lines(
 
 
 def capture_lines(seat: int, own: int, opponent: int, kings: int) -> list[tuple[int, ...]]:
-    """The paths (squares 1..32) of every maximal capture line of the pieces `own`."""
+    """The paths (squares 1..32) of every maximal capture line of the pieces `own`, by start
+    square."""
     occupied = own | opponent
+    # Only men the bitboard test finds can start a line; every king is tried.
+    pieces = _capturing_men(seat, own & ~kings, opponent, ~occupied & ALL) | (own & kings)
     lines: list[tuple[int, ...]] = []
-    for square in bits(own):
-        without = occupied & ~(1 << square)
-        if (kings >> square) & 1:
-            _king_lines(square, without, opponent, (square + 1,), lines)
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        square = low.bit_length() - 1
+        if kings & low:
+            _king_lines(square, occupied ^ low, opponent, (square + 1,), lines)
         else:
-            _man_lines(square, seat, without, opponent, (square + 1,), lines)
+            _man_lines(square, seat, occupied ^ low, opponent, (square + 1,), lines)
     return lines
 
 
@@ -356,16 +375,27 @@ class ThaiState(State):
     def legal_moves(self) -> list[ThaiMove]:
         moves = self._moves
         if moves is None:
-            moves = self._generate() if self._draw() is None else []
+            moves = self._generate() if not self.history or self._draw() is None else []
             object.__setattr__(self, "_moves", moves)
         return list(moves)
 
     def _generate(self) -> list[ThaiMove]:
-        own, opponent = self.sides()
-        kings, turn = self.kings, self.turn
-        if _any_capture(turn, own, opponent, kings):
-            return [ThaiMove(path, True) for path in capture_lines(turn, own, opponent, kings)]
-        return _quiet_moves(turn, own, own | opponent, kings)
+        turn, kings = self.turn, self.kings
+        own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
+        occupied = own | opponent
+        empty = ~occupied & ALL
+        men = own & ~kings
+        own_kings = own & kings
+        if _capturing_men(turn, men, opponent, empty) or (
+            own_kings and _kings_can_capture(own_kings, occupied, opponent)
+        ):
+            return [
+                _new_move(ThaiMove, (path, True))
+                for path in capture_lines(turn, own, opponent, kings)
+            ]
+        if own_kings:
+            return _quiet_moves(turn, own, occupied, kings)
+        return _men_quiet_moves(turn, men, empty)
 
     def successors(self) -> list[tuple[ThaiMove, ThaiState]]:
         """Every move the pieces allow, each with the position it leads to, for a search.
@@ -717,6 +747,7 @@ class _Building(ThaiState):
 
 
 _new = object.__new__
+_new_move = tuple.__new__
 
 
 def _quiet_moves(turn: int, own: int, occupied: int, kings: int) -> list[ThaiMove]:
@@ -738,6 +769,61 @@ def _quiet_moves(turn: int, own: int, occupied: int, kings: int) -> list[ThaiMov
                 if target >= 0 and not (occupied >> target) & 1:
                     moves.append(quiet[target + 1])
     return moves
+
+
+_EVEN_ROWS = 0x0F0F0F0F
+_ODD_ROWS = 0xF0F0F0F0
+"""The squares of rows 0, 2, 4, 6 and of rows 1, 3, 5, 7 (four bits a row)."""
+
+
+def _men_row_table(seat: int, row: int) -> tuple[tuple[ThaiMove, ...], ...]:
+    """The quiet moves of `seat`'s men on `row`, by an 8-bit key: the row and the row ahead
+    (the men on one, the empty squares of the other), lower row in the low four bits.
+
+    Each entry is what `_quiet_moves` lists for those men and empty squares, so the table
+    holds the same moves in the same order; it is built from that function.
+    """
+    ahead = row - 1 if seat == BLACK else row + 1
+    if not 0 <= ahead < 8:
+        return ((),) * 256
+    low = min(row, ahead)
+    men_row, ahead_row = 15 << 4 * row, 15 << 4 * ahead
+    table = []
+    for key in range(256):
+        word = key << 4 * low
+        table.append(tuple(_quiet_moves(seat, word & men_row, ALL & ~(word & ahead_row), 0)))
+    return tuple(table)
+
+
+_MEN_ROWS = tuple(tuple(_men_row_table(seat, row) for row in range(8)) for seat in (BLACK, WHITE))
+
+
+def _men_quiet_moves(turn: int, men: int, empty: int) -> list[ThaiMove]:
+    """`_quiet_moves` for a side without kings, a table lookup a row (rows in order, so the
+    moves come in the same order as there): the key of a row is cut from a word holding the
+    men on rows of its parity and the empty squares on the others."""
+    even = men & _EVEN_ROWS | empty & _ODD_ROWS
+    odd = men & _ODD_ROWS | empty & _EVEN_ROWS
+    t0, t1, t2, t3, t4, t5, t6, t7 = _MEN_ROWS[turn]
+    if turn == BLACK:  # row r's key starts at row r - 1
+        return [
+            *t1[odd & 255],
+            *t2[even >> 4 & 255],
+            *t3[odd >> 8 & 255],
+            *t4[even >> 12 & 255],
+            *t5[odd >> 16 & 255],
+            *t6[even >> 20 & 255],
+            *t7[odd >> 24 & 255],
+        ]
+    return [
+        *t0[even & 255],
+        *t1[odd >> 4 & 255],
+        *t2[even >> 8 & 255],
+        *t3[odd >> 12 & 255],
+        *t4[even >> 16 & 255],
+        *t5[odd >> 20 & 255],
+        *t6[even >> 24 & 255],
+    ]
 
 
 def _kings_after(kings: int, origin: int, target: int, taken: int, far: int) -> int:
