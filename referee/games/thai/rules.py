@@ -249,11 +249,18 @@ def capture_lines(seat: int, own: int, opponent: int, kings: int) -> list[tuple[
     square."""
     occupied = own | opponent
     # Only men the bitboard test finds can start a line; every king is tried.
-    pieces = _capturing_men(seat, own & ~kings, opponent, ~occupied & ALL) | (own & kings)
+    starts = _capturing_men(seat, own & ~kings, opponent, ~occupied & ALL) | (own & kings)
+    return _lines_from(starts, seat, occupied, opponent, kings)
+
+
+def _lines_from(
+    starts: int, seat: int, occupied: int, opponent: int, kings: int
+) -> list[tuple[int, ...]]:
+    """The capture lines of the pieces on `starts` (a piece that cannot capture adds none)."""
     lines: list[tuple[int, ...]] = []
-    while pieces:
-        low = pieces & -pieces
-        pieces ^= low
+    while starts:
+        low = starts & -starts
+        starts ^= low
         square = low.bit_length() - 1
         if kings & low:
             _king_lines(square, occupied ^ low, opponent, (square + 1,), lines)
@@ -386,13 +393,10 @@ class ThaiState(State):
         empty = ~occupied & ALL
         men = own & ~kings
         own_kings = own & kings
-        if _capturing_men(turn, men, opponent, empty) or (
-            own_kings and _kings_can_capture(own_kings, occupied, opponent)
-        ):
-            return [
-                _new_move(ThaiMove, (path, True))
-                for path in capture_lines(turn, own, opponent, kings)
-            ]
+        capturing = _capturing_men(turn, men, opponent, empty)
+        if capturing or (own_kings and _kings_can_capture(own_kings, occupied, opponent)):
+            lines = _lines_from(capturing | own_kings, turn, occupied, opponent, kings)
+            return [_new_move(ThaiMove, (path, True)) for path in lines]
         if own_kings:
             return _quiet_moves(turn, own, occupied, kings)
         return _men_quiet_moves(turn, men, empty)
@@ -750,20 +754,44 @@ _new = object.__new__
 _new_move = tuple.__new__
 
 
+def _king_quiet_rays(square: int) -> tuple[tuple[int, bool, tuple[tuple[ThaiMove, ...], ...]], ...]:
+    """Per diagonal ray from `square`: its mask, whether it runs to higher bits, and by the
+    first occupied square on it (32 for none) the moves along it up to that square."""
+    rays = []
+    for d in DIRECTIONS:
+        ray = RAY[d][square]
+        if ray:
+            moves = tuple(QUIET_MOVES[square][target + 1] for target in ray)
+            upto = [moves] * 33
+            for n, target in enumerate(ray):
+                upto[target] = moves[:n]
+            rays.append((RAY_MASK[d][square], INCREASING[d], tuple(upto)))
+    return tuple(rays)
+
+
+_KING_QUIET = tuple(_king_quiet_rays(square) for square in range(32))
+
+
 def _quiet_moves(turn: int, own: int, occupied: int, kings: int) -> list[ThaiMove]:
     """Every move without a capture: a man one square forward, a king any distance along a
     free diagonal."""
-    moves = []
+    moves: list[ThaiMove] = []
     forward = FORWARD[turn]
-    for square in bits(own):
-        quiet = QUIET_MOVES[square]
-        if (kings >> square) & 1:
-            for d in DIRECTIONS:
-                for target in RAY[d][square]:
-                    if (occupied >> target) & 1:
-                        break
-                    moves.append(quiet[target + 1])
+    while own:
+        low = own & -own
+        own ^= low
+        square = low.bit_length() - 1
+        if kings & low:
+            for mask, increasing, upto in _KING_QUIET[square]:
+                blockers = mask & occupied
+                if not blockers:
+                    moves += upto[32]
+                elif increasing:
+                    moves += upto[(blockers & -blockers).bit_length() - 1]
+                else:
+                    moves += upto[blockers.bit_length() - 1]
         else:
+            quiet = QUIET_MOVES[square]
             for d in forward:
                 target = STEP[d][square]
                 if target >= 0 and not (occupied >> target) & 1:
