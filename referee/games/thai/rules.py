@@ -276,7 +276,6 @@ class ThaiState(State):
     """A Thai checkers position with the player to move and the history the draw rules need."""
 
     __slots__ = (
-        "_moves",
         "_next",
         "_outcome",
         "black",
@@ -326,7 +325,6 @@ class ThaiState(State):
             ("kings", kings),
             ("turn", turn),
             ("history", tuple(history)),
-            ("_moves", None),
             ("_next", None),
             ("_outcome", _UNSET),
         ):
@@ -380,13 +378,9 @@ class ThaiState(State):
     # -- moves -------------------------------------------------------------------------------
 
     def legal_moves(self) -> list[ThaiMove]:
-        moves = self._moves
-        if moves is None:
-            moves = self._generate() if not self.history or self._draw() is None else []
-            object.__setattr__(self, "_moves", moves)
-        return list(moves)
-
-    def _generate(self) -> list[ThaiMove]:
+        # Generated on each call, not kept: a caller asks once per position.
+        if self.history and self._draw() is not None:
+            return []
         turn, kings = self.turn, self.kings
         own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
         occupied = own | opponent
@@ -872,7 +866,6 @@ def _make(
     state.kings = kings
     state.turn = turn
     state.history = history
-    state._moves = None
     state._next = None
     state._outcome = _UNSET
     state.__class__ = ThaiState
