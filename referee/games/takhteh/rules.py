@@ -573,18 +573,39 @@ def check_play(
     through a blot on 18) is a hit, taken only when the play has no reading without it.
     """
     high, low = roll
-    straight = _play_straight(board, high, low, segments)
+    # 1. The usual play, read without search (TakhtehState.play takes this step itself).
+    straight = _read_straight(board, high, low, segments)
     if straight is not None:
-        reached, played, every_die, _ = straight
+        reached, played, settled, _ = straight
         after = tuple(reached)
-        if (
-            every_die
-            or _nothing_more(board, after, high, low, played)
-            or legal_play(after) is not None
-        ):
+        if settled or legal_play(after) is not None:
             return after, played
-    dice = [high] * 4 if high == low else [high, low]
-    full = len(dice)
+    # 2. Written moves that no reading can fit.
+    _check_written(high, low, segments)
+    # 3. Every reading of the written moves over the dice, hitting nothing on the way.
+    search = _PlaySearch(board, roll, segments, legal_play)
+    found = search.run(hits_on_the_way=False)
+    if found is not None:
+        return found
+    # 4. The position it stands for (each checker straight to its written point, hitting
+    # nothing on the way) may still be legal, reached in another order or by other checkers
+    # (2/1 8/2 is written 8/1).
+    reached = _transfer(board, segments)
+    if reached is not None:
+        same = legal_play(reached)
+        if same is not None:
+            return reached, same
+    # 5. Every reading again, now hitting blots on unwritten points passed on the way.
+    found = search.run(hits_on_the_way=True)
+    if found is not None:
+        return found
+    raise search.failure()
+
+
+def _check_written(high: int, low: int, segments: tuple[Leg, ...]) -> None:
+    """Raises IllegalMove when a written move goes backwards or off the board, or when the
+    moves need more dice, or other distances, than the roll gives."""
+    full = 4 if high == low else 2
     for src, dst in segments:
         if not (0 < src <= BAR and OFF <= dst < BAR and dst < src):
             raise IllegalMove(
@@ -618,26 +639,68 @@ def check_play(
             "takhteh.dice",
             f"{_segs_text(segments)} needs more dice than the roll {high}-{low} gives",
         )
-    c = list(board)
-    segs = [list(seg) for seg in sorted(segments, reverse=True)]
-    legs: list[Leg] = []
-    errors: list[IllegalMove] = []
-    max_error: list[IllegalMove] = []
 
-    def note(error: IllegalMove) -> None:
-        if not errors or _RANK.get(errors[0].rule, 1) < _RANK.get(error.rule, 1):
-            errors[:] = [error]
 
-    def search(outside: int, frozen: int, hits_on_the_way: bool) -> bool:
-        pending = [seg for seg in segs if seg[0] != seg[1]]
+class _PlaySearch:
+    """A depth-first search for a reading of written moves: each step moves the checker of a
+    written move that has not reached its point yet by one unused die, on a working copy of
+    the board that every step undoes when it backs out. It remembers, over all its runs, the
+    failure to report when no reading is legal."""
+
+    def __init__(
+        self,
+        board: Board,
+        roll: tuple[int, int],
+        segments: tuple[Leg, ...],
+        legal_play: Callable[[Board], tuple[Leg, ...] | None],
+    ) -> None:
+        high, low = roll
+        self.board, self.roll, self.segments, self.legal_play = board, roll, segments, legal_play
+        self.dice = [high] * 4 if high == low else [high, low]
+        self.full = len(self.dice)
+        self.c = list(board)
+        # Each written move as [where its checker is now, where it goes].
+        self.segs = [list(seg) for seg in sorted(segments, reverse=True)]
+        self.legs: list[Leg] = []
+        self.error: IllegalMove | None = None
+        self.max_error: IllegalMove | None = None
+        self.hits_on_the_way = False
+
+    def run(self, hits_on_the_way: bool) -> tuple[Board, tuple[Leg, ...]] | None:
+        """The position and legs of the first legal reading, or None."""
+        self.hits_on_the_way = hits_on_the_way
+        if self._search(outside_count(self.board), 0):
+            return tuple(self.c), tuple(sorted(self.legs, reverse=True))
+        return None
+
+    def failure(self) -> IllegalMove:
+        """What to report when no run found a reading."""
+        if self.max_error is not None:
+            return self.max_error
+        if self.error is not None:
+            return self.error
+        return IllegalMove("takhteh.dice", f"{_segs_text(self.segments)} does not fit the dice")
+
+    def _note(self, error: IllegalMove) -> None:
+        if self.error is None or _RANK.get(self.error.rule, 1) < _RANK.get(error.rule, 1):
+            self.error = error
+
+    def _complete(self) -> bool:
+        """Every written move played: legal when every die is used or the position is that
+        of a legal play."""
+        if len(self.legs) == self.full or self.legal_play(tuple(self.c)) is not None:
+            return True
+        if self.max_error is None:
+            self.max_error = _max_dice_error(self.board, self.roll, len(self.legs))
+        return False
+
+    def _search(self, outside: int, frozen: int) -> bool:
+        pending = [seg for seg in self.segs if seg[0] != seg[1]]
         if not pending:
-            if len(legs) == full or legal_play(tuple(c)) is not None:
-                return True
-            if not max_error:
-                max_error.append(_max_dice_error(board, roll, len(legs)))
-            return False
+            return self._complete()
+        dice = self.dice
         if not dice:
-            note(IllegalMove("takhteh.dice", f"{_segs_text(segments)} needs more dice"))
+            self._note(IllegalMove("takhteh.dice", f"{_segs_text(self.segments)} needs more dice"))
             return False
         tried: set[tuple[int, int, int]] = set()
         for seg in pending:
@@ -646,80 +709,72 @@ def check_play(
                 if (cur, target, d) in tried:
                     continue
                 tried.add((cur, target, d))
-                dst = cur - d
-                if target and dst < target:
-                    note(
-                        IllegalMove(
-                            "takhteh.dice",
-                            f"{point_name(cur)}/{point_name(target)} does not fit the dice "
-                            f"{high}-{low}",
-                        )
-                    )
-                    continue
-                if dst < 0:
-                    dst = 0
-                if dst != target and dst and c[dst] == -1 and not hits_on_the_way:
-                    continue
-                error = _leg_error(c, cur, dst, d, outside, frozen)
-                if error is not None:
-                    note(error)
-                    continue
-                c[cur] -= 1
-                hit = dst and c[dst] == -1
-                if hit:
-                    c[dst] = 1
-                    c[0] -= 1
-                elif dst:
-                    c[dst] += 1
-                seg[0] = dst
-                dice.remove(d)
-                legs.append((cur, dst))
-                if search(
-                    outside - 1 if cur > HOME >= dst else outside,
-                    frozen | (1 << dst) if hit and dst <= HOME else frozen,
-                    hits_on_the_way,
-                ):
+                dst = self._landing(cur, target, d, outside, frozen)
+                if dst is not None and self._step(seg, cur, dst, d, outside, frozen):
                     return True
-                legs.pop()
-                dice.append(d)
-                dice.sort(reverse=True)
-                seg[0] = cur
-                if hit:
-                    c[dst] = -1
-                    c[0] += 1
-                elif dst:
-                    c[dst] -= 1
-                c[cur] += 1
         return False
 
-    outside = outside_count(board)
-    if search(outside, 0, False):
-        return tuple(c), tuple(sorted(legs, reverse=True))
-    # Not playable as written without hitting on the way: the position it stands for (each
-    # checker straight to its written point, hitting nothing on the way) may still be legal,
-    # reached in another order or by other checkers (2/1 8/2 is written 8/1).
-    reached = _transfer(board, segments)
-    if reached is not None:
-        same = legal_play(reached)
-        if same is not None:
-            return reached, same
-    if search(outside, 0, True):
-        return tuple(c), tuple(sorted(legs, reverse=True))
-    if max_error:
-        raise max_error[0]
-    if errors:
-        raise errors[0]
-    raise IllegalMove("takhteh.dice", f"{_segs_text(segments)} does not fit the dice")
+    def _landing(self, cur: int, target: int, d: int, outside: int, frozen: int) -> int | None:
+        """Where the die `d` takes the checker on `cur` bound for `target`, if it may go."""
+        if target and cur - d < target:
+            high, low = self.roll
+            self._note(
+                IllegalMove(
+                    "takhteh.dice",
+                    f"{point_name(cur)}/{point_name(target)} does not fit the dice {high}-{low}",
+                )
+            )
+            return None
+        dst = max(cur - d, 0)
+        if dst != target and dst and self.c[dst] == -1 and not self.hits_on_the_way:
+            return None
+        error = _leg_error(self.c, cur, dst, d, outside, frozen)
+        if error is not None:
+            self._note(error)
+            return None
+        return dst
+
+    def _step(self, seg: list[int], cur: int, dst: int, d: int, outside: int, frozen: int) -> bool:
+        """Play the leg, search on from there, and undo it unless that found a reading."""
+        c, dice, legs = self.c, self.dice, self.legs
+        c[cur] -= 1
+        hit = dst and c[dst] == -1
+        if hit:
+            c[dst] = 1
+            c[0] -= 1
+        elif dst:
+            c[dst] += 1
+        seg[0] = dst
+        dice.remove(d)
+        legs.append((cur, dst))
+        if self._search(
+            outside - 1 if cur > HOME >= dst else outside,
+            frozen | (1 << dst) if hit and dst <= HOME else frozen,
+        ):
+            return True
+        legs.pop()
+        dice.append(d)
+        dice.sort(reverse=True)
+        seg[0] = cur
+        if hit:
+            c[dst] = -1
+            c[0] += 1
+        elif dst:
+            c[dst] -= 1
+        c[cur] += 1
+        return False
 
 
-def _play_straight(
+def _read_straight(
     board: Board, high: int, low: int, segments: tuple[Leg, ...]
 ) -> tuple[list[int], tuple[Leg, ...], bool, bool] | None:
-    """The usual plays, without search: each written move one die (bearing off with a die
-    that is enough), or one checker passing only points no opposing checker holds; legal when
-    played highest first. Returns the position (a new list), the legs, whether every die was
-    used and whether a checker was borne off; None when the play is not of that kind
-    (check_play then looks further)."""
+    """The first step of check_play (and of TakhtehState.play, which takes it itself): the
+    usual plays, without search: each written move one die (bearing off with a die that is
+    enough), or one checker passing only points no opposing checker holds; legal leg by leg
+    when played highest first. Returns the position (a new list), the legs, whether the play
+    is settled legal (every die used, or `_nothing_more` says no die could be) and whether a
+    checker was borne off; None when the play is not of that kind (check_play then looks
+    further)."""
     legs: list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]
     played: tuple[Leg, ...] | None = None
     every_die = True
@@ -755,36 +810,12 @@ def _play_straight(
             return None
         legs, every_die = found
     c = list(board)
-    # Whether every checker of the mover is home matters only for legs from the home board,
-    # which come after the others (highest first): it is found at the first of them and does
-    # not change afterwards (checkers in the home board stay there or bear off).
-    home = None
+    outside = outside_count(board)
     bore_off = False
     frozen = 0
     for src, dst, die in legs:
-        # The conditions of _leg_error, inlined: this runs for nearly every play replayed.
-        if (c[25] > 0 and src != BAR) or c[src] <= (frozen >> src & 1):
+        if _leg_error(c, src, dst, die, outside, frozen) is not None:
             return None
-        if src > HOME:
-            # A checker outside the home board cannot bear off (no die reaches off from there).
-            if c[dst] < -1:
-                return None
-        else:
-            if home is None:
-                home = max(c[HOME + 1 :]) <= 0
-            if dst:
-                if c[dst] < -1 or (home and die != src and c[die] > (frozen >> die & 1)):
-                    return None
-            elif not home or (
-                die != src
-                and (
-                    c[die] > (frozen >> die & 1)
-                    or (die > src and any(c[p] > 0 for p in range(src + 1, HOME + 1)))
-                )
-            ):
-                return None
-            else:
-                bore_off = True
         c[src] -= 1
         if dst:
             if c[dst] == -1:
@@ -794,9 +825,14 @@ def _play_straight(
                     frozen |= 1 << dst
             else:
                 c[dst] += 1
+            if src > HOME >= dst:
+                outside -= 1
+        else:
+            bore_off = True
     if played is None:
         played = tuple([(src, dst) for src, dst, _ in legs])
-    return c, played, every_die, bore_off
+    settled = every_die or _nothing_more(board, tuple(c), high, low, played)
+    return c, played, settled, bore_off
 
 
 def _split_segments(
@@ -1058,16 +1094,13 @@ class TakhtehState(State):
         if moves is not None and move in moves:
             after = apply_legs(self.board, move)
         else:
-            # check_play's first step, taken here: most plays need nothing more.
+            # check_play's first step (_read_straight), taken here: most plays need nothing
+            # more, and a game that goes on needs no board tuple before the turn round.
             board = self.board
-            high, low = roll
-            straight = _play_straight(board, high, low, move)
-            if straight is not None and (
-                straight[2] or _nothing_more(board, tuple(straight[0]), high, low, straight[1])
-            ):
+            straight = _read_straight(board, *roll, move)
+            if straight is not None and straight[2]:
                 reached = straight[0]
                 if not straight[3]:
-                    # No checker borne off: the game goes on. The board turned round in place.
                     reached.reverse()
                     return TakhtehState(self.ruleset, tuple(map(neg, reached)), 1 - seat)
                 after = tuple(reached)
