@@ -143,14 +143,25 @@ def _king_can_capture(square: int, occupied: int, opponent: int) -> bool:
     return False
 
 
+_MAN_JUMPS = tuple(
+    tuple(
+        tuple(
+            (STEP[d][i], STEP[d][STEP[d][i]])
+            for d in FORWARD[seat]
+            if STEP[d][i] >= 0 and STEP[d][STEP[d][i]] >= 0
+        )
+        for i in range(32)
+    )
+    for seat in (BLACK, WHITE)
+)
+"""_MAN_JUMPS[seat][i]: (jumped square, landing square) of each forward jump from bit i."""
+
+
 def _man_on_can_capture(square: int, seat: int, occupied: int, opponent: int) -> bool:
     """Whether the man on bit `square` can jump forward (during a capture line)."""
-    for d in FORWARD[seat]:
-        middle = STEP[d][square]
-        if middle >= 0 and (opponent >> middle) & 1:
-            land = STEP[d][middle]
-            if land >= 0 and not (occupied >> land) & 1:
-                return True
+    for middle, land in _MAN_JUMPS[seat][square]:
+        if (opponent >> middle) & 1 and not (occupied >> land) & 1:
+            return True
     return False
 
 
@@ -204,20 +215,6 @@ def _king_lines(
         _king_lines(land, occupied & gone, opponent & gone, (*path, land + 1), out)
     if not extended and len(path) > 1:
         out.append(path)
-
-
-_MAN_JUMPS = tuple(
-    tuple(
-        tuple(
-            (STEP[d][i], STEP[d][STEP[d][i]])
-            for d in FORWARD[seat]
-            if STEP[d][i] >= 0 and STEP[d][STEP[d][i]] >= 0
-        )
-        for i in range(32)
-    )
-    for seat in (BLACK, WHITE)
-)
-"""_MAN_JUMPS[seat][i]: (jumped square, landing square) of each forward jump from bit i."""
 
 
 def _man_lines(
@@ -381,6 +378,11 @@ class ThaiState(State):
         # Generated on each call, not kept: a caller asks once per position.
         if self.history and self._draw() is not None:
             return []
+        return self._board_moves()
+
+    def _board_moves(self) -> list[ThaiMove]:
+        """The moves the pieces allow, the draw rules aside: every capture line when there
+        is one, else every quiet move; by start square."""
         turn, kings = self.turn, self.kings
         own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
         occupied = own | opponent
@@ -406,8 +408,10 @@ class ThaiState(State):
         own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
         far = FAR_ROW[turn]
         out: list[tuple[ThaiMove, ThaiState]] = []
-        if _any_capture(turn, own, opponent, kings):
-            for path in capture_lines(turn, own, opponent, kings):
+        moves = self._board_moves()
+        if moves and moves[0].capture:
+            for move in moves:
+                path = move.path
                 origin = position = path[0] - 1
                 taken = 0
                 for square in path[1:]:
@@ -419,10 +423,10 @@ class ThaiState(State):
                     _kings_after(kings, origin, position, taken, far),
                     (),
                 )
-                out.append((ThaiMove(path, True), after))
+                out.append((move, after))
             return out
         after_king = (*self.history, self.key) if own & kings else ()
-        for move in _quiet_moves(turn, own, own | opponent, kings):
+        for move in moves:
             origin, target = move.path[0] - 1, move.path[1] - 1
             after = child(
                 own ^ (1 << origin) ^ (1 << target),
@@ -561,53 +565,10 @@ class ThaiState(State):
         far = FAR_ROW[turn]
         for index in range(1, last + 1):
             land = path[index]
-            d = DIRECTION[position][land]
-            if d < 0:
-                raise IllegalMove(
-                    "thai.capture-shape",
-                    f"{land + 1} is not on a diagonal through {position + 1}",
-                )
-            middle = STEP[OPPOSITE[d]][land]
-            if king:
-                if middle == position:
-                    raise IllegalMove(
-                        "thai.capture-nothing",
-                        f"{position + 1}-{land + 1} jumps no piece: a king lands on the "
-                        "square directly behind the piece it captures",
-                    )
-                blocked = BETWEEN[position][middle] & occupied
-                if blocked:
-                    first = _first(blocked, d)
-                    what = "an opposing piece" if (opponent >> first) & 1 else "a piece"
-                    raise IllegalMove(
-                        "thai.king-landing",
-                        f"a king captures the first piece on its line and lands directly "
-                        f"behind it: from {position + 1} it meets {what} on {first + 1} "
-                        f"before {middle + 1}, so it cannot land on {land + 1}",
-                    )
-            elif STEP[d][position] != middle:
-                raise IllegalMove(
-                    "thai.capture-shape",
-                    f"a man captures by jumping an adjacent piece; {position + 1}x{land + 1} "
-                    "is not such a jump",
-                )
-            elif d not in FORWARD[turn]:
-                raise IllegalMove(
-                    "thai.man-capture-backward", "a man captures forward only, never back"
-                )
-            if not (opponent >> middle) & 1:
-                if (taken >> middle) & 1:
-                    reason = f"the piece on {middle + 1} was already captured in this move"
-                elif (occupied >> middle) & 1:
-                    reason = f"the piece on {middle + 1} is {COLOURS[turn]}'s own"
-                else:
-                    reason = f"there is no piece on {middle + 1} to capture"
-                raise IllegalMove("thai.capture-nothing", f"{position + 1}x{land + 1}: {reason}")
-            if (occupied >> land) & 1:
-                raise IllegalMove(
-                    "thai.occupied",
-                    f"{position + 1}x{land + 1}: the landing square {land + 1} is occupied",
-                )
+            middle = _jumped_square(turn, king, position, land, occupied, opponent)
+            error = _capture_leg_error(turn, position, land, middle, occupied, opponent, taken)
+            if error is not None:
+                raise error
             gone = ~(1 << middle)
             occupied &= gone
             opponent &= gone
@@ -619,23 +580,9 @@ class ThaiState(State):
                     f"a man that reaches the far row while capturing stops there ({land + 1}); "
                     "it is crowned at the end of the move",
                 )
-        if king:
-            more = _king_can_capture(position, occupied, opponent)
-        else:
-            more = not ((far >> position) & 1) and _man_on_can_capture(
-                position, turn, occupied, opponent
-            )
-        if more:
-            rest: list[tuple[int, ...]] = []
-            if king:
-                _king_lines(position, occupied, opponent, (position + 1,), rest)
-            else:
-                _man_lines(position, turn, occupied, opponent, (position + 1,), rest)
-            raise IllegalMove(
-                "thai.capture-incomplete",
-                f"the capture may not stop on {position + 1} while the piece can still "
-                f"capture (it can go on {_line_text(rest[0])})",
-            )
+        error = _unfinished_capture_error(turn, king, position, occupied, opponent)
+        if error is not None:
+            raise error
         if position != origin:
             own ^= (1 << origin) | (1 << position)
         return self._child(own, opponent, _kings_after(kings, origin, position, taken, far), ())
@@ -846,6 +793,91 @@ def _men_quiet_moves(turn: int, men: int, empty: int) -> list[ThaiMove]:
         *t5[odd >> 20 & 255],
         *t6[even >> 24 & 255],
     ]
+
+
+def _jumped_square(
+    turn: int, king: int, position: int, land: int, occupied: int, opponent: int
+) -> int:
+    """The square a capture leg from `position` to `land` jumps, by the leg's shape: a king
+    lands directly behind the first piece on its line, a man jumps an adjacent square
+    forward. Raises IllegalMove for a leg of neither shape (what is jumped is not looked at)."""
+    d = DIRECTION[position][land]
+    if d < 0:
+        raise IllegalMove(
+            "thai.capture-shape", f"{land + 1} is not on a diagonal through {position + 1}"
+        )
+    middle = STEP[OPPOSITE[d]][land]
+    if king:
+        if middle == position:
+            raise IllegalMove(
+                "thai.capture-nothing",
+                f"{position + 1}-{land + 1} jumps no piece: a king lands on the "
+                "square directly behind the piece it captures",
+            )
+        blocked = BETWEEN[position][middle] & occupied
+        if blocked:
+            first = _first(blocked, d)
+            what = "an opposing piece" if (opponent >> first) & 1 else "a piece"
+            raise IllegalMove(
+                "thai.king-landing",
+                f"a king captures the first piece on its line and lands directly "
+                f"behind it: from {position + 1} it meets {what} on {first + 1} "
+                f"before {middle + 1}, so it cannot land on {land + 1}",
+            )
+    elif STEP[d][position] != middle:
+        raise IllegalMove(
+            "thai.capture-shape",
+            f"a man captures by jumping an adjacent piece; {position + 1}x{land + 1} "
+            "is not such a jump",
+        )
+    elif d not in FORWARD[turn]:
+        raise IllegalMove("thai.man-capture-backward", "a man captures forward only, never back")
+    return middle
+
+
+def _capture_leg_error(
+    turn: int, position: int, land: int, middle: int, occupied: int, opponent: int, taken: int
+) -> IllegalMove | None:
+    """Why the leg from `position` over `middle` to `land` captures nothing or lands on a
+    piece (`taken`: the pieces this move captured so far), or None."""
+    if not (opponent >> middle) & 1:
+        if (taken >> middle) & 1:
+            reason = f"the piece on {middle + 1} was already captured in this move"
+        elif (occupied >> middle) & 1:
+            reason = f"the piece on {middle + 1} is {COLOURS[turn]}'s own"
+        else:
+            reason = f"there is no piece on {middle + 1} to capture"
+        return IllegalMove("thai.capture-nothing", f"{position + 1}x{land + 1}: {reason}")
+    if (occupied >> land) & 1:
+        return IllegalMove(
+            "thai.occupied",
+            f"{position + 1}x{land + 1}: the landing square {land + 1} is occupied",
+        )
+    return None
+
+
+def _unfinished_capture_error(
+    turn: int, king: int, position: int, occupied: int, opponent: int
+) -> IllegalMove | None:
+    """The error for a capture line stopping on `position` while its piece can capture on
+    (a man on the far row stops there), or None."""
+    if king:
+        if not _king_can_capture(position, occupied, opponent):
+            return None
+        rest: list[tuple[int, ...]] = []
+        _king_lines(position, occupied, opponent, (position + 1,), rest)
+    else:
+        if (FAR_ROW[turn] >> position) & 1 or not _man_on_can_capture(
+            position, turn, occupied, opponent
+        ):
+            return None
+        rest = []
+        _man_lines(position, turn, occupied, opponent, (position + 1,), rest)
+    return IllegalMove(
+        "thai.capture-incomplete",
+        f"the capture may not stop on {position + 1} while the piece can still "
+        f"capture (it can go on {_line_text(rest[0])})",
+    )
 
 
 def _kings_after(kings: int, origin: int, target: int, taken: int, far: int) -> int:
