@@ -1,15 +1,16 @@
-"""The order of the legal moves, which random bots depend on (the same seed, the same game):
-start squares ascending; a man's steps, then a king's rays, in the geometry's direction order,
-a king's squares along a ray nearest first. The engine lists quiet moves from tables and ray
-slices; this walks the board square by square, as the rules read."""
+"""The engine's fast paths against plain walks of the board, square by square as the rules
+read: the men's capture test, and the order of the legal moves, which random bots depend on
+(the same seed, the same game): start squares ascending; a man's steps, then a king's rays, in
+the geometry's direction order, a king's squares along a ray nearest first (the engine lists
+quiet moves from row tables and ray slices)."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from thai_support import position, positions
 
-from referee.games.thai.geometry import DIRECTIONS, FORWARD, RAY
-from referee.games.thai.rules import ThaiState
+from referee.games.thai.geometry import ALL, DIRECTIONS, FORWARD, RAY
+from referee.games.thai.rules import ThaiState, _capturing_men
 
 
 def quiet_moves_in_order(state: ThaiState) -> list[tuple[int, ...]]:
@@ -49,3 +50,21 @@ def test_captures_come_by_start_square_and_successors_follow_legal_moves(fen: st
     assert [move for move, _ in state.successors()] == moves, fen
     for move, after in state.successors():
         assert after == state.play(move), (fen, move)
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(max_pieces=24))
+def test_the_bitboard_capture_test_finds_the_men_that_can_jump(fen: str) -> None:
+    """`_capturing_men` (all men at once, by shifts) against a man-by-man look ahead."""
+    state = position(fen)
+    own, opponent = state.sides()
+    occupied = own | opponent
+    expected = 0
+    for square in range(32):
+        if (own >> square) & 1 and not (state.kings >> square) & 1:
+            for d in FORWARD[state.turn]:
+                ray = RAY[d][square]
+                if len(ray) >= 2 and (opponent >> ray[0]) & 1 and not (occupied >> ray[1]) & 1:
+                    expected |= 1 << square
+    men = own & ~state.kings
+    assert _capturing_men(state.turn, men, opponent, ~occupied & ALL) == expected, fen
