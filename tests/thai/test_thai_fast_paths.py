@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from thai_support import position, positions
 
 from referee.games.thai.geometry import ALL, DIRECTIONS, FORWARD, RAY
-from referee.games.thai.rules import ThaiState, _capturing_men
+from referee.games.thai.rules import CAPTURING_MEN, ThaiState
 
 
 def quiet_moves_in_order(state: ThaiState) -> list[tuple[int, ...]]:
@@ -55,7 +55,7 @@ def test_captures_come_by_start_square_and_successors_follow_legal_moves(fen: st
 @settings(max_examples=300, deadline=None)
 @given(positions(max_pieces=24))
 def test_the_bitboard_capture_test_finds_the_men_that_can_jump(fen: str) -> None:
-    """`_capturing_men` (all men at once, by shifts) against a man-by-man look ahead."""
+    """`CAPTURING_MEN` (all men at once, by shifts) against a man-by-man look ahead."""
     state = position(fen)
     own, opponent = state.sides()
     occupied = own | opponent
@@ -67,4 +67,4 @@ def test_the_bitboard_capture_test_finds_the_men_that_can_jump(fen: str) -> None
                 if len(ray) >= 2 and (opponent >> ray[0]) & 1 and not (occupied >> ray[1]) & 1:
                     expected |= 1 << square
     men = own & ~state.kings
-    assert _capturing_men(state.turn, men, opponent, ~occupied & ALL) == expected, fen
+    assert CAPTURING_MEN[state.turn](men, opponent, ~occupied & ALL) == expected, fen

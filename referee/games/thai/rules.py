@@ -9,6 +9,7 @@ threefold repetition needs, and its length is the count of plies for the 60-ply 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from referee.games.base import GameError, IllegalMove, NotationError, Outcome, Ruleset, State
@@ -165,23 +166,38 @@ def _man_on_can_capture(square: int, seat: int, occupied: int, opponent: int) ->
     return False
 
 
-def _capturing_men(seat: int, men: int, opponent: int, empty: int) -> int:
-    """The men of `men` that can capture: the square next to one ahead holds an opposing
-    piece and the square two steps on is empty, both conditions shifted onto the men."""
+def _men_capture_test(seat: int) -> Callable[[int, int, int], int]:
+    """For `seat`: (men, opponent, empty) -> the men that can capture: the square next to one
+    ahead holds an opposing piece and the square two steps on is empty, both conditions
+    shifted onto the men (shifts and masks bound once, as this runs for every position)."""
     j1, s1, m1, s2, m2, j2, s3, m3, s4, m4 = _JUMPS[seat]
     if seat == BLACK:  # up the board: neighbours have lower bits, shift them left
-        left = ((opponent << s1) & m1 | (opponent << s2) & m2) & (empty << j1)
-        right = ((opponent << s3) & m3 | (opponent << s4) & m4) & (empty << j2)
+
+        def capturing(men: int, opponent: int, empty: int) -> int:
+            return men & (
+                ((opponent << s1) & m1 | (opponent << s2) & m2) & (empty << j1)
+                | ((opponent << s3) & m3 | (opponent << s4) & m4) & (empty << j2)
+            )
+
     else:
-        left = ((opponent >> s1) & m1 | (opponent >> s2) & m2) & (empty >> j1)
-        right = ((opponent >> s3) & m3 | (opponent >> s4) & m4) & (empty >> j2)
-    return men & (left | right)
+
+        def capturing(men: int, opponent: int, empty: int) -> int:
+            return men & (
+                ((opponent >> s1) & m1 | (opponent >> s2) & m2) & (empty >> j1)
+                | ((opponent >> s3) & m3 | (opponent >> s4) & m4) & (empty >> j2)
+            )
+
+    return capturing
+
+
+CAPTURING_MEN = (_men_capture_test(BLACK), _men_capture_test(WHITE))
+"""CAPTURING_MEN[seat](men, opponent, empty): the men of `seat` that can capture."""
 
 
 def _any_capture(seat: int, own: int, opponent: int, kings: int) -> bool:
     """Whether the side with pieces `own` can capture; bitboard test for men, rays for kings."""
     occupied = own | opponent
-    return bool(_capturing_men(seat, own & ~kings, opponent, ~occupied & ALL)) or (
+    return bool(CAPTURING_MEN[seat](own & ~kings, opponent, ~occupied & ALL)) or (
         _kings_can_capture(own & kings, occupied, opponent)
     )
 
@@ -246,7 +262,7 @@ def capture_lines(seat: int, own: int, opponent: int, kings: int) -> list[tuple[
     square."""
     occupied = own | opponent
     # Only men the bitboard test finds can start a line; every king is tried.
-    starts = _capturing_men(seat, own & ~kings, opponent, ~occupied & ALL) | (own & kings)
+    starts = CAPTURING_MEN[seat](own & ~kings, opponent, ~occupied & ALL) | (own & kings)
     return _lines_from(starts, seat, occupied, opponent, kings)
 
 
@@ -375,21 +391,17 @@ class ThaiState(State):
     # -- moves -------------------------------------------------------------------------------
 
     def legal_moves(self) -> list[ThaiMove]:
-        # Generated on each call, not kept: a caller asks once per position.
+        # Worked out on each call, not kept: a caller asks once per position. Every capture
+        # line when there is one, else every quiet move; by start square.
         if self.history and self._draw() is not None:
             return []
-        return self._board_moves()
-
-    def _board_moves(self) -> list[ThaiMove]:
-        """The moves the pieces allow, the draw rules aside: every capture line when there
-        is one, else every quiet move; by start square."""
         turn, kings = self.turn, self.kings
         own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
         occupied = own | opponent
         empty = ~occupied & ALL
         men = own & ~kings
         own_kings = own & kings
-        capturing = _capturing_men(turn, men, opponent, empty)
+        capturing = CAPTURING_MEN[turn](men, opponent, empty)
         if capturing or (own_kings and _kings_can_capture(own_kings, occupied, opponent)):
             lines = _lines_from(capturing | own_kings, turn, occupied, opponent, kings)
             return [_new_move(ThaiMove, (path, True)) for path in lines]
@@ -408,7 +420,10 @@ class ThaiState(State):
         own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
         far = FAR_ROW[turn]
         out: list[tuple[ThaiMove, ThaiState]] = []
-        moves = self._board_moves()
+        moves = self.legal_moves()
+        if not moves and self.history:
+            # Drawn: the pieces allow what they allow in the same position without its history.
+            moves = _make(self.ruleset, self.black, self.white, kings, turn, ()).legal_moves()
         if moves and moves[0].capture:
             for move in moves:
                 path = move.path
