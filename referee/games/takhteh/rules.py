@@ -130,6 +130,30 @@ def _steps(c: list[int], d: int, outside: int, frozen: int, sources: list[int]) 
     return legs
 
 
+def _move_checker(c: list[int], src: int, dst: int) -> bool:
+    """Move one of the mover's checkers on the working board `c` (hitting a blot on `dst`
+    sends it to the opponent's bar); whether it hit. The generators that run for every
+    position do this inline."""
+    c[src] -= 1
+    if dst and c[dst] == -1:
+        c[dst] = 1
+        c[0] -= 1
+        return True
+    if dst:
+        c[dst] += 1
+    return False
+
+
+def _take_back(c: list[int], src: int, dst: int, hit: bool) -> None:
+    """Undo `_move_checker(c, src, dst)`, which returned `hit`."""
+    if hit:
+        c[dst] = -1
+        c[0] += 1
+    elif dst:
+        c[dst] -= 1
+    c[src] += 1
+
+
 def _generate(board: Board, high: int, low: int) -> dict[Board, tuple[Leg, ...]]:
     """Each position a legal play reaches, with the legs (highest first) of one way there.
 
@@ -154,16 +178,8 @@ def _generate_pair(c: list[int], high: int, low: int, outside: int) -> dict[Boar
     for first, second, singles in ((high, low, single_high), (low, high, single_low)):
         for leg in _steps(c, first, outside, 0, sources):
             src, dst = leg
-            c[src] -= 1
-            hit = dst and c[dst] == -1
-            if hit:
-                c[dst] = 1
-                c[0] -= 1
-                frozen = 1 << dst if dst <= HOME else 0
-            else:
-                frozen = 0
-                if dst:
-                    c[dst] += 1
+            hit = _move_checker(c, src, dst)
+            frozen = 1 << dst if hit and dst <= HOME else 0
             after = outside - 1 if src > HOME >= dst else outside
             nexts = _steps(c, second, after, frozen, sources)
             if nexts:
@@ -187,12 +203,7 @@ def _generate_pair(c: list[int], high: int, low: int, outside: int) -> dict[Boar
                         both[key] = (leg, leg2) if leg >= leg2 else (leg2, leg)
             elif not both:
                 singles.setdefault(tuple(c), (leg,))
-            if hit:
-                c[dst] = -1
-                c[0] += 1
-            elif dst:
-                c[dst] -= 1
-            c[src] += 1
+            _take_back(c, src, dst, hit)
     return both or single_high or single_low
 
 
@@ -215,13 +226,7 @@ def _generate_double(c: list[int], d: int, outside: int) -> dict[Board, tuple[Le
             return
         for leg in steps:
             src, dst = leg
-            c[src] -= 1
-            hit = dst and c[dst] == -1
-            if hit:
-                c[dst] = 1
-                c[0] -= 1
-            elif dst:
-                c[dst] += 1
+            hit = _move_checker(c, src, dst)
             key = tuple(c)
             # The position fixes everything else (frozen points, checkers outside, and the
             # number of legs played: each point has one way forward with one die).
@@ -233,12 +238,7 @@ def _generate_double(c: list[int], d: int, outside: int) -> dict[Board, tuple[Le
                     outside - 1 if src > HOME >= dst else outside,
                     frozen | (1 << dst) if hit and dst <= HOME else frozen,
                 )
-            if hit:
-                c[dst] = -1
-                c[0] += 1
-            elif dst:
-                c[dst] -= 1
-            c[src] += 1
+            _take_back(c, src, dst, hit)
 
     walk(0, (), outside, 0)
     return found if best else {}
@@ -737,13 +737,7 @@ class _PlaySearch:
     def _step(self, seg: list[int], cur: int, dst: int, d: int, outside: int, frozen: int) -> bool:
         """Play the leg, search on from there, and undo it unless that found a reading."""
         c, dice, legs = self.c, self.dice, self.legs
-        c[cur] -= 1
-        hit = dst and c[dst] == -1
-        if hit:
-            c[dst] = 1
-            c[0] -= 1
-        elif dst:
-            c[dst] += 1
+        hit = _move_checker(c, cur, dst)
         seg[0] = dst
         dice.remove(d)
         legs.append((cur, dst))
@@ -756,12 +750,7 @@ class _PlaySearch:
         dice.append(d)
         dice.sort(reverse=True)
         seg[0] = cur
-        if hit:
-            c[dst] = -1
-            c[0] += 1
-        elif dst:
-            c[dst] -= 1
-        c[cur] += 1
+        _take_back(c, cur, dst, hit)
         return False
 
 
