@@ -514,16 +514,21 @@ def apply_legs(board: Board, legs: Iterable[Leg]) -> Board:
 def _leg_error(
     c: list[int], src: int, dst: int, d: int, outside: int, frozen: int
 ) -> IllegalMove | None:
-    """Why the die `d` may not move a checker from `src` to `dst` now, or None."""
+    """Why the die `d` may not move a checker from `src` to `dst` now, or None.
+
+    `outside` counts the mover's checkers on the bar or outside the home board; only whether
+    it is 0 matters. The tests come before any message is built: a play read straight is
+    checked by this leg by leg.
+    """
     if c[25] > 0 and src != BAR:
         return IllegalMove(
             "takhteh.bar-first",
             f"{point_name(src)}/{point_name(dst)}: a checker on the bar must enter first",
         )
-    where = point_name(src)
-    if c[src] <= 0:
-        return IllegalMove("takhteh.no-checker", f"there is no checker of yours on {where}")
     if c[src] <= (frozen >> src & 1):
+        where = point_name(src)
+        if c[src] <= 0:
+            return IllegalMove("takhteh.no-checker", f"there is no checker of yours on {where}")
         return IllegalMove(
             "takhteh.hit-and-run",
             f"the checker on {where} hit a blot in your home board this turn and may not "
@@ -533,20 +538,20 @@ def _leg_error(
         if outside:
             return IllegalMove(
                 "takhteh.bear-off-not-home",
-                f"{where}/off: bearing off needs all your checkers in your home board",
+                f"{point_name(src)}/off: bearing off needs all your checkers in your home board",
             )
         if d > src and any(c[p] > 0 for p in range(src + 1, HOME + 1)):
             return IllegalMove(
                 "takhteh.bear-off-higher",
-                f"{where}/off with a {d}: a checker on a higher point must move first",
+                f"{point_name(src)}/off with a {d}: a checker on a higher point must move first",
             )
     elif c[dst] <= -2:
         return IllegalMove("takhteh.blocked", f"point {dst} is held by your opponent")
     if not outside and d != src and c[d] > (frozen >> d & 1):
         return IllegalMove(
             "takhteh.wasted-pips",
-            f"{where}/{point_name(dst)}: the {d} must bear off your checker on the {d}-point "
-            "(no wasted pips)",
+            f"{point_name(src)}/{point_name(dst)}: the {d} must bear off your checker on the "
+            f"{d}-point (no wasted pips)",
         )
     return None
 
@@ -799,11 +804,16 @@ def _read_straight(
             return None
         legs, every_die = found
     c = list(board)
-    outside = outside_count(board)
+    # Checkers outside the home board: counted at the first leg from the home board, as every
+    # leg from outside comes before it (highest first) and none after it changes the count; a
+    # leg from outside has at least its own checker outside.
+    outside = -1
     bore_off = False
     frozen = 0
     for src, dst, die in legs:
-        if _leg_error(c, src, dst, die, outside, frozen) is not None:
+        if src <= HOME and outside < 0:
+            outside = outside_count(c)
+        if _leg_error(c, src, dst, die, outside if src <= HOME else 1, frozen) is not None:
             return None
         c[src] -= 1
         if dst:
@@ -814,8 +824,6 @@ def _read_straight(
                     frozen |= 1 << dst
             else:
                 c[dst] += 1
-            if src > HOME >= dst:
-                outside -= 1
         else:
             bore_off = True
     if played is None:
