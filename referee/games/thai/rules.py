@@ -203,6 +203,7 @@ def _any_capture(seat: int, own: int, opponent: int, kings: int) -> bool:
 
 
 def _kings_can_capture(own_kings: int, occupied: int, opponent: int) -> bool:
+    """Whether one of the kings `own_kings` can capture."""
     while own_kings:
         low = own_kings & -own_kings
         own_kings ^= low
