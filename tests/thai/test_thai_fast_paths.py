@@ -29,7 +29,7 @@ def quiet_moves_in_order(state: ThaiState) -> list[tuple[int, ...]]:
     return paths
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(positions(max_pieces=20))
 def test_quiet_moves_come_in_board_order(fen: str) -> None:
     state = position(fen)
@@ -38,7 +38,7 @@ def test_quiet_moves_come_in_board_order(fen: str) -> None:
     assert [move.path for move in state.legal_moves()] == quiet_moves_in_order(state), fen
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(positions(max_pieces=20))
 def test_captures_come_by_start_square_and_successors_follow_legal_moves(fen: str) -> None:
     state = position(fen)
@@ -52,7 +52,7 @@ def test_captures_come_by_start_square_and_successors_follow_legal_moves(fen: st
         assert after == state.play(move), (fen, move)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(positions(max_pieces=24))
 def test_the_bitboard_capture_test_finds_the_men_that_can_jump(fen: str) -> None:
     """`CAPTURING_MEN` (all men at once, by shifts) against a man-by-man look ahead."""
