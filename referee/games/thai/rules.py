@@ -403,12 +403,14 @@ class ThaiState(State):
         men = own & ~kings
         own_kings = own & kings
         capturing = CAPTURING_MEN[turn](men, opponent, empty)
-        if capturing or (own_kings and _kings_can_capture(own_kings, occupied, opponent)):
-            lines = _lines_from(capturing | own_kings, turn, occupied, opponent, kings)
-            return [_new_move(ThaiMove, (path, True)) for path in lines]
-        if own_kings:
-            return _quiet_moves(turn, own, occupied, kings)
-        return _men_quiet_moves(turn, men, empty)
+        if not capturing:
+            if not own_kings:
+                return _men_quiet_moves(turn, men, empty)
+            moves = _quiet_moves(turn, own, occupied, kings, opponent)
+            if moves is not None:
+                return moves
+        lines = _lines_from(capturing | own_kings, turn, occupied, opponent, kings)
+        return [_new_move(ThaiMove, (path, True)) for path in lines]
 
     def successors(self) -> list[tuple[ThaiMove, ThaiState]]:
         """Every move the pieces allow, each with the position it leads to, for a search.
@@ -711,9 +713,12 @@ _new = object.__new__
 _new_move = tuple.__new__
 
 
-def _king_quiet_rays(square: int) -> tuple[tuple[int, bool, tuple[tuple[ThaiMove, ...], ...]], ...]:
-    """Per diagonal ray from `square`: its mask, whether it runs to higher bits, and by the
-    first occupied square on it (32 for none) the moves along it up to that square."""
+def _king_quiet_rays(
+    square: int,
+) -> tuple[tuple[int, bool, tuple[int, ...], tuple[tuple[ThaiMove, ...], ...]], ...]:
+    """Per diagonal ray from `square`: its mask, whether it runs to higher bits, its step
+    table, and by the first occupied square on it (32 for none) the moves along it up to that
+    square."""
     rays = []
     for d in DIRECTIONS:
         ray = RAY[d][square]
@@ -722,16 +727,20 @@ def _king_quiet_rays(square: int) -> tuple[tuple[int, bool, tuple[tuple[ThaiMove
             upto = [moves] * 33
             for n, target in enumerate(ray):
                 upto[target] = moves[:n]
-            rays.append((RAY_MASK[d][square], INCREASING[d], tuple(upto)))
+            rays.append((RAY_MASK[d][square], INCREASING[d], STEP[d], tuple(upto)))
     return tuple(rays)
 
 
 _KING_QUIET = tuple(_king_quiet_rays(square) for square in range(32))
 
 
-def _quiet_moves(turn: int, own: int, occupied: int, kings: int) -> list[ThaiMove]:
+def _quiet_moves(
+    turn: int, own: int, occupied: int, kings: int, opponent: int
+) -> list[ThaiMove] | None:
     """Every move without a capture: a man one square forward, a king any distance along a
-    free diagonal."""
+    free diagonal. None as soon as a king turns out able to capture (the test of
+    `_king_can_capture`, made on the way along the king's rays): the captures are the moves
+    then. The men's captures are for the caller to rule out first."""
     moves: list[ThaiMove] = []
     forward = FORWARD[turn]
     while own:
@@ -739,14 +748,20 @@ def _quiet_moves(turn: int, own: int, occupied: int, kings: int) -> list[ThaiMov
         own ^= low
         square = low.bit_length() - 1
         if kings & low:
-            for mask, increasing, upto in _KING_QUIET[square]:
+            for mask, increasing, step, upto in _KING_QUIET[square]:
                 blockers = mask & occupied
                 if not blockers:
                     moves += upto[32]
-                elif increasing:
-                    moves += upto[(blockers & -blockers).bit_length() - 1]
+                    continue
+                if increasing:
+                    first = (blockers & -blockers).bit_length() - 1
                 else:
-                    moves += upto[blockers.bit_length() - 1]
+                    first = blockers.bit_length() - 1
+                if (opponent >> first) & 1:
+                    land = step[first]
+                    if land >= 0 and not (occupied >> land) & 1:
+                        return None
+                moves += upto[first]
         else:
             quiet = QUIET_MOVES[square]
             for d in forward:
@@ -776,7 +791,8 @@ def _men_row_table(seat: int, row: int) -> tuple[tuple[ThaiMove, ...], ...]:
     table = []
     for key in range(256):
         word = key << 4 * low
-        table.append(tuple(_quiet_moves(seat, word & men_row, ALL & ~(word & ahead_row), 0)))
+        men, occupied = word & men_row, ALL & ~(word & ahead_row)
+        table.append(tuple(_quiet_moves(seat, men, occupied, 0, 0) or ()))
     return tuple(table)
 
 
