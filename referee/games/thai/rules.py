@@ -217,14 +217,15 @@ def _king_lines(
 ) -> None:
     """Every maximal capture line of a king from `square` (`occupied` without the king)."""
     extended = False
-    for d in DIRECTIONS:
-        blockers = RAY_MASK[d][square] & occupied
+    for mask, increasing, step in _KING_RAYS[square]:
+        blockers = mask & occupied
         if not blockers:
             continue
-        first = _first(blockers, d)
+        # The nearest occupied square: the lowest bit up the ray, else the highest.
+        first = (blockers & -blockers if increasing else blockers).bit_length() - 1
         if not (opponent >> first) & 1:
             continue
-        land = STEP[d][first]
+        land = step[first]
         if land < 0 or (occupied >> land) & 1:
             continue
         extended = True
@@ -753,10 +754,7 @@ def _quiet_moves(
                 if not blockers:
                     moves += upto[32]
                     continue
-                if increasing:
-                    first = (blockers & -blockers).bit_length() - 1
-                else:
-                    first = blockers.bit_length() - 1
+                first = (blockers & -blockers if increasing else blockers).bit_length() - 1
                 if (opponent >> first) & 1:
                     land = step[first]
                     if land >= 0 and not (occupied >> land) & 1:
