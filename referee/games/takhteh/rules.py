@@ -252,16 +252,15 @@ def _generate_double(c: list[int], d: int, outside: int) -> dict[Board, tuple[Le
 
 def legal_plays(board: Board, high: int, low: int) -> list[tuple[Leg, ...]]:
     """The legs (highest first) of each legal play, one play per position it reaches."""
-    outside = outside_count(board)
     bar = board[BAR]
     if high == low:
-        if outside > 4 or not _may_bear_off(board, high):
+        if outside_count(board) > 4 or not _may_bear_off(board, high):
             return _double_plays(list(board), high)
     elif bar >= 2:
         return _entry_plays(board, high, low)
     elif bar:
         return _bar_pair_plays(board, high, low)
-    elif outside > 1:
+    elif outside_count(board) > 1:
         return _pair_plays(board, high, low)
     return list(_generate(board, high, low).values())
 
