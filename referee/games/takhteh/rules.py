@@ -130,6 +130,30 @@ def _steps(c: list[int], d: int, outside: int, frozen: int, sources: list[int]) 
     return legs
 
 
+def _move_checker(c: list[int], src: int, dst: int) -> bool:
+    """Move one of the mover's checkers on the working board `c` (hitting a blot on `dst`
+    sends it to the opponent's bar); whether it hit. The generators that run for every
+    position do this inline."""
+    c[src] -= 1
+    if dst and c[dst] == -1:
+        c[dst] = 1
+        c[0] -= 1
+        return True
+    if dst:
+        c[dst] += 1
+    return False
+
+
+def _take_back(c: list[int], src: int, dst: int, hit: bool) -> None:
+    """Undo `_move_checker(c, src, dst)`, which returned `hit`."""
+    if hit:
+        c[dst] = -1
+        c[0] += 1
+    elif dst:
+        c[dst] -= 1
+    c[src] += 1
+
+
 def _generate(board: Board, high: int, low: int) -> dict[Board, tuple[Leg, ...]]:
     """Each position a legal play reaches, with the legs (highest first) of one way there.
 
@@ -154,16 +178,8 @@ def _generate_pair(c: list[int], high: int, low: int, outside: int) -> dict[Boar
     for first, second, singles in ((high, low, single_high), (low, high, single_low)):
         for leg in _steps(c, first, outside, 0, sources):
             src, dst = leg
-            c[src] -= 1
-            hit = dst and c[dst] == -1
-            if hit:
-                c[dst] = 1
-                c[0] -= 1
-                frozen = 1 << dst if dst <= HOME else 0
-            else:
-                frozen = 0
-                if dst:
-                    c[dst] += 1
+            hit = _move_checker(c, src, dst)
+            frozen = 1 << dst if hit and dst <= HOME else 0
             after = outside - 1 if src > HOME >= dst else outside
             nexts = _steps(c, second, after, frozen, sources)
             if nexts:
@@ -187,12 +203,7 @@ def _generate_pair(c: list[int], high: int, low: int, outside: int) -> dict[Boar
                         both[key] = (leg, leg2) if leg >= leg2 else (leg2, leg)
             elif not both:
                 singles.setdefault(tuple(c), (leg,))
-            if hit:
-                c[dst] = -1
-                c[0] += 1
-            elif dst:
-                c[dst] -= 1
-            c[src] += 1
+            _take_back(c, src, dst, hit)
     return both or single_high or single_low
 
 
@@ -215,13 +226,7 @@ def _generate_double(c: list[int], d: int, outside: int) -> dict[Board, tuple[Le
             return
         for leg in steps:
             src, dst = leg
-            c[src] -= 1
-            hit = dst and c[dst] == -1
-            if hit:
-                c[dst] = 1
-                c[0] -= 1
-            elif dst:
-                c[dst] += 1
+            hit = _move_checker(c, src, dst)
             key = tuple(c)
             # The position fixes everything else (frozen points, checkers outside, and the
             # number of legs played: each point has one way forward with one die).
@@ -233,12 +238,7 @@ def _generate_double(c: list[int], d: int, outside: int) -> dict[Board, tuple[Le
                     outside - 1 if src > HOME >= dst else outside,
                     frozen | (1 << dst) if hit and dst <= HOME else frozen,
                 )
-            if hit:
-                c[dst] = -1
-                c[0] += 1
-            elif dst:
-                c[dst] -= 1
-            c[src] += 1
+            _take_back(c, src, dst, hit)
 
     walk(0, (), outside, 0)
     return found if best else {}
@@ -252,16 +252,15 @@ def _generate_double(c: list[int], d: int, outside: int) -> dict[Board, tuple[Le
 
 def legal_plays(board: Board, high: int, low: int) -> list[tuple[Leg, ...]]:
     """The legs (highest first) of each legal play, one play per position it reaches."""
-    outside = outside_count(board)
     bar = board[BAR]
     if high == low:
-        if outside > 4 or not _may_bear_off(board, high):
+        if outside_count(board) > 4 or not _may_bear_off(board, high):
             return _double_plays(list(board), high)
     elif bar >= 2:
         return _entry_plays(board, high, low)
     elif bar:
         return _bar_pair_plays(board, high, low)
-    elif outside > 1:
+    elif outside_count(board) > 1:
         return _pair_plays(board, high, low)
     return list(_generate(board, high, low).values())
 
@@ -514,16 +513,21 @@ def apply_legs(board: Board, legs: Iterable[Leg]) -> Board:
 def _leg_error(
     c: list[int], src: int, dst: int, d: int, outside: int, frozen: int
 ) -> IllegalMove | None:
-    """Why the die `d` may not move a checker from `src` to `dst` now, or None."""
+    """Why the die `d` may not move a checker from `src` to `dst` now, or None.
+
+    `outside` counts the mover's checkers on the bar or outside the home board; only whether
+    it is 0 matters. The tests come before any message is built: a play read straight is
+    checked by this leg by leg.
+    """
     if c[25] > 0 and src != BAR:
         return IllegalMove(
             "takhteh.bar-first",
             f"{point_name(src)}/{point_name(dst)}: a checker on the bar must enter first",
         )
-    where = point_name(src)
-    if c[src] <= 0:
-        return IllegalMove("takhteh.no-checker", f"there is no checker of yours on {where}")
     if c[src] <= (frozen >> src & 1):
+        where = point_name(src)
+        if c[src] <= 0:
+            return IllegalMove("takhteh.no-checker", f"there is no checker of yours on {where}")
         return IllegalMove(
             "takhteh.hit-and-run",
             f"the checker on {where} hit a blot in your home board this turn and may not "
@@ -533,20 +537,20 @@ def _leg_error(
         if outside:
             return IllegalMove(
                 "takhteh.bear-off-not-home",
-                f"{where}/off: bearing off needs all your checkers in your home board",
+                f"{point_name(src)}/off: bearing off needs all your checkers in your home board",
             )
         if d > src and any(c[p] > 0 for p in range(src + 1, HOME + 1)):
             return IllegalMove(
                 "takhteh.bear-off-higher",
-                f"{where}/off with a {d}: a checker on a higher point must move first",
+                f"{point_name(src)}/off with a {d}: a checker on a higher point must move first",
             )
     elif c[dst] <= -2:
         return IllegalMove("takhteh.blocked", f"point {dst} is held by your opponent")
     if not outside and d != src and c[d] > (frozen >> d & 1):
         return IllegalMove(
             "takhteh.wasted-pips",
-            f"{where}/{point_name(dst)}: the {d} must bear off your checker on the {d}-point "
-            "(no wasted pips)",
+            f"{point_name(src)}/{point_name(dst)}: the {d} must bear off your checker on the "
+            f"{d}-point (no wasted pips)",
         )
     return None
 
@@ -573,18 +577,39 @@ def check_play(
     through a blot on 18) is a hit, taken only when the play has no reading without it.
     """
     high, low = roll
-    straight = _play_straight(board, high, low, segments)
+    # 1. The usual play, read without search (TakhtehState.play takes this step itself).
+    straight = _read_straight(board, high, low, segments)
     if straight is not None:
-        reached, played, every_die, _ = straight
+        reached, played, settled, _ = straight
         after = tuple(reached)
-        if (
-            every_die
-            or _nothing_more(board, after, high, low, played)
-            or legal_play(after) is not None
-        ):
+        if settled or legal_play(after) is not None:
             return after, played
-    dice = [high] * 4 if high == low else [high, low]
-    full = len(dice)
+    # 2. Written moves that no reading can fit.
+    _check_written(high, low, segments)
+    # 3. Every reading of the written moves over the dice, hitting nothing on the way.
+    search = _PlaySearch(board, roll, segments, legal_play)
+    found = search.run(hits_on_the_way=False)
+    if found is not None:
+        return found
+    # 4. The position it stands for (each checker straight to its written point, hitting
+    # nothing on the way) may still be legal, reached in another order or by other checkers
+    # (2/1 8/2 is written 8/1).
+    reached = _transfer(board, segments)
+    if reached is not None:
+        same = legal_play(reached)
+        if same is not None:
+            return reached, same
+    # 5. Every reading again, now hitting blots on unwritten points passed on the way.
+    found = search.run(hits_on_the_way=True)
+    if found is not None:
+        return found
+    raise search.failure()
+
+
+def _check_written(high: int, low: int, segments: tuple[Leg, ...]) -> None:
+    """Raises IllegalMove when a written move goes backwards or off the board, or when the
+    moves need more dice, or other distances, than the roll gives."""
+    full = 4 if high == low else 2
     for src, dst in segments:
         if not (0 < src <= BAR and OFF <= dst < BAR and dst < src):
             raise IllegalMove(
@@ -618,26 +643,68 @@ def check_play(
             "takhteh.dice",
             f"{_segs_text(segments)} needs more dice than the roll {high}-{low} gives",
         )
-    c = list(board)
-    segs = [list(seg) for seg in sorted(segments, reverse=True)]
-    legs: list[Leg] = []
-    errors: list[IllegalMove] = []
-    max_error: list[IllegalMove] = []
 
-    def note(error: IllegalMove) -> None:
-        if not errors or _RANK.get(errors[0].rule, 1) < _RANK.get(error.rule, 1):
-            errors[:] = [error]
 
-    def search(outside: int, frozen: int, hits_on_the_way: bool) -> bool:
-        pending = [seg for seg in segs if seg[0] != seg[1]]
+class _PlaySearch:
+    """A depth-first search for a reading of written moves: each step moves the checker of a
+    written move that has not reached its point yet by one unused die, on a working copy of
+    the board that every step undoes when it backs out. It remembers, over all its runs, the
+    failure to report when no reading is legal."""
+
+    def __init__(
+        self,
+        board: Board,
+        roll: tuple[int, int],
+        segments: tuple[Leg, ...],
+        legal_play: Callable[[Board], tuple[Leg, ...] | None],
+    ) -> None:
+        high, low = roll
+        self.board, self.roll, self.segments, self.legal_play = board, roll, segments, legal_play
+        self.dice = [high] * 4 if high == low else [high, low]
+        self.full = len(self.dice)
+        self.c = list(board)
+        # Each written move as [where its checker is now, where it goes].
+        self.segs = [list(seg) for seg in sorted(segments, reverse=True)]
+        self.legs: list[Leg] = []
+        self.error: IllegalMove | None = None
+        self.max_error: IllegalMove | None = None
+        self.hits_on_the_way = False
+
+    def run(self, hits_on_the_way: bool) -> tuple[Board, tuple[Leg, ...]] | None:
+        """The position and legs of the first legal reading, or None."""
+        self.hits_on_the_way = hits_on_the_way
+        if self._search(outside_count(self.board), 0):
+            return tuple(self.c), tuple(sorted(self.legs, reverse=True))
+        return None
+
+    def failure(self) -> IllegalMove:
+        """What to report when no run found a reading."""
+        if self.max_error is not None:
+            return self.max_error
+        if self.error is not None:
+            return self.error
+        return IllegalMove("takhteh.dice", f"{_segs_text(self.segments)} does not fit the dice")
+
+    def _note(self, error: IllegalMove) -> None:
+        if self.error is None or _RANK.get(self.error.rule, 1) < _RANK.get(error.rule, 1):
+            self.error = error
+
+    def _complete(self) -> bool:
+        """Every written move played: legal when every die is used or the position is that
+        of a legal play."""
+        if len(self.legs) == self.full or self.legal_play(tuple(self.c)) is not None:
+            return True
+        if self.max_error is None:
+            self.max_error = _max_dice_error(self.board, self.roll, len(self.legs))
+        return False
+
+    def _search(self, outside: int, frozen: int) -> bool:
+        pending = [seg for seg in self.segs if seg[0] != seg[1]]
         if not pending:
-            if len(legs) == full or legal_play(tuple(c)) is not None:
-                return True
-            if not max_error:
-                max_error.append(_max_dice_error(board, roll, len(legs)))
-            return False
+            return self._complete()
+        dice = self.dice
         if not dice:
-            note(IllegalMove("takhteh.dice", f"{_segs_text(segments)} needs more dice"))
+            self._note(IllegalMove("takhteh.dice", f"{_segs_text(self.segments)} needs more dice"))
             return False
         tried: set[tuple[int, int, int]] = set()
         for seg in pending:
@@ -646,80 +713,61 @@ def check_play(
                 if (cur, target, d) in tried:
                     continue
                 tried.add((cur, target, d))
-                dst = cur - d
-                if target and dst < target:
-                    note(
-                        IllegalMove(
-                            "takhteh.dice",
-                            f"{point_name(cur)}/{point_name(target)} does not fit the dice "
-                            f"{high}-{low}",
-                        )
-                    )
-                    continue
-                if dst < 0:
-                    dst = 0
-                if dst != target and dst and c[dst] == -1 and not hits_on_the_way:
-                    continue
-                error = _leg_error(c, cur, dst, d, outside, frozen)
-                if error is not None:
-                    note(error)
-                    continue
-                c[cur] -= 1
-                hit = dst and c[dst] == -1
-                if hit:
-                    c[dst] = 1
-                    c[0] -= 1
-                elif dst:
-                    c[dst] += 1
-                seg[0] = dst
-                dice.remove(d)
-                legs.append((cur, dst))
-                if search(
-                    outside - 1 if cur > HOME >= dst else outside,
-                    frozen | (1 << dst) if hit and dst <= HOME else frozen,
-                    hits_on_the_way,
-                ):
+                dst = self._landing(cur, target, d, outside, frozen)
+                if dst is not None and self._step(seg, cur, dst, d, outside, frozen):
                     return True
-                legs.pop()
-                dice.append(d)
-                dice.sort(reverse=True)
-                seg[0] = cur
-                if hit:
-                    c[dst] = -1
-                    c[0] += 1
-                elif dst:
-                    c[dst] -= 1
-                c[cur] += 1
         return False
 
-    outside = outside_count(board)
-    if search(outside, 0, False):
-        return tuple(c), tuple(sorted(legs, reverse=True))
-    # Not playable as written without hitting on the way: the position it stands for (each
-    # checker straight to its written point, hitting nothing on the way) may still be legal,
-    # reached in another order or by other checkers (2/1 8/2 is written 8/1).
-    reached = _transfer(board, segments)
-    if reached is not None:
-        same = legal_play(reached)
-        if same is not None:
-            return reached, same
-    if search(outside, 0, True):
-        return tuple(c), tuple(sorted(legs, reverse=True))
-    if max_error:
-        raise max_error[0]
-    if errors:
-        raise errors[0]
-    raise IllegalMove("takhteh.dice", f"{_segs_text(segments)} does not fit the dice")
+    def _landing(self, cur: int, target: int, d: int, outside: int, frozen: int) -> int | None:
+        """Where the die `d` takes the checker on `cur` bound for `target`, if it may go."""
+        if target and cur - d < target:
+            high, low = self.roll
+            self._note(
+                IllegalMove(
+                    "takhteh.dice",
+                    f"{point_name(cur)}/{point_name(target)} does not fit the dice {high}-{low}",
+                )
+            )
+            return None
+        dst = max(cur - d, 0)
+        if dst != target and dst and self.c[dst] == -1 and not self.hits_on_the_way:
+            return None
+        error = _leg_error(self.c, cur, dst, d, outside, frozen)
+        if error is not None:
+            self._note(error)
+            return None
+        return dst
+
+    def _step(self, seg: list[int], cur: int, dst: int, d: int, outside: int, frozen: int) -> bool:
+        """Play the leg, search on from there, and undo it unless that found a reading."""
+        c, dice, legs = self.c, self.dice, self.legs
+        hit = _move_checker(c, cur, dst)
+        seg[0] = dst
+        dice.remove(d)
+        legs.append((cur, dst))
+        if self._search(
+            outside - 1 if cur > HOME >= dst else outside,
+            frozen | (1 << dst) if hit and dst <= HOME else frozen,
+        ):
+            return True
+        legs.pop()
+        dice.append(d)
+        dice.sort(reverse=True)
+        seg[0] = cur
+        _take_back(c, cur, dst, hit)
+        return False
 
 
-def _play_straight(
+def _read_straight(
     board: Board, high: int, low: int, segments: tuple[Leg, ...]
 ) -> tuple[list[int], tuple[Leg, ...], bool, bool] | None:
-    """The usual plays, without search: each written move one die (bearing off with a die
-    that is enough), or one checker passing only points no opposing checker holds; legal when
-    played highest first. Returns the position (a new list), the legs, whether every die was
-    used and whether a checker was borne off; None when the play is not of that kind
-    (check_play then looks further)."""
+    """The first step of check_play (and of TakhtehState.play, which takes it itself): the
+    usual plays, without search: each written move one die (bearing off with a die that is
+    enough), or one checker passing only points no opposing checker holds; legal leg by leg
+    when played highest first. Returns the position (a new list), the legs, whether the play
+    is settled legal (every die used, or `_nothing_more` says no die could be) and whether a
+    checker was borne off; None when the play is not of that kind (check_play then looks
+    further)."""
     legs: list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]
     played: tuple[Leg, ...] | None = None
     every_die = True
@@ -755,36 +803,17 @@ def _play_straight(
             return None
         legs, every_die = found
     c = list(board)
-    # Whether every checker of the mover is home matters only for legs from the home board,
-    # which come after the others (highest first): it is found at the first of them and does
-    # not change afterwards (checkers in the home board stay there or bear off).
-    home = None
+    # Checkers outside the home board: counted at the first leg from the home board, as every
+    # leg from outside comes before it (highest first) and none after it changes the count; a
+    # leg from outside has at least its own checker outside.
+    outside = -1
     bore_off = False
     frozen = 0
     for src, dst, die in legs:
-        # The conditions of _leg_error, inlined: this runs for nearly every play replayed.
-        if (c[25] > 0 and src != BAR) or c[src] <= (frozen >> src & 1):
+        if src <= HOME and outside < 0:
+            outside = outside_count(c)
+        if _leg_error(c, src, dst, die, outside if src <= HOME else 1, frozen) is not None:
             return None
-        if src > HOME:
-            # A checker outside the home board cannot bear off (no die reaches off from there).
-            if c[dst] < -1:
-                return None
-        else:
-            if home is None:
-                home = max(c[HOME + 1 :]) <= 0
-            if dst:
-                if c[dst] < -1 or (home and die != src and c[die] > (frozen >> die & 1)):
-                    return None
-            elif not home or (
-                die != src
-                and (
-                    c[die] > (frozen >> die & 1)
-                    or (die > src and any(c[p] > 0 for p in range(src + 1, HOME + 1)))
-                )
-            ):
-                return None
-            else:
-                bore_off = True
         c[src] -= 1
         if dst:
             if c[dst] == -1:
@@ -794,9 +823,12 @@ def _play_straight(
                     frozen |= 1 << dst
             else:
                 c[dst] += 1
+        else:
+            bore_off = True
     if played is None:
         played = tuple([(src, dst) for src, dst, _ in legs])
-    return c, played, every_die, bore_off
+    settled = every_die or _nothing_more(board, tuple(c), high, low, played)
+    return c, played, settled, bore_off
 
 
 def _split_segments(
@@ -1058,16 +1090,13 @@ class TakhtehState(State):
         if moves is not None and move in moves:
             after = apply_legs(self.board, move)
         else:
-            # check_play's first step, taken here: most plays need nothing more.
+            # check_play's first step (_read_straight), taken here: most plays need nothing
+            # more, and a game that goes on needs no board tuple before the turn round.
             board = self.board
-            high, low = roll
-            straight = _play_straight(board, high, low, move)
-            if straight is not None and (
-                straight[2] or _nothing_more(board, tuple(straight[0]), high, low, straight[1])
-            ):
+            straight = _read_straight(board, *roll, move)
+            if straight is not None and straight[2]:
                 reached = straight[0]
                 if not straight[3]:
-                    # No checker borne off: the game goes on. The board turned round in place.
                     reached.reverse()
                     return TakhtehState(self.ruleset, tuple(map(neg, reached)), 1 - seat)
                 after = tuple(reached)

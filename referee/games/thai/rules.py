@@ -9,6 +9,7 @@ threefold repetition needs, and its length is the count of plies for the 60-ply 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from referee.games.base import GameError, IllegalMove, NotationError, Outcome, Ruleset, State
@@ -143,35 +144,66 @@ def _king_can_capture(square: int, occupied: int, opponent: int) -> bool:
     return False
 
 
+_MAN_JUMPS = tuple(
+    tuple(
+        tuple(
+            (STEP[d][i], STEP[d][STEP[d][i]])
+            for d in FORWARD[seat]
+            if STEP[d][i] >= 0 and STEP[d][STEP[d][i]] >= 0
+        )
+        for i in range(32)
+    )
+    for seat in (BLACK, WHITE)
+)
+"""_MAN_JUMPS[seat][i]: (jumped square, landing square) of each forward jump from bit i."""
+
+
 def _man_on_can_capture(square: int, seat: int, occupied: int, opponent: int) -> bool:
     """Whether the man on bit `square` can jump forward (during a capture line)."""
-    for d in FORWARD[seat]:
-        middle = STEP[d][square]
-        if middle >= 0 and (opponent >> middle) & 1:
-            land = STEP[d][middle]
-            if land >= 0 and not (occupied >> land) & 1:
-                return True
+    for middle, land in _MAN_JUMPS[seat][square]:
+        if (opponent >> middle) & 1 and not (occupied >> land) & 1:
+            return True
     return False
 
 
-def _any_capture(seat: int, own: int, opponent: int, kings: int) -> bool:
-    """Whether the side with pieces `own` can capture; bitboard test for men, rays for kings.
-
-    A man can capture when the square next to it ahead holds an opposing piece and the
-    square two steps on is empty: both conditions are shifted onto the men's squares.
-    """
-    occupied = own | opponent
-    empty = ~occupied & ALL
+def _men_capture_test(seat: int) -> Callable[[int, int, int], int]:
+    """For `seat`: (men, opponent, empty) -> the men that can capture: the square next to one
+    ahead holds an opposing piece and the square two steps on is empty, both conditions
+    shifted onto the men (shifts and masks bound once, as this runs for every position)."""
     j1, s1, m1, s2, m2, j2, s3, m3, s4, m4 = _JUMPS[seat]
     if seat == BLACK:  # up the board: neighbours have lower bits, shift them left
-        left = ((opponent << s1) & m1 | (opponent << s2) & m2) & (empty << j1)
-        right = ((opponent << s3) & m3 | (opponent << s4) & m4) & (empty << j2)
+
+        def capturing(men: int, opponent: int, empty: int) -> int:
+            return men & (
+                ((opponent << s1) & m1 | (opponent << s2) & m2) & (empty << j1)
+                | ((opponent << s3) & m3 | (opponent << s4) & m4) & (empty << j2)
+            )
+
     else:
-        left = ((opponent >> s1) & m1 | (opponent >> s2) & m2) & (empty >> j1)
-        right = ((opponent >> s3) & m3 | (opponent >> s4) & m4) & (empty >> j2)
-    if own & ~kings & (left | right):
-        return True
-    own_kings = own & kings
+
+        def capturing(men: int, opponent: int, empty: int) -> int:
+            return men & (
+                ((opponent >> s1) & m1 | (opponent >> s2) & m2) & (empty >> j1)
+                | ((opponent >> s3) & m3 | (opponent >> s4) & m4) & (empty >> j2)
+            )
+
+    return capturing
+
+
+CAPTURING_MEN = (_men_capture_test(BLACK), _men_capture_test(WHITE))
+"""CAPTURING_MEN[seat](men, opponent, empty): the men of `seat` that can capture."""
+
+
+def _any_capture(seat: int, own: int, opponent: int, kings: int) -> bool:
+    """Whether the side with pieces `own` can capture; bitboard test for men, rays for kings."""
+    occupied = own | opponent
+    return bool(CAPTURING_MEN[seat](own & ~kings, opponent, ~occupied & ALL)) or (
+        _kings_can_capture(own & kings, occupied, opponent)
+    )
+
+
+def _kings_can_capture(own_kings: int, occupied: int, opponent: int) -> bool:
+    """Whether one of the kings `own_kings` can capture."""
     while own_kings:
         low = own_kings & -own_kings
         own_kings ^= low
@@ -185,14 +217,15 @@ def _king_lines(
 ) -> None:
     """Every maximal capture line of a king from `square` (`occupied` without the king)."""
     extended = False
-    for d in DIRECTIONS:
-        blockers = RAY_MASK[d][square] & occupied
+    for mask, increasing, step in _KING_RAYS[square]:
+        blockers = mask & occupied
         if not blockers:
             continue
-        first = _first(blockers, d)
+        # The nearest occupied square: the lowest bit up the ray, else the highest.
+        first = (blockers & -blockers if increasing else blockers).bit_length() - 1
         if not (opponent >> first) & 1:
             continue
-        land = STEP[d][first]
+        land = step[first]
         if land < 0 or (occupied >> land) & 1:
             continue
         extended = True
@@ -213,12 +246,8 @@ def _man_lines(
     """Every capture line of a man from `square`; a man reaching the far row stops there."""
     extended = False
     far = FAR_ROW[seat]
-    for d in FORWARD[seat]:
-        middle = STEP[d][square]
-        if middle < 0 or not (opponent >> middle) & 1:
-            continue
-        land = STEP[d][middle]
-        if land < 0 or (occupied >> land) & 1:
+    for middle, land in _MAN_JUMPS[seat][square]:
+        if not (opponent >> middle) & 1 or (occupied >> land) & 1:
             continue
         extended = True
         if (far >> land) & 1:
@@ -231,15 +260,27 @@ def _man_lines(
 
 
 def capture_lines(seat: int, own: int, opponent: int, kings: int) -> list[tuple[int, ...]]:
-    """The paths (squares 1..32) of every maximal capture line of the pieces `own`."""
+    """The paths (squares 1..32) of every maximal capture line of the pieces `own`, by start
+    square."""
     occupied = own | opponent
+    # Only men the bitboard test finds can start a line; every king is tried.
+    starts = CAPTURING_MEN[seat](own & ~kings, opponent, ~occupied & ALL) | (own & kings)
+    return _lines_from(starts, seat, occupied, opponent, kings)
+
+
+def _lines_from(
+    starts: int, seat: int, occupied: int, opponent: int, kings: int
+) -> list[tuple[int, ...]]:
+    """The capture lines of the pieces on `starts` (a piece that cannot capture adds none)."""
     lines: list[tuple[int, ...]] = []
-    for square in bits(own):
-        without = occupied & ~(1 << square)
-        if (kings >> square) & 1:
-            _king_lines(square, without, opponent, (square + 1,), lines)
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        square = low.bit_length() - 1
+        if kings & low:
+            _king_lines(square, occupied ^ low, opponent, (square + 1,), lines)
         else:
-            _man_lines(square, seat, without, opponent, (square + 1,), lines)
+            _man_lines(square, seat, occupied ^ low, opponent, (square + 1,), lines)
     return lines
 
 
@@ -250,7 +291,6 @@ class ThaiState(State):
     """A Thai checkers position with the player to move and the history the draw rules need."""
 
     __slots__ = (
-        "_moves",
         "_next",
         "_outcome",
         "black",
@@ -300,7 +340,6 @@ class ThaiState(State):
             ("kings", kings),
             ("turn", turn),
             ("history", tuple(history)),
-            ("_moves", None),
             ("_next", None),
             ("_outcome", _UNSET),
         ):
@@ -354,18 +393,25 @@ class ThaiState(State):
     # -- moves -------------------------------------------------------------------------------
 
     def legal_moves(self) -> list[ThaiMove]:
-        moves = self._moves
-        if moves is None:
-            moves = self._generate() if self._draw() is None else []
-            object.__setattr__(self, "_moves", moves)
-        return list(moves)
-
-    def _generate(self) -> list[ThaiMove]:
-        own, opponent = self.sides()
-        kings, turn = self.kings, self.turn
-        if _any_capture(turn, own, opponent, kings):
-            return [ThaiMove(path, True) for path in capture_lines(turn, own, opponent, kings)]
-        return _quiet_moves(turn, own, own | opponent, kings)
+        # Worked out on each call, not kept: a caller asks once per position. Every capture
+        # line when there is one, else every quiet move; by start square.
+        if self.history and self._draw() is not None:
+            return []
+        turn, kings = self.turn, self.kings
+        own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
+        occupied = own | opponent
+        empty = ~occupied & ALL
+        men = own & ~kings
+        own_kings = own & kings
+        capturing = CAPTURING_MEN[turn](men, opponent, empty)
+        if not capturing:
+            if not own_kings:
+                return _men_quiet_moves(turn, men, empty)
+            moves = _quiet_moves(turn, own, occupied, kings, opponent)
+            if moves is not None:
+                return moves
+        lines = _lines_from(capturing | own_kings, turn, occupied, opponent, kings)
+        return [_new_move(ThaiMove, (path, True)) for path in lines]
 
     def successors(self) -> list[tuple[ThaiMove, ThaiState]]:
         """Every move the pieces allow, each with the position it leads to, for a search.
@@ -378,8 +424,13 @@ class ThaiState(State):
         own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
         far = FAR_ROW[turn]
         out: list[tuple[ThaiMove, ThaiState]] = []
-        if _any_capture(turn, own, opponent, kings):
-            for path in capture_lines(turn, own, opponent, kings):
+        moves = self.legal_moves()
+        if not moves and self.history:
+            # Drawn: the pieces allow what they allow in the same position without its history.
+            moves = _make(self.ruleset, self.black, self.white, kings, turn, ()).legal_moves()
+        if moves and moves[0].capture:
+            for move in moves:
+                path = move.path
                 origin = position = path[0] - 1
                 taken = 0
                 for square in path[1:]:
@@ -391,10 +442,10 @@ class ThaiState(State):
                     _kings_after(kings, origin, position, taken, far),
                     (),
                 )
-                out.append((ThaiMove(path, True), after))
+                out.append((move, after))
             return out
         after_king = (*self.history, self.key) if own & kings else ()
-        for move in _quiet_moves(turn, own, own | opponent, kings):
+        for move in moves:
             origin, target = move.path[0] - 1, move.path[1] - 1
             after = child(
                 own ^ (1 << origin) ^ (1 << target),
@@ -533,53 +584,10 @@ class ThaiState(State):
         far = FAR_ROW[turn]
         for index in range(1, last + 1):
             land = path[index]
-            d = DIRECTION[position][land]
-            if d < 0:
-                raise IllegalMove(
-                    "thai.capture-shape",
-                    f"{land + 1} is not on a diagonal through {position + 1}",
-                )
-            middle = STEP[OPPOSITE[d]][land]
-            if king:
-                if middle == position:
-                    raise IllegalMove(
-                        "thai.capture-nothing",
-                        f"{position + 1}-{land + 1} jumps no piece: a king lands on the "
-                        "square directly behind the piece it captures",
-                    )
-                blocked = BETWEEN[position][middle] & occupied
-                if blocked:
-                    first = _first(blocked, d)
-                    what = "an opposing piece" if (opponent >> first) & 1 else "a piece"
-                    raise IllegalMove(
-                        "thai.king-landing",
-                        f"a king captures the first piece on its line and lands directly "
-                        f"behind it: from {position + 1} it meets {what} on {first + 1} "
-                        f"before {middle + 1}, so it cannot land on {land + 1}",
-                    )
-            elif STEP[d][position] != middle:
-                raise IllegalMove(
-                    "thai.capture-shape",
-                    f"a man captures by jumping an adjacent piece; {position + 1}x{land + 1} "
-                    "is not such a jump",
-                )
-            elif d not in FORWARD[turn]:
-                raise IllegalMove(
-                    "thai.man-capture-backward", "a man captures forward only, never back"
-                )
-            if not (opponent >> middle) & 1:
-                if (taken >> middle) & 1:
-                    reason = f"the piece on {middle + 1} was already captured in this move"
-                elif (occupied >> middle) & 1:
-                    reason = f"the piece on {middle + 1} is {COLOURS[turn]}'s own"
-                else:
-                    reason = f"there is no piece on {middle + 1} to capture"
-                raise IllegalMove("thai.capture-nothing", f"{position + 1}x{land + 1}: {reason}")
-            if (occupied >> land) & 1:
-                raise IllegalMove(
-                    "thai.occupied",
-                    f"{position + 1}x{land + 1}: the landing square {land + 1} is occupied",
-                )
+            middle = _jumped_square(turn, king, position, land, occupied, opponent)
+            error = _capture_leg_error(turn, position, land, middle, occupied, opponent, taken)
+            if error is not None:
+                raise error
             gone = ~(1 << middle)
             occupied &= gone
             opponent &= gone
@@ -591,23 +599,9 @@ class ThaiState(State):
                     f"a man that reaches the far row while capturing stops there ({land + 1}); "
                     "it is crowned at the end of the move",
                 )
-        if king:
-            more = _king_can_capture(position, occupied, opponent)
-        else:
-            more = not ((far >> position) & 1) and _man_on_can_capture(
-                position, turn, occupied, opponent
-            )
-        if more:
-            rest: list[tuple[int, ...]] = []
-            if king:
-                _king_lines(position, occupied, opponent, (position + 1,), rest)
-            else:
-                _man_lines(position, turn, occupied, opponent, (position + 1,), rest)
-            raise IllegalMove(
-                "thai.capture-incomplete",
-                f"the capture may not stop on {position + 1} while the piece can still "
-                f"capture (it can go on {_line_text(rest[0])})",
-            )
+        error = _unfinished_capture_error(turn, king, position, occupied, opponent)
+        if error is not None:
+            raise error
         if position != origin:
             own ^= (1 << origin) | (1 << position)
         return self._child(own, opponent, _kings_after(kings, origin, position, taken, far), ())
@@ -717,27 +711,203 @@ class _Building(ThaiState):
 
 
 _new = object.__new__
+_new_move = tuple.__new__
 
 
-def _quiet_moves(turn: int, own: int, occupied: int, kings: int) -> list[ThaiMove]:
+def _king_quiet_rays(
+    square: int,
+) -> tuple[tuple[int, bool, tuple[int, ...], tuple[tuple[ThaiMove, ...], ...]], ...]:
+    """Per diagonal ray from `square`: its mask, whether it runs to higher bits, its step
+    table, and by the first occupied square on it (32 for none) the moves along it up to that
+    square."""
+    rays = []
+    for d in DIRECTIONS:
+        ray = RAY[d][square]
+        if ray:
+            moves = tuple(QUIET_MOVES[square][target + 1] for target in ray)
+            upto = [moves] * 33
+            for n, target in enumerate(ray):
+                upto[target] = moves[:n]
+            rays.append((RAY_MASK[d][square], INCREASING[d], STEP[d], tuple(upto)))
+    return tuple(rays)
+
+
+_KING_QUIET = tuple(_king_quiet_rays(square) for square in range(32))
+
+
+def _quiet_moves(
+    turn: int, own: int, occupied: int, kings: int, opponent: int
+) -> list[ThaiMove] | None:
     """Every move without a capture: a man one square forward, a king any distance along a
-    free diagonal."""
-    moves = []
+    free diagonal. None as soon as a king turns out able to capture (the test of
+    `_king_can_capture`, made on the way along the king's rays): the captures are the moves
+    then. The men's captures are for the caller to rule out first."""
+    moves: list[ThaiMove] = []
     forward = FORWARD[turn]
-    for square in bits(own):
-        quiet = QUIET_MOVES[square]
-        if (kings >> square) & 1:
-            for d in DIRECTIONS:
-                for target in RAY[d][square]:
-                    if (occupied >> target) & 1:
-                        break
-                    moves.append(quiet[target + 1])
+    while own:
+        low = own & -own
+        own ^= low
+        square = low.bit_length() - 1
+        if kings & low:
+            for mask, increasing, step, upto in _KING_QUIET[square]:
+                blockers = mask & occupied
+                if not blockers:
+                    moves += upto[32]
+                    continue
+                first = (blockers & -blockers if increasing else blockers).bit_length() - 1
+                if (opponent >> first) & 1:
+                    land = step[first]
+                    if land >= 0 and not (occupied >> land) & 1:
+                        return None
+                moves += upto[first]
         else:
+            quiet = QUIET_MOVES[square]
             for d in forward:
                 target = STEP[d][square]
                 if target >= 0 and not (occupied >> target) & 1:
                     moves.append(quiet[target + 1])
     return moves
+
+
+_EVEN_ROWS = 0x0F0F0F0F
+_ODD_ROWS = 0xF0F0F0F0
+"""The squares of rows 0, 2, 4, 6 and of rows 1, 3, 5, 7 (four bits a row)."""
+
+
+def _men_row_table(seat: int, row: int) -> tuple[tuple[ThaiMove, ...], ...]:
+    """The quiet moves of `seat`'s men on `row`, by an 8-bit key: the row and the row ahead
+    (the men on one, the empty squares of the other), lower row in the low four bits.
+
+    Each entry is what `_quiet_moves` lists for those men and empty squares, so the table
+    holds the same moves in the same order; it is built from that function.
+    """
+    ahead = row - 1 if seat == BLACK else row + 1
+    if not 0 <= ahead < 8:
+        return ((),) * 256
+    low = min(row, ahead)
+    men_row, ahead_row = 15 << 4 * row, 15 << 4 * ahead
+    table = []
+    for key in range(256):
+        word = key << 4 * low
+        men, occupied = word & men_row, ALL & ~(word & ahead_row)
+        table.append(tuple(_quiet_moves(seat, men, occupied, 0, 0) or ()))
+    return tuple(table)
+
+
+_MEN_ROWS = tuple(tuple(_men_row_table(seat, row) for row in range(8)) for seat in (BLACK, WHITE))
+
+
+def _men_quiet_moves(turn: int, men: int, empty: int) -> list[ThaiMove]:
+    """`_quiet_moves` for a side without kings, a table lookup a row (rows in order, so the
+    moves come in the same order as there): the key of a row is cut from a word holding the
+    men on rows of its parity and the empty squares on the others."""
+    even = men & _EVEN_ROWS | empty & _ODD_ROWS
+    odd = men & _ODD_ROWS | empty & _EVEN_ROWS
+    t0, t1, t2, t3, t4, t5, t6, t7 = _MEN_ROWS[turn]
+    if turn == BLACK:  # row r's key starts at row r - 1
+        return [
+            *t1[odd & 255],
+            *t2[even >> 4 & 255],
+            *t3[odd >> 8 & 255],
+            *t4[even >> 12 & 255],
+            *t5[odd >> 16 & 255],
+            *t6[even >> 20 & 255],
+            *t7[odd >> 24 & 255],
+        ]
+    return [
+        *t0[even & 255],
+        *t1[odd >> 4 & 255],
+        *t2[even >> 8 & 255],
+        *t3[odd >> 12 & 255],
+        *t4[even >> 16 & 255],
+        *t5[odd >> 20 & 255],
+        *t6[even >> 24 & 255],
+    ]
+
+
+def _jumped_square(
+    turn: int, king: int, position: int, land: int, occupied: int, opponent: int
+) -> int:
+    """The square a capture leg from `position` to `land` jumps, by the leg's shape: a king
+    lands directly behind the first piece on its line, a man jumps an adjacent square
+    forward. Raises IllegalMove for a leg of neither shape (what is jumped is not looked at)."""
+    d = DIRECTION[position][land]
+    if d < 0:
+        raise IllegalMove(
+            "thai.capture-shape", f"{land + 1} is not on a diagonal through {position + 1}"
+        )
+    middle = STEP[OPPOSITE[d]][land]
+    if king:
+        if middle == position:
+            raise IllegalMove(
+                "thai.capture-nothing",
+                f"{position + 1}-{land + 1} jumps no piece: a king lands on the "
+                "square directly behind the piece it captures",
+            )
+        blocked = BETWEEN[position][middle] & occupied
+        if blocked:
+            first = _first(blocked, d)
+            what = "an opposing piece" if (opponent >> first) & 1 else "a piece"
+            raise IllegalMove(
+                "thai.king-landing",
+                f"a king captures the first piece on its line and lands directly "
+                f"behind it: from {position + 1} it meets {what} on {first + 1} "
+                f"before {middle + 1}, so it cannot land on {land + 1}",
+            )
+    elif STEP[d][position] != middle:
+        raise IllegalMove(
+            "thai.capture-shape",
+            f"a man captures by jumping an adjacent piece; {position + 1}x{land + 1} "
+            "is not such a jump",
+        )
+    elif d not in FORWARD[turn]:
+        raise IllegalMove("thai.man-capture-backward", "a man captures forward only, never back")
+    return middle
+
+
+def _capture_leg_error(
+    turn: int, position: int, land: int, middle: int, occupied: int, opponent: int, taken: int
+) -> IllegalMove | None:
+    """Why the leg from `position` over `middle` to `land` captures nothing or lands on a
+    piece (`taken`: the pieces this move captured so far), or None."""
+    if not (opponent >> middle) & 1:
+        if (taken >> middle) & 1:
+            reason = f"the piece on {middle + 1} was already captured in this move"
+        elif (occupied >> middle) & 1:
+            reason = f"the piece on {middle + 1} is {COLOURS[turn]}'s own"
+        else:
+            reason = f"there is no piece on {middle + 1} to capture"
+        return IllegalMove("thai.capture-nothing", f"{position + 1}x{land + 1}: {reason}")
+    if (occupied >> land) & 1:
+        return IllegalMove(
+            "thai.occupied",
+            f"{position + 1}x{land + 1}: the landing square {land + 1} is occupied",
+        )
+    return None
+
+
+def _unfinished_capture_error(
+    turn: int, king: int, position: int, occupied: int, opponent: int
+) -> IllegalMove | None:
+    """The error for a capture line stopping on `position` while its piece can capture on
+    (a man on the far row stops there), or None."""
+    if king:
+        if not _king_can_capture(position, occupied, opponent):
+            return None
+        rest: list[tuple[int, ...]] = []
+        _king_lines(position, occupied, opponent, (position + 1,), rest)
+    else:
+        if (FAR_ROW[turn] >> position) & 1 or not _man_on_can_capture(
+            position, turn, occupied, opponent
+        ):
+            return None
+        rest = []
+        _man_lines(position, turn, occupied, opponent, (position + 1,), rest)
+    return IllegalMove(
+        "thai.capture-incomplete",
+        f"the capture may not stop on {position + 1} while the piece can still "
+        f"capture (it can go on {_line_text(rest[0])})",
+    )
 
 
 def _kings_after(kings: int, origin: int, target: int, taken: int, far: int) -> int:
@@ -758,7 +928,6 @@ def _make(
     state.kings = kings
     state.turn = turn
     state.history = history
-    state._moves = None
     state._next = None
     state._outcome = _UNSET
     state.__class__ = ThaiState
