@@ -18,6 +18,9 @@ from referee.games.bot import Bot, Forfeit, MoveInfo
 
 PROTOCOL = "referee-bot"
 PROTOCOL_VERSION = 1
+"""The version every program understands: the hello names it for version 1 programs."""
+PROTOCOL_VERSIONS = (1, 2)
+"""The versions referee speaks; a program's hello answer chooses one (docs/bot-protocol.md)."""
 GRACE = 0.1
 """Seconds waited beyond a time limit, so that a late answer's overrun can be recorded; a bot
 that has not answered by then has lost on time."""
@@ -158,18 +161,31 @@ class ProgramBot(Bot):
 
 
 class JsonLineBot(ProgramBot):
-    """The referee protocol: one JSON object per line each way."""
+    """The referee protocol: one JSON object per line each way.
+
+    One process plays game after game, and stays running for the worker's next batch (see
+    referee/bots/running.py): a new one starts only after a forfeit, or when the program has
+    played the `games_per_process` it asked for in its hello."""
+
+    def __init__(self, launch: Launch, limits: Limits, log: BotLog | None = None) -> None:
+        super().__init__(launch, limits, log)
+        self.version = PROTOCOL_VERSION
+        """The protocol version the running process chose in its hello."""
+        self.games_per_process: int | None = None
+        self.games_in_process = 0
+        self.turns_json: list[dict[str, Any]] = []
+        """The current game's turns as sent, each turn turned into JSON once."""
+        self.turns_sent = 0
+        """How many of them the program has been sent (version 2 sends only the rest)."""
 
     def _started(self) -> BotProcess:
         if self.process is not None and self.process.alive():
-            return self.process
+            if self.games_per_process is None or self.games_in_process < self.games_per_process:
+                return self.process
+            self._quit()  # it asked for a fresh process after so many games
         self._stop()
         self.process = process = self._spawn()
-        process.send(
-            json.dumps(
-                {"type": "hello", "protocol": PROTOCOL, "protocol_version": PROTOCOL_VERSION}
-            )
-        )
+        process.send(HELLO)
         wait = self.limits.startup_seconds
         due = time.perf_counter() + wait
         reply: dict[str, Any] = {}
@@ -178,17 +194,18 @@ class JsonLineBot(ProgramBot):
             if line is None:
                 raise Forfeit("time", f"no hello within {wait * 1000:.0f} ms")
             reply = _message(line, "hello")
-        spoken = reply.get("protocol_version", PROTOCOL_VERSION)
-        if spoken != PROTOCOL_VERSION:
-            raise Forfeit("protocol_error", f"speaks protocol version {spoken!r}, not 1")
+        self.version, self.games_per_process = _hello_terms(reply)
+        self.games_in_process = 0
         self.ready = self.ever_ready = True
         return process
 
     def start_game(self, ruleset: Ruleset, seat: int, seed: str) -> None:
         super().start_game(ruleset, seat, seed)
         self.game, self.ruleset = get_game(ruleset.game), ruleset
+        self.turns_json, self.turns_sent = [], 0
         try:
             process = self._started()
+            self.games_in_process += 1
             process.send(
                 json.dumps(
                     {
@@ -205,21 +222,22 @@ class JsonLineBot(ProgramBot):
             self._fail(forfeit)
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> Any:
-        assert self.process is not None and self.ruleset is not None
-        message: dict[str, Any] = {
-            "type": "position",
-            "ruleset": self.ruleset.id,
-            "seat": self.seat,
-            # The opponent's engine output is its own: a bot sees the moves and the clocks.
-            "turns": [
-                turn.model_dump(mode="json", exclude_none=True, exclude=ENGINE_OUTPUT)
-                for turn in history
-            ],
-        }
+        assert self.process is not None and self.ruleset is not None and self.game is not None
+        # The opponent's engine output is its own: a bot sees the moves and the clocks.
+        self.turns_json += [
+            turn.model_dump(mode="json", exclude_none=True, exclude=ENGINE_OUTPUT)
+            for turn in history[len(self.turns_json) :]
+        ]
+        message: dict[str, Any] = {"type": "position"}
+        if self.version == 1:
+            message.update(ruleset=self.ruleset.id, seat=self.seat, turns=self.turns_json)
+        else:
+            message.update(from_turn=self.turns_sent, turns=self.turns_json[self.turns_sent :])
+        self.turns_sent = len(self.turns_json)
         if state.roll is not None:
             message["roll"] = list(state.roll)
-        assert self.game is not None
-        message["legal"] = [self.game.format_move(state, move) for move in state.legal_moves()]
+        legal = {self.game.format_move(state, move): move for move in state.legal_moves()}
+        message["legal"] = list(legal)
         if self.clock is not None:
             message["clock_ms"] = list(self.clock.remaining_ms)
             message["increment_ms"] = self.clock.increment_ms[self.seat]
@@ -234,7 +252,9 @@ class JsonLineBot(ProgramBot):
                     "protocol_error", f"a move message without a 'move' string: {reply!r:.200}"
                 )
             self.info = _move_info(reply)
-            return self._parse(state, move)
+            # A move written as it was listed is legal as it stands; any other spelling is
+            # read and checked by the game's notation.
+            return legal[move] if move in legal else self._parse(state, move)
         except Forfeit as forfeit:
             self._fail(forfeit)
 
@@ -248,11 +268,39 @@ class JsonLineBot(ProgramBot):
                 self._stop()
         super().end_game(winner, reason)
 
-    def close(self) -> None:
+    def _quit(self) -> None:
+        """Ask the program to exit, then stop its process."""
         if self.process is not None and self.process.alive():
             with contextlib.suppress(Forfeit):
-                self.process.send(json.dumps({"type": "quit"}))
-        super().close()
+                self.process.send(QUIT)
+        self._stop()
+
+    def close(self) -> None:
+        self._quit()
+
+
+HELLO = json.dumps(
+    {
+        "type": "hello",
+        "protocol": PROTOCOL,
+        "protocol_version": PROTOCOL_VERSION,
+        "protocol_versions": list(PROTOCOL_VERSIONS),
+    }
+)
+QUIT = json.dumps({"type": "quit"})
+
+
+def _hello_terms(reply: dict[str, Any]) -> tuple[int, int | None]:
+    """The protocol version a program chose in its hello (1 when it names none, as version 1
+    programs may) and the games it asks to play per process (None: no limit)."""
+    version = reply.get("protocol_version", PROTOCOL_VERSION)
+    if version not in PROTOCOL_VERSIONS or type(version) is not int:
+        spoken = " or ".join(map(str, PROTOCOL_VERSIONS))
+        raise Forfeit("protocol_error", f"speaks protocol version {version!r}, not {spoken}")
+    games = reply.get("games_per_process")
+    if games is not None and (type(games) is not int or games < 1):
+        raise Forfeit("protocol_error", f"'games_per_process' {games!r} is not a whole number >= 1")
+    return version, games
 
 
 def _message(line: str, expected: str) -> dict[str, Any]:

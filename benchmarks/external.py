@@ -1,0 +1,200 @@
+"""What an external bot costs the referee per move (issue 18): the CPU time of the referee's own
+process (every thread: the game loop, the protocol, the stderr reader) for games between two
+programs that answer at once, less the same games between two built-in bots that play the
+same moves, divided by the moves. The bots' own CPU is not counted.
+
+Modes, run in turn within each run so that the load falls on all alike:
+- `builtin`: two built-in bots playing the first legal move (the games' own cost);
+- `v1-restart`: protocol version 1 and a new process every 8 games, as a worker did before
+  issue 18 (a process per batch of games);
+- `v1`: protocol version 1, one process for all the games (the whole game in every position);
+- `v2`: protocol version 2, one process for all the games (only the new turns).
+A bare JSON-lines round trip to a Python child (`ping`) is the floor.
+
+Run: .venv/bin/python benchmarks/external.py [--write] [--runs 5] [--games 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from common import machine, report, table
+
+from referee.bots.external import JsonLineBot, Limits
+from referee.bots.process import BotLog, BotProcess, Launch
+from referee.games import get_game
+from referee.games.base import State
+from referee.games.bot import Bot
+from referee.records.model import Player
+from referee.tournament.play import play_game
+
+BOT = """
+import json, sys
+version = int(sys.argv[1])
+out = sys.stdout
+for line in sys.stdin:
+    message = json.loads(line)
+    kind = message["type"]
+    if kind == "hello":
+        out.write(json.dumps({"type": "hello", "protocol_version": version}) + "\\n")
+    elif kind == "position":
+        out.write(json.dumps({"type": "move", "move": message["legal"][0]}) + "\\n")
+    elif kind == "ping":
+        out.write(line)
+    elif kind == "quit":
+        break
+    out.flush()
+"""
+"""A program that answers at once: the first legal move, listed first."""
+RESTART_EVERY = 8
+GAMES = ("thax", "takhteh")
+MODES = ("builtin", "v1-restart", "v1", "v2")
+PINGS = 2000
+
+
+class FirstMove(Bot):
+    """Plays the first legal move: the moves the program plays, without a program."""
+
+    name = "first"
+
+    def choose(self, state: State, history: Sequence[Any] = ()) -> Any:
+        return state.legal_moves()[0]
+
+
+def launch(version: int) -> Launch:
+    return Launch(command=(sys.executable, "-c", BOT, str(version)), cwd=os.getcwd())
+
+
+def program(version: int) -> JsonLineBot:
+    return JsonLineBot(launch(version), Limits(move_seconds=60.0), BotLog(None))
+
+
+def play(game_name: str, mode: str, games: int) -> tuple[int, float, float]:
+    """Moves, referee CPU seconds and wall seconds of `games` games in `mode`."""
+    game = get_game(game_name)
+    ruleset = game.ruleset()
+    players = [Player(name="a", kind="bot", spec="first"), Player(name="b", kind="bot")]
+    version = 2 if mode == "v2" else 1
+    pair: list[Bot] = (
+        [FirstMove(), FirstMove()] if mode == "builtin" else [program(version), program(version)]
+    )
+    moves = 0
+    cpu, wall = time.process_time(), time.perf_counter()
+    try:
+        for number in range(games):
+            if mode == "v1-restart" and number % RESTART_EVERY == 0:
+                for bot in pair:
+                    bot.close()
+            record = play_game(game, ruleset, pair, players, f"bench/{number}")
+            reason = record.result.reason.value if record.result is not None else None
+            assert reason in ("rules", "adjudicated"), record.result
+            moves += len(record.turns)
+    finally:
+        for bot in pair:
+            bot.close()
+    return moves, time.process_time() - cpu, time.perf_counter() - wall
+
+
+def ping_ms() -> float:
+    """Referee CPU ms of a bare JSON-lines round trip to a Python child."""
+    process = BotProcess(launch(1), BotLog(None))
+    try:
+        cpu = time.process_time()
+        for _ in range(PINGS):
+            process.send('{"type": "ping"}')
+            assert process.receive(time.perf_counter() + 10, "ping") is not None
+        return (time.process_time() - cpu) / PINGS * 1000
+    finally:
+        process.close()
+
+
+def spread(values: list[float], digits: int = 3) -> str:
+    return (
+        f"{statistics.median(values):.{digits}f} "
+        f"({min(values):.{digits}f}-{max(values):.{digits}f})"
+    )
+
+
+def measure(runs: int, games: int, modes: Sequence[str], say: Callable[[str], None]) -> str:
+    cpu: dict[tuple[str, str], list[float]] = {}
+    wall: dict[tuple[str, str], list[float]] = {}
+    extra: dict[tuple[str, str], list[float]] = {}
+    pings: list[float] = []
+    loads = [os.getloadavg()[0]]
+    for run in range(runs):
+        pings.append(ping_ms())
+        for game_name in GAMES:
+            baseline = None
+            for mode in modes:
+                moves, used, elapsed = play(game_name, mode, games)
+                if mode == "builtin":
+                    baseline = (moves, used)
+                else:
+                    assert baseline is None or baseline[0] == moves, "not the same games"
+                    if baseline is not None:
+                        extra.setdefault((game_name, mode), []).append(
+                            (used - baseline[1]) / moves * 1000
+                        )
+                cpu.setdefault((game_name, mode), []).append(used / moves * 1000)
+                wall.setdefault((game_name, mode), []).append(elapsed / moves * 1000)
+                say(f"run {run + 1} {game_name} {mode}: {moves} moves, {used:.3f} s CPU")
+        loads.append(os.getloadavg()[0])
+    rows = [
+        [
+            game_name,
+            mode,
+            spread(cpu[game_name, mode]),
+            spread(extra[game_name, mode]) if (game_name, mode) in extra else "-",
+            spread(wall[game_name, mode]),
+        ]
+        for game_name in GAMES
+        for mode in modes
+    ]
+    headers = [
+        "game",
+        "mode",
+        "referee CPU ms/move",
+        "overhead ms/move (less builtin)",
+        "wall ms/move",
+    ]
+    return "\n".join(
+        [
+            f"Machine: {machine()}; load average {min(loads):.1f}-{max(loads):.1f} (1 min) "
+            f"during the runs. Median (range) of {runs} runs of {games} games per game and "
+            f"mode, modes alternating within each run; a bot playing the first legal move "
+            f"(`{RESTART_EVERY}` games per process in `v1-restart`).",
+            "",
+            table(headers, rows),
+            "",
+            f"Floor: a bare JSON-lines round trip to a Python child costs the referee "
+            f"{spread(pings)} ms CPU ({PINGS} round trips a run).",
+        ]
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--games", type=int, default=40, help="games per game and mode")
+    parser.add_argument("--modes", default=",".join(MODES), help="of " + ",".join(MODES))
+    parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    args = parser.parse_args()
+    modes = [mode for mode in args.modes.split(",") if mode]
+    text = measure(args.runs, args.games, modes, lambda line: print(line, file=sys.stderr))
+    report(
+        "external",
+        "External bots: the referee's CPU per move",
+        ".venv/bin/python benchmarks/external.py --write",
+        text,
+        args.write,
+    )
+
+
+if __name__ == "__main__":
+    main()
