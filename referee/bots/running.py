@@ -2,11 +2,12 @@
 once per worker rather than once per batch of games (issue 18).
 
 A worker asks `running_bot` for a program's bot: the one it already runs for the same program
-and settings, or the fresh one it passes. When the batch ends it hands the bot back with `release`; a bot whose game did not
-end cleanly is closed instead. Every bot still running is closed when the worker process ends
-(a pool shutting down; also a plain interpreter exit), so none is left behind. A bot that sits
-unused for IDLE_SECONDS is closed at the next look-up, so that a long-lived worker (a Dask
-cluster's) does not keep the programs of a tournament that has ended.
+and settings, or the fresh one it passes. When the batch ends it hands the bot back with
+`release`; a bot whose batch did not end cleanly is closed instead. Every bot still kept is
+closed when the worker process ends (a pool shutting down; also a plain interpreter exit), so
+none is left behind. A bot that sits unused for IDLE_SECONDS is closed at the next look-up, so
+that a long-lived worker (a Dask cluster's) does not keep the programs of a tournament that
+has ended.
 """
 
 from __future__ import annotations
