@@ -8,7 +8,9 @@ Modes, run in turn within each run so that the load falls on all alike:
 - `v1-restart`: protocol version 1 and a new process every 8 games, as a worker did before
   issue 18 (a process per batch of games);
 - `v1`: protocol version 1, one process for all the games (the whole game in every position);
-- `v2`: protocol version 2, one process for all the games (only the new turns).
+- `v2`: protocol version 2, one process for all the games (only the new turns);
+- `v2-own`: the same, for a program with its own engine that asks for positions without the
+  list of legal moves (its move is then read by the game's notation).
 A bare JSON-lines round trip to a Python child (`ping`) is the floor.
 
 Run: .venv/bin/python benchmarks/external.py [--write] [--runs 5] [--games 40]
@@ -36,13 +38,50 @@ from referee.tournament.play import play_game
 
 BOT = """
 import json, sys
-version = int(sys.argv[1])
+version, own = int(sys.argv[1]), sys.argv[2:] == ["own"]
 out = sys.stdout
+if own:
+    from referee.games import get_game
+
+
+def rolled(state, text):
+    # A first turn without its roll (Takhteh's opening roll): the roll its move plays.
+    for a in range(1, 7):
+        for b in range(1, 7):
+            try:
+                after = state.apply_chance((a, b))
+                return after.play(game.parse_move(after, text))
+            except Exception:
+                pass
+    raise ValueError(text)
+
+
 for line in sys.stdin:
     message = json.loads(line)
     kind = message["type"]
     if kind == "hello":
-        out.write(json.dumps({"type": "hello", "protocol_version": version}) + "\\n")
+        hello = {"type": "hello", "protocol_version": version}
+        if own:
+            hello["legal"] = False
+        out.write(json.dumps(hello) + "\\n")
+    elif kind == "new_game" and own:
+        game, seat, state = get_game(message["game"]), message["seat"], None
+        ruleset = game.parse_ruleset(message["ruleset"])
+    elif kind == "position" and own:
+        for turn in message["turns"]:
+            if state is None:
+                state = game.initial_state(ruleset, None, turn["seat"])
+            if "roll" in turn:
+                state = state.apply_chance(tuple(turn["roll"]))
+            if state.is_chance():
+                state = rolled(state, turn["move"])
+            else:
+                state = state.play(game.parse_move(state, turn["move"]))
+        if state is None:
+            state = game.initial_state(ruleset, None, seat)
+        ahead = state.apply_chance(tuple(message["roll"])) if "roll" in message else state
+        move = game.format_move(ahead, ahead.legal_moves()[0])
+        out.write(json.dumps({"type": "move", "move": move}) + "\\n")
     elif kind == "position":
         out.write(json.dumps({"type": "move", "move": message["legal"][0]}) + "\\n")
     elif kind == "ping":
@@ -51,10 +90,11 @@ for line in sys.stdin:
         break
     out.flush()
 """
-"""A program that answers at once: the first legal move, listed first."""
+"""A program that answers at once with the first legal move: the one listed first, or (`own`)
+the first its own engine finds, with positions that list no legal moves."""
 RESTART_EVERY = 8
 GAMES = ("thax", "takhteh")
-MODES = ("builtin", "v1-restart", "v1", "v2")
+MODES = ("builtin", "v1-restart", "v1", "v2", "v2-own")
 PINGS = 2000
 
 
@@ -67,12 +107,14 @@ class FirstMove(Bot):
         return state.legal_moves()[0]
 
 
-def launch(version: int) -> Launch:
-    return Launch(command=(sys.executable, "-c", BOT, str(version)), cwd=os.getcwd())
+def launch(version: int, *options: str) -> Launch:
+    return Launch(command=(sys.executable, "-c", BOT, str(version), *options), cwd=os.getcwd())
 
 
-def program(version: int) -> JsonLineBot:
-    return JsonLineBot(launch(version), Limits(move_seconds=60.0), BotLog(None))
+def program(mode: str) -> JsonLineBot:
+    version, _, option = mode.removeprefix("v").partition("-")
+    options = ("own",) if option == "own" else ()
+    return JsonLineBot(launch(int(version), *options), Limits(move_seconds=60.0), BotLog(None))
 
 
 def play(game_name: str, mode: str, games: int) -> tuple[int, float, float]:
@@ -80,9 +122,8 @@ def play(game_name: str, mode: str, games: int) -> tuple[int, float, float]:
     game = get_game(game_name)
     ruleset = game.ruleset()
     players = [Player(name="a", kind="bot", spec="first"), Player(name="b", kind="bot")]
-    version = 2 if mode == "v2" else 1
     pair: list[Bot] = (
-        [FirstMove(), FirstMove()] if mode == "builtin" else [program(version), program(version)]
+        [FirstMove(), FirstMove()] if mode == "builtin" else [program(mode), program(mode)]
     )
     moves = 0
     cpu, wall = time.process_time(), time.perf_counter()

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, NoReturn, TypeVar
 from referee.bots.process import BotLog, BotProcess, Launch
 from referee.games import get_game
 from referee.games.base import Game, GameError, NotationError, Ruleset, State
-from referee.games.bot import Bot, Forfeit, MoveInfo
+from referee.games.bot import NO_INFO, Bot, Forfeit, MoveInfo
 
 PROTOCOL = "referee-bot"
 PROTOCOL_VERSION = 1
@@ -35,7 +35,10 @@ INFO_BYTES = 4096
 """Longest info line read; longer ones are dropped unread."""
 
 Reply = TypeVar("Reply")
-ENGINE_OUTPUT = frozenset({"score", "depth", "nodes", "pv"})
+TURN_FIELDS = ("seat", "roll", "move", "time_ms", "clock_ms", "book", "comment")
+"""A record turn's fields a bot is sent, those that are set: the moves and the clocks. The
+engine output (`score`, `depth`, `nodes`, `pv`) is the mover's own: a bot does not see what
+its opponent thinks."""
 
 
 @dataclass(frozen=True)
@@ -169,9 +172,8 @@ class JsonLineBot(ProgramBot):
 
     def __init__(self, launch: Launch, limits: Limits, log: BotLog | None = None) -> None:
         super().__init__(launch, limits, log)
-        self.version = PROTOCOL_VERSION
-        """The protocol version the running process chose in its hello."""
-        self.games_per_process: int | None = None
+        self.terms = Terms()
+        """What the running process chose in its hello."""
         self.games_in_process = 0
         self.turns_json: list[dict[str, Any]] = []
         """The current game's turns as sent, each turn turned into JSON once."""
@@ -180,7 +182,8 @@ class JsonLineBot(ProgramBot):
 
     def _started(self) -> BotProcess:
         if self.process is not None and self.process.alive():
-            if self.games_per_process is None or self.games_in_process < self.games_per_process:
+            most = self.terms.games_per_process
+            if most is None or self.games_in_process < most:
                 return self.process
             self._quit()  # it asked for a fresh process after so many games
         self._stop()
@@ -194,7 +197,7 @@ class JsonLineBot(ProgramBot):
             if line is None:
                 raise Forfeit("time", f"no hello within {wait * 1000:.0f} ms")
             reply = _message(line, "hello")
-        self.version, self.games_per_process = _hello_terms(reply)
+        self.terms = hello_terms(reply)
         self.games_in_process = 0
         self.ready = self.ever_ready = True
         return process
@@ -223,21 +226,19 @@ class JsonLineBot(ProgramBot):
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> Any:
         assert self.process is not None and self.ruleset is not None and self.game is not None
-        # The opponent's engine output is its own: a bot sees the moves and the clocks.
-        self.turns_json += [
-            turn.model_dump(mode="json", exclude_none=True, exclude=ENGINE_OUTPUT)
-            for turn in history[len(self.turns_json) :]
-        ]
+        self.turns_json += map(turn_message, history[len(self.turns_json) :])
         message: dict[str, Any] = {"type": "position"}
-        if self.version == 1:
+        if self.terms.version == 1:
             message.update(ruleset=self.ruleset.id, seat=self.seat, turns=self.turns_json)
         else:
             message.update(from_turn=self.turns_sent, turns=self.turns_json[self.turns_sent :])
         self.turns_sent = len(self.turns_json)
         if state.roll is not None:
             message["roll"] = list(state.roll)
-        legal = {self.game.format_move(state, move): move for move in state.legal_moves()}
-        message["legal"] = list(legal)
+        legal: dict[str, Any] = {}
+        if self.terms.legal:
+            legal = {self.game.format_move(state, move): move for move in state.legal_moves()}
+            message["legal"] = list(legal)
         if self.clock is not None:
             message["clock_ms"] = list(self.clock.remaining_ms)
             message["increment_ms"] = self.clock.increment_ms[self.seat]
@@ -290,17 +291,39 @@ HELLO = json.dumps(
 QUIT = json.dumps({"type": "quit"})
 
 
-def _hello_terms(reply: dict[str, Any]) -> tuple[int, int | None]:
-    """The protocol version a program chose in its hello (1 when it names none, as version 1
-    programs may) and the games it asks to play per process (None: no limit)."""
+@dataclass(frozen=True)
+class Terms:
+    """What a program's hello answer chose (docs/bot-protocol.md)."""
+
+    version: int = PROTOCOL_VERSION
+    games_per_process: int | None = None
+    """Games it plays before it wants a new process (None: as many as come)."""
+    legal: bool = True
+    """Whether positions list the legal moves (version 2 may leave them out)."""
+
+
+def hello_terms(reply: dict[str, Any]) -> Terms:
+    """The terms of a hello answer: the version (1 when it names none, as version 1 programs
+    may), and from version 2 on `games_per_process` and `legal`; a protocol_error Forfeit for a
+    value that is not one of those allowed."""
     version = reply.get("protocol_version", PROTOCOL_VERSION)
-    if version not in PROTOCOL_VERSIONS or type(version) is not int:
+    if type(version) is not int or version not in PROTOCOL_VERSIONS:
         spoken = " or ".join(map(str, PROTOCOL_VERSIONS))
         raise Forfeit("protocol_error", f"speaks protocol version {version!r}, not {spoken}")
+    if version == 1:
+        return Terms()
     games = reply.get("games_per_process")
     if games is not None and (type(games) is not int or games < 1):
         raise Forfeit("protocol_error", f"'games_per_process' {games!r} is not a whole number >= 1")
-    return version, games
+    legal = reply.get("legal", True)
+    if type(legal) is not bool:
+        raise Forfeit("protocol_error", f"'legal' {legal!r} is not true or false")
+    return Terms(version, games, legal)
+
+
+def turn_message(turn: Any) -> dict[str, Any]:
+    """A record turn as a bot is sent it (TURN_FIELDS)."""
+    return {name: value for name in TURN_FIELDS if (value := getattr(turn, name)) is not None}
 
 
 def _message(line: str, expected: str) -> dict[str, Any]:
@@ -326,6 +349,8 @@ def _plainly_info(line: str) -> bool:
 
 def _move_info(reply: dict[str, Any]) -> MoveInfo:
     """The optional `score`, `depth`, `nodes` and `pv` of a move message."""
+    if len(reply) == 2:  # `type` and `move` only, as most moves come
+        return NO_INFO
     score, depth, nodes, pv = (reply.get(key) for key in ("score", "depth", "nodes", "pv"))
     if score is not None and (
         type(score) not in (int, float) or (type(score) is float and not math.isfinite(score))

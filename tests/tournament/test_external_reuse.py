@@ -14,15 +14,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.bots import running
-from referee.bots.external import ENGINE_OUTPUT, JsonLineBot, Limits, _hello_terms
+from referee.bots.external import JsonLineBot, Limits, Terms, hello_terms, turn_message
 from referee.bots.process import Launch
 from referee.games import get_game
 from referee.games.bot import Forfeit
+from referee.records.model import Turn
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import PAIRS_PER_BATCH, run_tournament
 from referee.tournament.store import TournamentStore
 from tests.tournament.tournament_helpers import alive
 
+ENGINE_OUTPUT = {"score", "depth", "nodes", "pv"}
 TURNS_BOT = Path(__file__).parent / "bots" / "turns_bot.py"
 GAMES = 24
 
@@ -51,17 +53,19 @@ def play(
     return TournamentStore(tmp_path / "t").records(), noted
 
 
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("arguments", [["1"], ["2"], ["2", "0", "own"]], ids=["v1", "v2", "own"])
 def test_one_process_plays_every_batch_of_a_worker_and_sees_every_turn(
-    tmp_path: Path, version: str
+    tmp_path: Path, arguments: list[str]
 ) -> None:
-    records, noted = play(tmp_path, version)
+    """`own`: a program with its own engine, sent positions without the legal moves."""
+    records, noted = play(tmp_path, *arguments)
     assert GAMES > 2 * PAIRS_PER_BATCH  # several batches
     assert len(noted) == 1  # one process, for every batch the worker played
     assert not any(alive(pid) for pid in noted)  # gone with the worker
     assert not list((tmp_path / "t" / ".bots").glob("*"))
     games = noted[next(iter(noted))]
     assert len(games) == len(records) == GAMES
+    assert all(r.result is not None and r.result.reason.value == "rules" for r in records)
     sent = [
         (
             [t.model_dump(mode="json", exclude_none=True, exclude=ENGINE_OUTPUT) for t in r.turns],
@@ -112,28 +116,69 @@ JSON_VALUES = st.recursive(
 )
 
 
-@given(version=JSON_VALUES, games=JSON_VALUES, given_fields=st.sets(st.sampled_from("vg")))
-def test_the_hello_answer_chooses_version_1_or_2_and_perhaps_games_per_process(
-    version, games, given_fields
+@given(
+    version=JSON_VALUES,
+    games=JSON_VALUES,
+    legal=JSON_VALUES,
+    given_fields=st.sets(st.sampled_from("vgl")),
+)
+def test_the_hello_answer_chooses_version_1_or_2_and_in_2_its_terms(
+    version, games, legal, given_fields
 ) -> None:
     reply: dict = {"type": "hello"}
-    if "v" in given_fields:
-        reply["protocol_version"] = version
-    if "g" in given_fields:
-        reply["games_per_process"] = games
+    for field, key, value in (
+        ("v", "protocol_version", version),
+        ("g", "games_per_process", games),
+        ("l", "legal", legal),
+    ):
+        if field in given_fields:
+            reply[key] = value
+
+    def whole(value) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
     chosen = reply.get("protocol_version", 1)
     asked = reply.get("games_per_process")
-    version_ok = isinstance(chosen, int) and not isinstance(chosen, bool) and chosen in (1, 2)
-    games_ok = asked is None or (
-        isinstance(asked, int) and not isinstance(asked, bool) and asked >= 1
-    )
-    if version_ok and games_ok:
-        assert _hello_terms(reply) == (chosen, asked)
+    listed = reply.get("legal", True)
+    if not (whole(chosen) and chosen in (1, 2)):
+        problem = "protocol version"
+    elif chosen == 2 and not (asked is None or (whole(asked) and asked >= 1)):
+        problem = "games_per_process"
+    elif chosen == 2 and not isinstance(listed, bool):
+        problem = "'legal'"
     else:
-        with pytest.raises(Forfeit) as caught:
-            _hello_terms(reply)
-        assert caught.value.reason == "protocol_error"
-        assert ("protocol version" if not version_ok else "games_per_process") in str(caught.value)
+        expected = Terms() if chosen == 1 else Terms(2, asked, listed)
+        assert hello_terms(reply) == expected
+        return
+    with pytest.raises(Forfeit) as caught:
+        hello_terms(reply)
+    assert caught.value.reason == "protocol_error" and problem in str(caught.value)
+
+
+TEXT = st.text(alphabet="abcP0123456789 /*", min_size=1, max_size=6)
+COUNT = st.none() | st.integers(0, 10**6)
+
+
+@given(
+    st.builds(
+        Turn,
+        seat=st.integers(0, 1),
+        roll=st.none() | st.lists(st.integers(1, 6), min_size=2, max_size=2),
+        move=TEXT,
+        time_ms=COUNT,
+        clock_ms=COUNT,
+        score=st.none() | st.integers(-100, 100) | st.floats(-1e3, 1e3),
+        depth=COUNT,
+        nodes=COUNT,
+        pv=st.none() | st.lists(TEXT, max_size=2),
+        book=st.none() | st.just(True),
+        comment=st.none() | TEXT,
+    )
+)
+def test_a_turn_is_sent_as_its_record_has_it_without_the_engine_output(turn: Turn) -> None:
+    expected = turn.model_dump(mode="json", exclude_none=True, exclude=ENGINE_OUTPUT)
+    assert turn_message(turn) == expected
+    assert json.loads(json.dumps(turn_message(turn))) == expected
 
 
 def program(notes: Path, name: str = "turns") -> JsonLineBot:
