@@ -13,17 +13,20 @@ Modes, run in turn within each run so that the load falls on all alike:
   list of legal moves (its move is then read by the game's notation).
 A bare JSON-lines round trip to a Python child (`ping`) is the floor.
 
-Run: .venv/bin/python benchmarks/external.py [--write] [--runs 5] [--games 40]
+Run: .venv/bin/python benchmarks/external.py [--write] [--runs 5] [--games 40] [--before DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from common import machine, report, table
@@ -162,29 +165,61 @@ def spread(values: list[float], digits: int = 3) -> str:
     )
 
 
-def measure(runs: int, games: int, modes: Sequence[str], say: Callable[[str], None]) -> str:
+Played = dict[str, dict[str, tuple[int, float, float]]]
+"""Moves, referee CPU seconds and wall seconds, by game and mode."""
+
+
+def one_run(games: int, modes: Sequence[str], say: Callable[[str], None]) -> Played:
+    played: Played = {}
+    for game_name in GAMES:
+        for mode in modes:
+            played.setdefault(game_name, {})[mode] = result = play(game_name, mode, games)
+            say(f"{game_name} {mode}: {result[0]} moves, {result[1]:.3f} s CPU")
+    return played
+
+
+def run_before(code: str, games: int, say: Callable[[str], None]) -> Played:
+    """One run of the modes version 1 has, in a child process importing referee from `code`
+    (a checkout of the code before issue 18)."""
+    command = [sys.executable, __file__, "--json", f"--games={games}", "--modes", ",".join(BEFORE)]
+    environment = {**os.environ, "PYTHONPATH": code}
+    done = subprocess.run(command, env=environment, capture_output=True, text=True, cwd=code)
+    if done.returncode != 0:
+        raise SystemExit(f"the run before failed: {done.stderr.strip()[-500:]}")
+    say(f"before: {done.stdout.strip()}")
+    return {
+        game: {m: (r[0], r[1], r[2]) for m, r in by.items()}
+        for game, by in json.loads(done.stdout).items()
+    }
+
+
+BEFORE = ("builtin", "v1-restart", "v1")
+
+
+def measure(
+    runs: int, games: int, modes: Sequence[str], before: str | None, say: Callable[[str], None]
+) -> str:
     cpu: dict[tuple[str, str], list[float]] = {}
     wall: dict[tuple[str, str], list[float]] = {}
     extra: dict[tuple[str, str], list[float]] = {}
     pings: list[float] = []
     loads = [os.getloadavg()[0]]
-    for run in range(runs):
+    for _run in range(runs):
         pings.append(ping_ms())
-        for game_name in GAMES:
-            baseline = None
-            for mode in modes:
-                moves, used, elapsed = play(game_name, mode, games)
-                if mode == "builtin":
-                    baseline = (moves, used)
-                else:
-                    assert baseline is None or baseline[0] == moves, "not the same games"
-                    if baseline is not None:
-                        extra.setdefault((game_name, mode), []).append(
-                            (used - baseline[1]) / moves * 1000
-                        )
-                cpu.setdefault((game_name, mode), []).append(used / moves * 1000)
-                wall.setdefault((game_name, mode), []).append(elapsed / moves * 1000)
-                say(f"run {run + 1} {game_name} {mode}: {moves} moves, {used:.3f} s CPU")
+        labelled = [("", one_run(games, modes, say))]
+        if before is not None:
+            labelled.append(("before: ", run_before(before, games, say)))
+        for label, played in labelled:
+            for game_name, by_mode in played.items():
+                baseline = by_mode.get("builtin")
+                for mode, (moves, used, elapsed) in by_mode.items():
+                    key = (game_name, label + mode)
+                    if baseline is not None and mode != "builtin":
+                        assert baseline[0] == moves, "not the same games"
+                        overhead = (used - baseline[1]) / moves * 1000
+                        extra.setdefault(key, []).append(overhead)
+                    cpu.setdefault(key, []).append(used / moves * 1000)
+                    wall.setdefault(key, []).append(elapsed / moves * 1000)
         loads.append(os.getloadavg()[0])
     rows = [
         [
@@ -194,8 +229,9 @@ def measure(runs: int, games: int, modes: Sequence[str], say: Callable[[str], No
             spread(extra[game_name, mode]) if (game_name, mode) in extra else "-",
             spread(wall[game_name, mode]),
         ]
-        for game_name in GAMES
-        for mode in modes
+        for game_name, mode in sorted(
+            cpu, key=lambda key: (GAMES.index(key[0]), not key[1].startswith("before"))
+        )
     ]
     headers = [
         "game",
@@ -204,12 +240,18 @@ def measure(runs: int, games: int, modes: Sequence[str], say: Callable[[str], No
         "overhead ms/move (less builtin)",
         "wall ms/move",
     ]
+    code = ""
+    if before is not None:
+        code = (
+            " `before:` rows: the same script run in a child process on the code before "
+            f"issue 18 ({before_commit(before)}), alternating with the rows of this code."
+        )
     return "\n".join(
         [
             f"Machine: {machine()}; load average {min(loads):.1f}-{max(loads):.1f} (1 min) "
             f"during the runs. Median (range) of {runs} runs of {games} games per game and "
             f"mode, modes alternating within each run; a bot playing the first legal move "
-            f"(`{RESTART_EVERY}` games per process in `v1-restart`).",
+            f"({RESTART_EVERY} games per process in `v1-restart`).{code}",
             "",
             table(headers, rows),
             "",
@@ -219,15 +261,31 @@ def measure(runs: int, games: int, modes: Sequence[str], say: Callable[[str], No
     )
 
 
+def before_commit(code: str) -> str:
+    marker = Path(code) / "COMMIT"
+    return marker.read_text().strip() if marker.exists() else code
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--games", type=int, default=40, help="games per game and mode")
     parser.add_argument("--modes", default=",".join(MODES), help="of " + ",".join(MODES))
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    parser.add_argument(
+        "--before",
+        metavar="DIR",
+        help="a checkout of the code before issue 18 (`git archive 9795b47 | tar -x -C DIR`), "
+        "measured in turn with this code; a COMMIT file there names it in the table",
+    )
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     modes = [mode for mode in args.modes.split(",") if mode]
-    text = measure(args.runs, args.games, modes, lambda line: print(line, file=sys.stderr))
+    say = lambda line: print(line, file=sys.stderr)  # noqa: E731
+    if args.json:  # one run for --before, in the child process
+        print(json.dumps(one_run(args.games, modes, say)))
+        return
+    text = measure(args.runs, args.games, modes, args.before, say)
     report(
         "external",
         "External bots: the referee's CPU per move",
