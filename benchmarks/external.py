@@ -257,6 +257,12 @@ def measure(
             "",
             f"Floor: a bare JSON-lines round trip to a Python child costs the referee "
             f"{spread(pings)} ms CPU ({PINGS} round trips a run).",
+            "",
+            "The overhead is what a program costs the referee beyond the game itself: the "
+            "position written (version 1: the whole game each time), the answer read and "
+            "checked, and in `v1-restart` a process started every 8 games. Listing the legal "
+            "moves is most of the rest in Takhteh (about 16 a position, each written by the "
+            "game's notation): `v2-own` leaves the list out.",
         ]
     )
 
