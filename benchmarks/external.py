@@ -244,7 +244,8 @@ def measure(
     if before is not None:
         code = (
             " `before:` rows: the same script run in a child process on the code before "
-            f"issue 18 ({before_commit(before)}), alternating with the rows of this code."
+            f"issue 18 ({before_commit(before)}), alternating with the rows of this code "
+            "(DIR: `git archive 9795b47 | tar -x -C DIR; echo 9795b47 > DIR/COMMIT`)."
         )
     return "\n".join(
         [
@@ -295,7 +296,9 @@ def main() -> None:
     report(
         "external",
         "External bots: the referee's CPU per move",
-        ".venv/bin/python benchmarks/external.py --write",
+        ".venv/bin/python benchmarks/external.py --write --before DIR"
+        if args.before
+        else ".venv/bin/python benchmarks/external.py --write",
         text,
         args.write,
     )
