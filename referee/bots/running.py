@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import threading
 import time
 from collections.abc import Hashable
 from multiprocessing import util
@@ -27,13 +28,17 @@ _idle: dict[Hashable, tuple[ProgramBot, float]] = {}
 """Released bots by key, with the time each was released."""
 _lent: dict[int, Hashable] = {}
 """The key of each bot handed out and not yet released, by the bot's id."""
+_lock = threading.Lock()
 
 
 def program_key(name: str, bot: ProgramBot) -> Hashable:
-    """What makes two bots the same running program: the tournament's name for it and every
-    setting it was made with."""
+    """What makes two bots the same running program: the tournament's name for it, every
+    setting it was made with, and the thread asking. On Linux a program dies with the thread
+    that started it (its parent-death signal follows the thread), so a worker running batches
+    on several threads (Dask) keeps programs for each thread."""
     launch, log = bot.launch, bot.log
     return (
+        threading.get_ident(),
         name,
         type(bot),
         launch.command,
@@ -57,33 +62,38 @@ def running_bot(name: str, fresh: ProgramBot) -> ProgramBot:
     _close_at_exit()
     key = program_key(name, fresh)
     now = time.monotonic()
-    for other, (bot, since) in list(_idle.items()):
-        if other != key and now - since > IDLE_SECONDS:
-            del _idle[other]
-            bot.close()
-    kept = _idle.pop(key, None)
-    bot = kept[0] if kept is not None else fresh
-    _lent[id(bot)] = key
+    with _lock:
+        stale = [other for other, (_bot, since) in _idle.items() if now - since > IDLE_SECONDS]
+        unused = [_idle.pop(other)[0] for other in stale if other != key]
+        kept = _idle.pop(key, None)
+        bot = kept[0] if kept is not None else fresh
+        _lent[id(bot)] = key
+    for old in unused:
+        old.close()
     return bot
 
 
 def release(bot: ProgramBot, clean: bool = True) -> None:
     """Keep `bot` running for the next batch; close it unless it ended `clean` (between games:
     a batch that broke off may leave a program in the middle of a move)."""
-    key = _lent.pop(id(bot), None)
+    with _lock:
+        key = _lent.pop(id(bot), None)
+        earlier = None
+        if clean and key is not None:
+            earlier = _idle.pop(key, None)
+            _idle[key] = (bot, time.monotonic())
     if not clean or key is None:
         bot.close()
-        return
-    earlier = _idle.pop(key, None)
     if earlier is not None:
         earlier[0].close()
-    _idle[key] = (bot, time.monotonic())
 
 
 def close_all() -> None:
     """Close every kept bot (its process and process group)."""
-    while _idle:
-        _, (bot, _since) = _idle.popitem()
+    with _lock:
+        bots = [bot for bot, _since in _idle.values()]
+        _idle.clear()
+    for bot in bots:
         bot.close()
 
 
@@ -104,7 +114,9 @@ def _close_at_exit() -> None:
 
 def _forget_inherited() -> None:
     # A forked child shares its parent's pipes to the parent's bots: they are not its own to
-    # use or to close.
+    # use or to close. The lock may have been held by a thread the child does not have.
+    global _lock
+    _lock = threading.Lock()
     _idle.clear()
     _lent.clear()
 
