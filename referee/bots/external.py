@@ -14,10 +14,13 @@ from typing import Any, ClassVar, NoReturn, TypeVar
 from referee.bots.process import BotLog, BotProcess, Launch
 from referee.games import get_game
 from referee.games.base import Game, GameError, NotationError, Ruleset, State
-from referee.games.bot import Bot, Forfeit, MoveInfo
+from referee.games.bot import NO_INFO, Bot, Forfeit, MoveInfo
 
 PROTOCOL = "referee-bot"
 PROTOCOL_VERSION = 1
+"""The version every program understands: the hello names it for version 1 programs."""
+PROTOCOL_VERSIONS = (1, 2)
+"""The versions referee speaks; a program's hello answer chooses one (docs/bot-protocol.md)."""
 GRACE = 0.1
 """Seconds waited beyond a time limit, so that a late answer's overrun can be recorded; a bot
 that has not answered by then has lost on time."""
@@ -32,7 +35,10 @@ INFO_BYTES = 4096
 """Longest info line read; longer ones are dropped unread."""
 
 Reply = TypeVar("Reply")
-ENGINE_OUTPUT = frozenset({"score", "depth", "nodes", "pv"})
+TURN_FIELDS = ("seat", "roll", "move", "time_ms", "clock_ms", "book", "comment")
+"""A record turn's fields a bot is sent, those that are set: the moves and the clocks. The
+engine output (`score`, `depth`, `nodes`, `pv`) is the mover's own: a bot does not see what
+its opponent thinks."""
 
 
 @dataclass(frozen=True)
@@ -158,18 +164,31 @@ class ProgramBot(Bot):
 
 
 class JsonLineBot(ProgramBot):
-    """The referee protocol: one JSON object per line each way."""
+    """The referee protocol: one JSON object per line each way.
+
+    One process plays game after game, and stays running for the worker's next batch (see
+    referee/bots/running.py): a new one starts only after a forfeit, or when the program has
+    played the `games_per_process` it asked for in its hello."""
+
+    def __init__(self, launch: Launch, limits: Limits, log: BotLog | None = None) -> None:
+        super().__init__(launch, limits, log)
+        self.terms = Terms()
+        """What the running process chose in its hello."""
+        self.games_in_process = 0
+        self.turns_json: list[dict[str, Any]] = []
+        """The current game's turns as sent, each turn turned into JSON once."""
+        self.turns_sent = 0
+        """How many of them the program has been sent (version 2 sends only the rest)."""
 
     def _started(self) -> BotProcess:
         if self.process is not None and self.process.alive():
-            return self.process
+            most = self.terms.games_per_process
+            if most is None or self.games_in_process < most:
+                return self.process
+            self._quit()  # it asked for a fresh process after so many games
         self._stop()
         self.process = process = self._spawn()
-        process.send(
-            json.dumps(
-                {"type": "hello", "protocol": PROTOCOL, "protocol_version": PROTOCOL_VERSION}
-            )
-        )
+        process.send(HELLO)
         wait = self.limits.startup_seconds
         due = time.perf_counter() + wait
         reply: dict[str, Any] = {}
@@ -178,17 +197,18 @@ class JsonLineBot(ProgramBot):
             if line is None:
                 raise Forfeit("time", f"no hello within {wait * 1000:.0f} ms")
             reply = _message(line, "hello")
-        spoken = reply.get("protocol_version", PROTOCOL_VERSION)
-        if spoken != PROTOCOL_VERSION:
-            raise Forfeit("protocol_error", f"speaks protocol version {spoken!r}, not 1")
+        self.terms = hello_terms(reply)
+        self.games_in_process = 0
         self.ready = self.ever_ready = True
         return process
 
     def start_game(self, ruleset: Ruleset, seat: int, seed: str) -> None:
         super().start_game(ruleset, seat, seed)
         self.game, self.ruleset = get_game(ruleset.game), ruleset
+        self.turns_json, self.turns_sent = [], 0
         try:
             process = self._started()
+            self.games_in_process += 1
             process.send(
                 json.dumps(
                     {
@@ -205,21 +225,20 @@ class JsonLineBot(ProgramBot):
             self._fail(forfeit)
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> Any:
-        assert self.process is not None and self.ruleset is not None
-        message: dict[str, Any] = {
-            "type": "position",
-            "ruleset": self.ruleset.id,
-            "seat": self.seat,
-            # The opponent's engine output is its own: a bot sees the moves and the clocks.
-            "turns": [
-                turn.model_dump(mode="json", exclude_none=True, exclude=ENGINE_OUTPUT)
-                for turn in history
-            ],
-        }
+        assert self.process is not None and self.ruleset is not None and self.game is not None
+        self.turns_json += map(turn_message, history[len(self.turns_json) :])
+        message: dict[str, Any] = {"type": "position"}
+        if self.terms.version == 1:
+            message.update(ruleset=self.ruleset.id, seat=self.seat, turns=self.turns_json)
+        else:
+            message.update(from_turn=self.turns_sent, turns=self.turns_json[self.turns_sent :])
+        self.turns_sent = len(self.turns_json)
         if state.roll is not None:
             message["roll"] = list(state.roll)
-        assert self.game is not None
-        message["legal"] = [self.game.format_move(state, move) for move in state.legal_moves()]
+        legal: dict[str, Any] = {}
+        if self.terms.legal:
+            legal = {self.game.format_move(state, move): move for move in state.legal_moves()}
+            message["legal"] = list(legal)
         if self.clock is not None:
             message["clock_ms"] = list(self.clock.remaining_ms)
             message["increment_ms"] = self.clock.increment_ms[self.seat]
@@ -234,7 +253,9 @@ class JsonLineBot(ProgramBot):
                     "protocol_error", f"a move message without a 'move' string: {reply!r:.200}"
                 )
             self.info = _move_info(reply)
-            return self._parse(state, move)
+            # A move written as it was listed is legal as it stands; any other spelling is
+            # read and checked by the game's notation.
+            return legal[move] if move in legal else self._parse(state, move)
         except Forfeit as forfeit:
             self._fail(forfeit)
 
@@ -248,11 +269,61 @@ class JsonLineBot(ProgramBot):
                 self._stop()
         super().end_game(winner, reason)
 
-    def close(self) -> None:
+    def _quit(self) -> None:
+        """Ask the program to exit, then stop its process."""
         if self.process is not None and self.process.alive():
             with contextlib.suppress(Forfeit):
-                self.process.send(json.dumps({"type": "quit"}))
-        super().close()
+                self.process.send(QUIT)
+        self._stop()
+
+    def close(self) -> None:
+        self._quit()
+
+
+HELLO = json.dumps(
+    {
+        "type": "hello",
+        "protocol": PROTOCOL,
+        "protocol_version": PROTOCOL_VERSION,
+        "protocol_versions": list(PROTOCOL_VERSIONS),
+    }
+)
+QUIT = json.dumps({"type": "quit"})
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What a program's hello answer chose (docs/bot-protocol.md)."""
+
+    version: int = PROTOCOL_VERSION
+    games_per_process: int | None = None
+    """Games it plays before it wants a new process (None: as many as come)."""
+    legal: bool = True
+    """Whether positions list the legal moves (version 2 may leave them out)."""
+
+
+def hello_terms(reply: dict[str, Any]) -> Terms:
+    """The terms of a hello answer: the version (1 when it names none, as version 1 programs
+    may), and from version 2 on `games_per_process` and `legal`; a protocol_error Forfeit for a
+    value that is not one of those allowed."""
+    version = reply.get("protocol_version", PROTOCOL_VERSION)
+    if type(version) is not int or version not in PROTOCOL_VERSIONS:
+        spoken = " or ".join(map(str, PROTOCOL_VERSIONS))
+        raise Forfeit("protocol_error", f"speaks protocol version {version!r}, not {spoken}")
+    if version == 1:
+        return Terms()
+    games = reply.get("games_per_process")
+    if games is not None and (type(games) is not int or games < 1):
+        raise Forfeit("protocol_error", f"'games_per_process' {games!r} is not a whole number >= 1")
+    legal = reply.get("legal", True)
+    if type(legal) is not bool:
+        raise Forfeit("protocol_error", f"'legal' {legal!r} is not true or false")
+    return Terms(version, games, legal)
+
+
+def turn_message(turn: Any) -> dict[str, Any]:
+    """A record turn as a bot is sent it (TURN_FIELDS)."""
+    return {name: value for name in TURN_FIELDS if (value := getattr(turn, name)) is not None}
 
 
 def _message(line: str, expected: str) -> dict[str, Any]:
@@ -278,6 +349,8 @@ def _plainly_info(line: str) -> bool:
 
 def _move_info(reply: dict[str, Any]) -> MoveInfo:
     """The optional `score`, `depth`, `nodes` and `pv` of a move message."""
+    if len(reply) == 2:  # `type` and `move` only, as most moves come
+        return NO_INFO
     score, depth, nodes, pv = (reply.get(key) for key in ("score", "depth", "nodes", "pv"))
     if score is not None and (
         type(score) not in (int, float) or (type(score) is float and not math.isfinite(score))

@@ -11,6 +11,7 @@ from typing import NamedTuple
 from referee.bots.external import JsonLineBot, Limits, ProgramBot, TraxContestBot
 from referee.bots.process import BotLog, Launch, minimal_environment
 from referee.bots.registry import make_bot
+from referee.bots.running import release, running_bot
 from referee.games import get_game
 from referee.games.base import Game, Ruleset
 from referee.games.bot import Bot
@@ -122,8 +123,9 @@ def play_batch(
     record comes back validated.
 
     Built-in bots are made afresh for each game, so batching and resuming never change a
-    game; external programs keep running from game to game (restarted after a forfeit) and
-    their standard error goes to a log per bot. Unless `keep_going`, the batch stops once a
+    game; external programs keep running from game to game and from batch to batch in this
+    worker (restarted after a forfeit, referee/bots/running.py) and their standard error goes
+    to a log per bot. Unless `keep_going`, the batch stops once a
     program could not start in each of its first two games.
     """
     game, ruleset = tournament_ruleset(config)
@@ -148,10 +150,11 @@ def play_batch(
                 built.append(bots[-1])
             else:
                 if index not in externals:
-                    externals[index] = external_bot(config, entry, base)
+                    externals[index] = running_bot(entry.name, external_bot(config, entry, base))
                 bots.append(externals[index])
         return bots
 
+    finished = False
     try:
         for job in jobs:
             event = EventInfo(
@@ -198,9 +201,12 @@ def play_batch(
             cannot_start = None if keep_going else _cannot_start(config, job, externals, starts)
             if cannot_start is not None:
                 break
+        finished = True
     finally:
-        for bot in [*built, *externals.values()]:
+        for bot in built:
             bot.close()
+        for program in externals.values():
+            release(program, clean=finished)
     started = frozenset(config.bots[i].name for i, bot in externals.items() if bot.ever_ready)
     games = [PlayedGame(record, validate_record(record, "", 0).valid) for record in records]
     return PlayedBatch(games, started, cannot_start)
