@@ -15,8 +15,22 @@ def test_bots_are_listed_with_their_options() -> None:
     assert bots == {
         "random": {},
         "greedy": {},
-        "alphabeta": {"depth": "6", "time": "1.0"},
-        "search": {"depth": "40", "time": "1.0"},
+        "alphabeta": {
+            "depth": "6",
+            "time": "1.0",
+            "table": "0",
+            "quiescence": "8",
+            "weights": "'plain'",
+            "draws": "'rules'",
+        },
+        "search": {
+            "depth": "40",
+            "time": "1.0",
+            "table": "1",
+            "quiescence": "0",
+            "weights": "'tuned'",
+            "draws": "'early'",
+        },
     }
     bot = make_bot("thai", "alphabeta:depth=3,time=0.5")
     assert isinstance(bot, AlphaBetaBot)

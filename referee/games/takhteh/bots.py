@@ -11,12 +11,12 @@ It is antisymmetric: a position is worth to one player minus what it is worth to
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from referee.games.base import State
 from referee.games.bot import Bot, MoveInfo
+from referee.games.search import Budget, OutOfTime
 from referee.games.takhteh.net import Net, equity
 from referee.games.takhteh.rules import (
     TURN_OUTCOMES,
@@ -29,7 +29,10 @@ from referee.games.takhteh.rules import (
 )
 
 WIN = 1000.0
-"""The value of a game won (times its points), far above any position's evaluation."""
+"""The value of a game won (times its points), far above any position's evaluation, in the
+evaluation's units (pips): the look-ahead averages won games with evaluated positions over
+the dice, so this is a point's worth in pips, not a search's decided score
+(`referee.games.search.WIN`)."""
 
 # How much a made point (two or more checkers) is worth by where it is, for the player whose
 # points they are: the home board and the bar point block the opponent's way home, and points
@@ -139,10 +142,6 @@ class TakhtehGreedyBot(Bot):
         return self.rng.choice([play for score, play, _ in scored if score == best])
 
 
-class _OutOfTime(Exception):
-    """The move's time limit passed in the middle of a look-ahead."""
-
-
 class ExpectimaxBot(Bot):
     name = "expectimax"
     description = (
@@ -157,7 +156,7 @@ class ExpectimaxBot(Bot):
         self.time = float(time)
         """Seconds per move; 0 for no limit. Plays are weighed best-first and a look-ahead cut
         by the limit is dropped, so the answer is the best play fully weighed by then."""
-        self._deadline = 0.0
+        self._budget = Budget(0)
         self.nodes = 0
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> TakhtehMove:
@@ -167,8 +166,7 @@ class ExpectimaxBot(Bot):
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        budget = self.seconds_for_move(self.time)
-        self._deadline = time.perf_counter() + budget if budget else 0.0
+        self._budget = Budget(self.seconds_for_move(self.time))
         scored = _scored(state.board, moves)
         self.nodes = len(scored)
         scored.sort(key=lambda item: -item[0])
@@ -177,7 +175,7 @@ class ExpectimaxBot(Bot):
         for score, play, after in scored[: self.top]:
             try:
                 value = score if score >= WIN else self._after_value(after, self.depth)
-            except _OutOfTime:
+            except OutOfTime:
                 break
             if value > best_value:
                 best_value, best = value, [play]
@@ -194,8 +192,7 @@ class ExpectimaxBot(Bot):
         other = flip(board)
         total = 0.0
         for (high, low), chance in TURN_OUTCOMES:
-            if self._deadline and time.perf_counter() > self._deadline:
-                raise _OutOfTime
+            self._budget.check()
             replies = _scored(other, legal_plays(other, high, low))
             self.nodes += len(replies)
             if depth > 1:
@@ -237,8 +234,7 @@ class TDNetBot(Bot):
         counting 2), the plies looked ahead (0 or 1) and the positions the network rated."""
         assert isinstance(state, TakhtehState)
         moves = state.legal_moves()
-        budget = self.seconds_for_move(self.time)
-        deadline = time.perf_counter() + budget if budget else float("inf")
+        budget = Budget(self.seconds_for_move(self.time))
         board = state.board
         afters = [apply_legs(board, move) for move in moves]
         for move, after in zip(moves, afters, strict=True):
@@ -257,7 +253,7 @@ class TDNetBot(Bot):
         weighed = [(float(values[order[0]]), order[0])]
         looked: list[tuple[float, int]] = []
         for i in order[: self.top]:
-            value = self._look_ahead(afters[i], deadline)
+            value = self._look_ahead(afters[i], budget)
             if value is None:
                 break
             looked.append((value, i))
@@ -270,17 +266,17 @@ class TDNetBot(Bot):
         self.info = MoveInfo(best, depth, self.nodes)
         return self.rng.choice([moves[i] for value, i in scored if value == best])
 
-    def _look_ahead(self, after: Board, deadline: float) -> float | None:
+    def _look_ahead(self, after: Board, budget: Budget) -> float | None:
         """Expected points of `after` (seen from the player who just moved) over the
         opponent's rolls, each answered by the reply the network rates best; None when the
-        deadline passes first."""
+        budget runs out first."""
         other = flip(after)
         # A turn bears off four checkers at most: with more left no reply ends the game.
         may_finish = sum([n for n in other if n > 0]) <= 4
         replies: list[Board] = []
         spans: list[tuple[float, int, int, float | None]] = []
         for (high, low), chance in TURN_OUTCOMES:
-            if time.perf_counter() > deadline:
+            if budget.passed():
                 return None
             start = len(replies)
             won: float | None = None
