@@ -162,9 +162,10 @@ def forced_play(codes: dict[int, int], key: int, tile: int) -> tuple[Turn | None
     order first met, GONE for the spaces it filled (on an illegal turn: those changed until
     the walk stopped). The tracks are not followed: forced play depends on the codes alone.
     """
-    force_of, contribs, free = FORCE, CONTRIB, FREE
-    occupied = codes.get(key, 0) >> 4
+    force_of, contribs, free, board = FORCE, CONTRIB, FREE, codes.get
+    occupied = board(key, 0) >> 4
     changed = {key: GONE}
+    overlay = changed.get
     turn = [(key, tile, occupied)]
     pending: list[int] = []
     space = key
@@ -174,9 +175,9 @@ def forced_play(codes: dict[int, int], key: int, tile: int) -> tuple[Turn | None
         contrib = contribs[tile]
         for d, delta in free[occupied]:
             neighbour = space + delta
-            code = changed.get(neighbour)
+            code = overlay(neighbour)
             if code is None:
-                code = codes.get(neighbour, 0)
+                code = board(neighbour, 0)
             code |= contrib[d]
             changed[neighbour] = code
             force = force_of[code]
@@ -316,7 +317,7 @@ def legal_turns(codes: dict[int, int], spaces: Iterable[int]) -> Iterator[tuple[
     board: forced play (`forced_play`) must not enter a space from three edges by one colour.
     Forced tiles never widen the tiles in play (see `play_turn`), so the limit needs no
     further check."""
-    force_of, contribs, free, fits = FORCE, CONTRIB, FREE, FITS
+    force_of, contribs, free, fits, board = FORCE, CONTRIB, FREE, FITS, codes.get
     for key in spaces:
         code = codes[key]
         edges = free[code >> 4]
@@ -326,7 +327,7 @@ def legal_turns(codes: dict[int, int], spaces: Iterable[int]) -> Iterator[tuple[
             # most tiles force nothing, and such a turn is legal without the walk's
             # bookkeeping. tests/trax/test_trax_forced_play.py holds the two equal.
             for d, delta in edges:
-                if force_of[codes.get(key + delta, 0) | contrib[d]] != NO_FORCE:
+                if force_of[board(key + delta, 0) | contrib[d]] != NO_FORCE:
                     if forced_play(codes, key, tile)[0] is not None:
                         yield key, tile
                     break
