@@ -28,11 +28,10 @@ from referee.games.takhteh.rules import (
     legal_plays,
 )
 
-WIN = 1000.0
-"""The value of a game won (times its points), far above any position's evaluation, in the
-evaluation's units (pips): the look-ahead averages won games with evaluated positions over
-the dice, so this is a point's worth in pips, not a search's decided score
-(`referee.games.search.WIN`)."""
+GAME_POINT = 1000.0
+"""A point won, in the evaluation's units (pips): a game won scores this times its points, far
+above any position's evaluation. The look-ahead averages won games with evaluated positions
+over the dice, so this is a value, not a search's win score (`referee.games.search.WIN`)."""
 
 # How much a made point (two or more checkers) is worth by where it is, for the player whose
 # points they are: the home board and the bar point block the opponent's way home, and points
@@ -109,7 +108,7 @@ def terminal_value(after: Board) -> float | None:
     """The value of a play that bears off the mover's last checker, else None."""
     if max(after) > 0:
         return None
-    return WIN * (2 if sum(after) == -15 else 1)
+    return GAME_POINT * (2 if sum(after) == -15 else 1)
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -117,7 +116,7 @@ def evaluate(state: State, seat: int) -> float:
     assert isinstance(state, TakhtehState)
     outcome = state.outcome()
     if outcome is not None:
-        value = WIN * outcome.points
+        value = GAME_POINT * outcome.points
         return value if outcome.winner == seat else -value
     return evaluate_board(state.board_of(seat))
 
@@ -174,7 +173,7 @@ class ExpectimaxBot(Bot):
         best: list[TakhtehMove] = [scored[0][1]]
         for score, play, after in scored[: self.top]:
             try:
-                value = score if score >= WIN else self._after_value(after, self.depth)
+                value = score if score >= GAME_POINT else self._after_value(after, self.depth)
             except OutOfTime:
                 break
             if value > best_value:
@@ -199,7 +198,7 @@ class ExpectimaxBot(Bot):
                 replies.sort(key=lambda item: -item[0])
                 reply_value = -float("inf")
                 for score, _, after in replies[: self.top]:
-                    value = score if score >= WIN else self._after_value(after, depth - 1)
+                    value = score if score >= GAME_POINT else self._after_value(after, depth - 1)
                     reply_value = max(reply_value, value)
             else:
                 reply_value = max(score for score, _, _ in replies)
@@ -240,7 +239,7 @@ class TDNetBot(Bot):
         for move, after in zip(moves, afters, strict=True):
             value = terminal_value(after)
             if value is not None:
-                self.info = MoveInfo(value / WIN, 0, 0)
+                self.info = MoveInfo(value / GAME_POINT, 0, 0)
                 return move
         values = equity(_net().probabilities(afters))
         self.nodes = len(afters)
@@ -286,7 +285,7 @@ class TDNetBot(Bot):
                     reply = apply_legs(other, play)
                     value = terminal_value(reply)
                     if value is not None:
-                        won = value / WIN
+                        won = value / GAME_POINT
                         break
                     replies.append(reply)
                 if won is not None:
