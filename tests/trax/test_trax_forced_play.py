@@ -1,6 +1,6 @@
-"""The one forced-play walk (`rules.forced_play`) against the slow reading of the rules, and
-its users held to it: `legal_turns` (which repeats the walk's first step for speed),
-`play_turn` and the bots' probes."""
+"""The forced-play walk (`rules.forced_play`) against the slow reading of the rules, and the
+places held to it: `legal_turns` (which repeats the walk's first step for speed), `play_turn`
+(which repeats the walk on the board itself, for speed) and the bots' probes."""
 
 from __future__ import annotations
 
@@ -13,7 +13,14 @@ from trax_support import board_of, naive_turn, random_state
 
 from referee.games.base import IllegalMove
 from referee.games.trax import GAME
-from referee.games.trax.rules import COORD_MASK, SHIFT, forced_play, legal_turns, play_turn
+from referee.games.trax.rules import (
+    COORD_MASK,
+    GONE,
+    SHIFT,
+    forced_play,
+    legal_turns,
+    play_turn,
+)
 from referee.games.trax.threats import BROKEN, probe
 
 CHOICES = st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=40)
@@ -42,7 +49,7 @@ def test_the_walk_places_the_tiles_the_rules_force(variant: str, choices: list[i
         assert (turn is None) == (expected is None)
         assert ((key, tile) in legal) == (turn is not None)
         assert (probe(state, key, tile).result == BROKEN) == (turn is None)
-        assert key in changed
+        assert key in changed and key in state.codes
         if turn is None or expected is None:
             continue
         assert turn[0][:2] == (key, tile)
@@ -53,10 +60,12 @@ def test_the_walk_places_the_tiles_the_rules_force(variant: str, choices: list[i
         assert state.box is not None
         play_turn(tiles, codes, ends, list(state.box), key, tile, 0)
         assert {_xy(space): _edges(put) for space, put in tiles.items()} == expected
-        assert not set(codes) & set(tiles)
+        # ... and leaves the codes the walk's overlay says.
+        overlaid = {**state.codes, **changed}
+        assert codes == {space: code for space, code in overlaid.items() if code != GONE}
 
 
-def test_an_illegal_turn_leaves_the_board_unchanged() -> None:
+def test_an_illegal_turn_is_refused_and_the_walk_leaves_the_codes_alone() -> None:
     # Illegal turns are rare among the candidates (about 1 in 200): look through a few games.
     illegal = 0
     for seed in range(30):
@@ -64,11 +73,12 @@ def test_an_illegal_turn_leaves_the_board_unchanged() -> None:
         state = random_state("standard", [rng.randrange(10_000) for _ in range(30)])
         assert state.box is not None
         for key, tile in state.candidates():
+            before = dict(state.codes)
             if forced_play(state.codes, key, tile)[0] is not None:
                 continue
+            assert state.codes == before
             illegal += 1
             tiles, codes, ends = dict(state.tiles), dict(state.codes), dict(state.ends)
             with pytest.raises(IllegalMove, match="three edges"):
                 play_turn(tiles, codes, ends, list(state.box), key, tile, 0)
-            assert (tiles, codes, ends) == (state.tiles, state.codes, state.ends)
     assert illegal

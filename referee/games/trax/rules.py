@@ -154,13 +154,14 @@ Turn = list[tuple[int, int, int]]
 
 def forced_play(codes: dict[int, int], key: int, tile: int) -> tuple[Turn | None, dict[int, int]]:
     """Follow a turn from a primary tile on `key` through every tile it forces, without
-    changing `codes` (the board's, see the module's docstring): the one walk of forced play,
-    used by `play_turn`, `turn_is_legal` and the bots' probes (`threats.probe`).
+    changing `codes`: the walk of forced play, used by `legal_turns` and the bots' probes
+    (`threats.probe`), and repeated for speed in `play_turn`. It reads the codes alone (see
+    the module's docstring): forced play does not depend on the tracks.
 
     Returns the tiles of the turn in the order they are placed, None when the turn is illegal
     (a space entered from three edges by one colour), and the codes the turn changed, in the
-    order first met, GONE for the spaces it filled (on an illegal turn: those changed until
-    the walk stopped). The tracks are not followed: forced play depends on the codes alone.
+    order first met, GONE for the spaces it filled (on an illegal turn, those changed until
+    the walk stopped).
     """
     force_of, contribs, free, board = FORCE, CONTRIB, FREE, codes.get
     occupied = board(key, 0) >> 4
@@ -215,9 +216,9 @@ def play_turn(
     Returns the colours the turn closed into loops (bit 0 white, bit 1 black) and one end of
     every track it lengthened. Raises IllegalMove when a space is entered from three edges by
     one colour, or the primary tile leaves the `limit` x `limit` area (limit 0: no limit);
-    the board is then left unchanged but for `box`, so play on copies. `box` is widened in
-    place.
+    the board is then left half-changed, so play on copies. `box` is widened in place.
     """
+    force_of, contribs, pairs, incoming, free = FORCE, CONTRIB, PAIRS, INCOMING, FREE
     # Only the primary tile can widen the tiles in play: a space beyond them and the primary
     # touches at most one tile, so it is never forced (and so on, tile by tile).
     x, y = key & COORD_MASK, key >> SHIFT
@@ -235,24 +236,33 @@ def play_turn(
             "trax.8x8-limit",
             f"the tiles in play would span more than {limit} columns or rows",
         )
-    turn, changed = forced_play(codes, key, tile)
-    if turn is None:
-        raise IllegalMove(
-            "trax.three-edges",
-            "the turn leaves a space that one colour enters from three edges",
-        )
-    for space, code in changed.items():
-        if code == GONE:
-            codes.pop(space, None)
-        else:
-            codes[space] = code
-    pairs, incoming = PAIRS, INCOMING
+    # Forced play as `forced_play` walks it, again, on the board itself and with the tracks
+    # followed tile by tile: the walk's overlay, its list of tiles and a second pass cost
+    # replaying a game a fifth of `play_turn`'s time. tests/trax/test_trax_forced_play.py
+    # holds the two equal.
+    forced: list[int] = []
     grown: list[int] = []
     loops = 0
-    for space, put, occupied in turn:
-        tiles[space] = put
-        here = space << 2
-        for colour_bit, a, b in pairs[put]:
+    while True:
+        tiles[key] = tile
+        # The space's own code says which of its edges face a tile: no look-up of the four
+        # neighbours in `tiles`.
+        occupied = codes.pop(key, 0) >> 4
+        contrib = contribs[tile]
+        for d, delta in free[occupied]:
+            neighbour = key + delta
+            code = codes.get(neighbour, 0) | contrib[d]
+            codes[neighbour] = code
+            force = force_of[code]
+            if force != NO_FORCE:
+                if force == THREE_EDGES:
+                    raise IllegalMove(
+                        "trax.three-edges",
+                        "the turn leaves a space that one colour enters from three edges",
+                    )
+                forced.append(neighbour)
+        here = key << 2
+        for colour_bit, a, b in pairs[tile]:
             far_a = ends.pop(here + incoming[a]) if occupied >> a & 1 else here | a
             if occupied >> b & 1:
                 in_b = here + incoming[b]
@@ -267,7 +277,15 @@ def play_turn(
             ends[far_a] = far_b
             ends[far_b] = far_a
             grown.append(far_a)
-    return loops, grown
+        while forced:
+            key = forced.pop()
+            if key not in tiles:
+                break
+        else:
+            return loops, grown
+        # A space once forced stays forced: its code only gains edges, and a third edge of
+        # one colour raised already.
+        tile = force_of[codes[key]]
 
 
 def is_line(end: int, other: int, box: Sequence[int]) -> bool:
