@@ -120,7 +120,7 @@ class TraxGreedyBot(Bot):
         # The safety check (a scan of the opponent's moves) is the costly part: walk down
         # from the best score and stop after the first score that has a safe move.
         best: list[tuple[int, int]] = []
-        best_score = -WIN
+        best_score: float = -WIN
         for score, move, after in scored:
             if best and score < best_score:
                 break
@@ -210,7 +210,7 @@ class TraxSearchBot(_TimedSearch):
         scores: dict[tuple[int, int], float],
     ) -> None:
         """Score each root move to `depth` into `scores`, in order, as far as time allows."""
-        alpha = -WIN - 1
+        alpha: float = -WIN - 1
         for move in moves:
             child = state.play(state.move_at(*move))
             score = -self._negamax(child, depth - 1, -WIN - 1, -alpha, 1)
@@ -239,7 +239,7 @@ class TraxSearchBot(_TimedSearch):
         if depth == 0:
             return evaluate(state, state.seat)
         history = self._history
-        best = -WIN - 1
+        best: float = -WIN - 1
         for move in sorted(quiet, key=lambda move: -history.get(move, 0)):
             child = state.play(state.move_at(*move))
             score = -self._negamax(child, depth - 1, -beta, -alpha, ply + 1)
@@ -380,7 +380,7 @@ class TraxThreatBot(_TimedSearch):
         scores: dict[Move, float],
     ) -> None:
         """Score each root move to `depth` into `scores`, in order, as far as time allows."""
-        alpha = -WIN - 1
+        alpha: float = -WIN - 1
         self._horizon = depth + EXTENSION
         for move in moves:
             child, child_scan = self._child(state, scan, None, move, None, True)
@@ -456,13 +456,13 @@ class TraxThreatBot(_TimedSearch):
                     -history.get(move, 0),
                 )
             )
-        best = -WIN - 1
+        best: float = -WIN - 1
         searched = False
         for move in moves:
             made = known.get(move)
             if made is not None:
                 if made & theirs:
-                    score = -(WIN - ply - 1)
+                    score: float = -(WIN - ply - 1)
                 else:
                     if perf_counter() > self._deadline:
                         raise OutOfTime
