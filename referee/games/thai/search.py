@@ -1,13 +1,18 @@
-"""The strong Thai checkers bot: alpha-beta with a transposition table, under a time limit.
+"""The Thai checkers alpha-beta bot: `search`, and `alphabeta`, the same bot with lighter
+defaults under the name of the plain negamax it replaced.
 
 `search` runs principal-variation alpha-beta, deepened one ply at a time until its time or
-depth limit, with captures searched to the end at the horizon (they are compulsory, so a
-position in the middle of an exchange is never judged), the moves ordered best first (the
-transposition table's move, then longer captures, the killer moves of the ply and the history
-heuristic), and a transposition table keyed by `ThaiState.key`. `Evaluation` scores a quiet
-position; its weights were chosen by matches (docs/thai.md, `benchmarks/thai_tune.py`).
+depth limit (`referee.games.search.deepen`), with captures searched to the end at the horizon
+(they are compulsory, so a position in the middle of an exchange is never judged), the moves
+ordered best first (the transposition table's move, then longer captures, the killer moves of
+the ply and the history heuristic), and a transposition table keyed by `ThaiState.key`.
+`Evaluation` scores a quiet position; its weights were chosen by matches (docs/thai.md,
+`benchmarks/thai_tune.py`). Options turn the table off, bound the capture search, choose the
+plain weights and the rules' draws: with all four, as `alphabeta` has by default, it chooses
+the moves the plain negamax chose (principal-variation windows and ordering change the nodes
+visited, not the move chosen or its score).
 
-Draws in the search:
+Draws in the search (`draws=early`; `draws=rules` scores only what the rules call a draw):
 
 - A position that occurred before, since the last capture or man move (`ThaiState.history`),
   scores as a draw at once: the side that likes a draw can repeat it again, and the engine
