@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from referee.games.base import Ruleset, State
-
-WIN_SCORE = 1e9
+from referee.games.search import WIN
 
 
 class Forfeit(Exception):
@@ -154,7 +153,7 @@ class GreedyBot(Bot):
             after = state.play(move)
             outcome = after.outcome()
             if outcome is not None:
-                score = WIN_SCORE if outcome.winner == seat else -WIN_SCORE
+                score: float = WIN if outcome.winner == seat else -WIN
                 if outcome.winner is None:
                     score = 0.0
             else:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from bot_clock import BUSY_MACHINE, timed
-from thai_support import GAME, RULESET, moves, position
+from hypothesis import given, settings
+from thai_support import GAME, RULESET, moves, position, positions
 
-from referee.bots.registry import describe_bots, make_bot
+from referee.bots.registry import BotSpecError, describe_bots, make_bot
 from referee.games.thai.bots import AlphaBetaBot, evaluate, material
+from referee.games.thai.search import EVALUATIONS
 
 
 def test_bots_are_listed_with_their_options() -> None:
@@ -15,8 +19,22 @@ def test_bots_are_listed_with_their_options() -> None:
     assert bots == {
         "random": {},
         "greedy": {},
-        "alphabeta": {"depth": "6", "time": "1.0"},
-        "search": {"depth": "40", "time": "1.0"},
+        "alphabeta": {
+            "depth": "6",
+            "time": "1.0",
+            "table": "0",
+            "quiescence": "8",
+            "weights": "'plain'",
+            "draws": "'rules'",
+        },
+        "search": {
+            "depth": "40",
+            "time": "1.0",
+            "table": "1",
+            "quiescence": "0",
+            "weights": "'tuned'",
+            "draws": "'early'",
+        },
     }
     bot = make_bot("thai", "alphabeta:depth=3,time=0.5")
     assert isinstance(bot, AlphaBetaBot)
@@ -80,3 +98,39 @@ def test_alphabeta_answers_within_its_time_limit() -> None:
 def test_alphabeta_needs_some_limit() -> None:
     with pytest.raises(ValueError):
         AlphaBetaBot(depth=0, time=0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(max_pieces=20))
+def test_the_plain_weights_are_the_former_alphabeta_evaluation(fen: str) -> None:
+    """`alphabeta` (now `search` with `weights=plain`) judges as the bot it replaced did:
+    material and four points a row advanced, here `bots.evaluate`, written separately."""
+    state = position(fen)
+    assert EVALUATIONS["plain"](state) == evaluate(state, state.turn)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("search:weights=strong", "weights is one of tuned, plain, not 'strong'"),
+        ("alphabeta:draws=never", "draws is one of early, rules, not 'never'"),
+        ("search:table=2", "table is 1 (a transposition table) or 0 (none)"),
+    ],
+)
+def test_unknown_search_options_are_refused(spec: str, message: str) -> None:
+    with pytest.raises(BotSpecError, match=re.escape(message)):
+        make_bot("thai", spec)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["search:table=0,quiescence=2,depth=3,time=0", "alphabeta:table=1,draws=early,depth=3,time=0"],
+)
+def test_any_mix_of_the_two_bots_options_plays_legal_moves_reproducibly(spec: str) -> None:
+    state = position("B:W1,3,6,8,22,24:B13,15,18,27,30")
+    chosen = []
+    for _ in range(2):
+        bot = make_bot("thai", spec)
+        bot.start_game(RULESET, 0, "seed-2")
+        chosen.append(bot.choose(state))
+    assert chosen[0] == chosen[1] and chosen[0] in state.legal_moves()

@@ -11,12 +11,12 @@ It is antisymmetric: a position is worth to one player minus what it is worth to
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from referee.games.base import State
 from referee.games.bot import Bot, MoveInfo
+from referee.games.search import Budget, OutOfTime
 from referee.games.takhteh.net import Net, equity
 from referee.games.takhteh.rules import (
     TURN_OUTCOMES,
@@ -28,8 +28,10 @@ from referee.games.takhteh.rules import (
     legal_plays,
 )
 
-WIN = 1000.0
-"""The value of a game won (times its points), far above any position's evaluation."""
+GAME_POINT = 1000.0
+"""A point won, in the evaluation's units (pips): a game won scores this times its points, far
+above any position's evaluation. The look-ahead averages won games with evaluated positions
+over the dice, so this is a value, not a search's win score (`referee.games.search.WIN`)."""
 
 # How much a made point (two or more checkers) is worth by where it is, for the player whose
 # points they are: the home board and the bar point block the opponent's way home, and points
@@ -106,7 +108,7 @@ def terminal_value(after: Board) -> float | None:
     """The value of a play that bears off the mover's last checker, else None."""
     if max(after) > 0:
         return None
-    return WIN * (2 if sum(after) == -15 else 1)
+    return GAME_POINT * (2 if sum(after) == -15 else 1)
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -114,7 +116,7 @@ def evaluate(state: State, seat: int) -> float:
     assert isinstance(state, TakhtehState)
     outcome = state.outcome()
     if outcome is not None:
-        value = WIN * outcome.points
+        value = GAME_POINT * outcome.points
         return value if outcome.winner == seat else -value
     return evaluate_board(state.board_of(seat))
 
@@ -139,10 +141,6 @@ class TakhtehGreedyBot(Bot):
         return self.rng.choice([play for score, play, _ in scored if score == best])
 
 
-class _OutOfTime(Exception):
-    """The move's time limit passed in the middle of a look-ahead."""
-
-
 class ExpectimaxBot(Bot):
     name = "expectimax"
     description = (
@@ -157,7 +155,7 @@ class ExpectimaxBot(Bot):
         self.time = float(time)
         """Seconds per move; 0 for no limit. Plays are weighed best-first and a look-ahead cut
         by the limit is dropped, so the answer is the best play fully weighed by then."""
-        self._deadline = 0.0
+        self._budget = Budget(0)
         self.nodes = 0
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> TakhtehMove:
@@ -167,8 +165,7 @@ class ExpectimaxBot(Bot):
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        budget = self.seconds_for_move(self.time)
-        self._deadline = time.perf_counter() + budget if budget else 0.0
+        self._budget = Budget(self.seconds_for_move(self.time))
         scored = _scored(state.board, moves)
         self.nodes = len(scored)
         scored.sort(key=lambda item: -item[0])
@@ -176,8 +173,8 @@ class ExpectimaxBot(Bot):
         best: list[TakhtehMove] = [scored[0][1]]
         for score, play, after in scored[: self.top]:
             try:
-                value = score if score >= WIN else self._after_value(after, self.depth)
-            except _OutOfTime:
+                value = score if score >= GAME_POINT else self._after_value(after, self.depth)
+            except OutOfTime:
                 break
             if value > best_value:
                 best_value, best = value, [play]
@@ -194,15 +191,14 @@ class ExpectimaxBot(Bot):
         other = flip(board)
         total = 0.0
         for (high, low), chance in TURN_OUTCOMES:
-            if self._deadline and time.perf_counter() > self._deadline:
-                raise _OutOfTime
+            self._budget.check()
             replies = _scored(other, legal_plays(other, high, low))
             self.nodes += len(replies)
             if depth > 1:
                 replies.sort(key=lambda item: -item[0])
                 reply_value = -float("inf")
                 for score, _, after in replies[: self.top]:
-                    value = score if score >= WIN else self._after_value(after, depth - 1)
+                    value = score if score >= GAME_POINT else self._after_value(after, depth - 1)
                     reply_value = max(reply_value, value)
             else:
                 reply_value = max(score for score, _, _ in replies)
@@ -237,14 +233,13 @@ class TDNetBot(Bot):
         counting 2), the plies looked ahead (0 or 1) and the positions the network rated."""
         assert isinstance(state, TakhtehState)
         moves = state.legal_moves()
-        budget = self.seconds_for_move(self.time)
-        deadline = time.perf_counter() + budget if budget else float("inf")
+        budget = Budget(self.seconds_for_move(self.time))
         board = state.board
         afters = [apply_legs(board, move) for move in moves]
         for move, after in zip(moves, afters, strict=True):
             value = terminal_value(after)
             if value is not None:
-                self.info = MoveInfo(value / WIN, 0, 0)
+                self.info = MoveInfo(value / GAME_POINT, 0, 0)
                 return move
         values = equity(_net().probabilities(afters))
         self.nodes = len(afters)
@@ -257,7 +252,7 @@ class TDNetBot(Bot):
         weighed = [(float(values[order[0]]), order[0])]
         looked: list[tuple[float, int]] = []
         for i in order[: self.top]:
-            value = self._look_ahead(afters[i], deadline)
+            value = self._look_ahead(afters[i], budget)
             if value is None:
                 break
             looked.append((value, i))
@@ -270,17 +265,17 @@ class TDNetBot(Bot):
         self.info = MoveInfo(best, depth, self.nodes)
         return self.rng.choice([moves[i] for value, i in scored if value == best])
 
-    def _look_ahead(self, after: Board, deadline: float) -> float | None:
+    def _look_ahead(self, after: Board, budget: Budget) -> float | None:
         """Expected points of `after` (seen from the player who just moved) over the
         opponent's rolls, each answered by the reply the network rates best; None when the
-        deadline passes first."""
+        budget runs out first."""
         other = flip(after)
         # A turn bears off four checkers at most: with more left no reply ends the game.
         may_finish = sum([n for n in other if n > 0]) <= 4
         replies: list[Board] = []
         spans: list[tuple[float, int, int, float | None]] = []
         for (high, low), chance in TURN_OUTCOMES:
-            if time.perf_counter() > deadline:
+            if budget.passed():
                 return None
             start = len(replies)
             won: float | None = None
@@ -290,7 +285,7 @@ class TDNetBot(Bot):
                     reply = apply_legs(other, play)
                     value = terminal_value(reply)
                     if value is not None:
-                        won = value / WIN
+                        won = value / GAME_POINT
                         break
                     replies.append(reply)
                 if won is not None:

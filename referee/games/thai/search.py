@@ -1,13 +1,18 @@
-"""The strong Thai checkers bot: alpha-beta with a transposition table, under a time limit.
+"""The Thai checkers alpha-beta bot: `search`, and `alphabeta`, the same bot with lighter
+defaults under the name of the plain negamax it replaced.
 
 `search` runs principal-variation alpha-beta, deepened one ply at a time until its time or
-depth limit, with captures searched to the end at the horizon (they are compulsory, so a
-position in the middle of an exchange is never judged), the moves ordered best first (the
-transposition table's move, then longer captures, the killer moves of the ply and the history
-heuristic), and a transposition table keyed by `ThaiState.key`. `Evaluation` scores a quiet
-position; its weights were chosen by matches (docs/thai.md, `benchmarks/thai_tune.py`).
+depth limit (`referee.games.search.deepen`), with captures searched to the end at the horizon
+(they are compulsory, so a position in the middle of an exchange is never judged), the moves
+ordered best first (the transposition table's move, then longer captures, the killer moves of
+the ply and the history heuristic), and a transposition table keyed by `ThaiState.key`.
+`Evaluation` scores a quiet position; its weights were chosen by matches (docs/thai.md,
+`benchmarks/thai_tune.py`). Options turn the table off, bound the capture search, choose the
+plain weights and the rules' draws: with all four, as `alphabeta` has by default, it chooses
+the moves the plain negamax chose (principal-variation windows and ordering change the nodes
+visited, not the move chosen or its score).
 
-Draws in the search:
+Draws in the search (`draws=early`; `draws=rules` scores only what the rules call a draw):
 
 - A position that occurred before, since the last capture or man move (`ThaiState.history`),
   scores as a draw at once: the side that likes a draw can repeat it again, and the engine
@@ -23,23 +28,15 @@ Draws in the search:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
+from time import perf_counter
 from typing import Any, NamedTuple
 
 from referee.games.base import State
 from referee.games.bot import Bot, MoveInfo
+from referee.games.search import DECIDED, MAX_PLY, WIN, Budget, OutOfTime, deepen, lost_in
 from referee.games.thai.geometry import FORWARD, SQUARES, STEP
 from referee.games.thai.rules import BLACK, QUIET_PLY_LIMIT, ThaiMove, ThaiState
-
-WIN = 1_000_000
-"""The score of a won position; a win in fewer plies scores higher."""
-
-MAX_PLY = 200
-"""More plies than any line can have: iterations, quiescence and the mate-score margin."""
-
-_WON = WIN - MAX_PLY
-"""Scores beyond this are wins (or, negated, losses) found by the search."""
 
 EXACT, LOWER, UPPER = 0, 1, 2
 """What a stored score is: the value, a lower bound (a cut-off) or an upper bound."""
@@ -165,18 +162,43 @@ class Evaluation:
 DEFAULT_EVALUATION = Evaluation()
 
 
-class _OutOfTime(Exception):
-    """The time limit ran out in the middle of a search."""
+PLAIN_WEIGHTS = Weights(
+    man=100,
+    king=250,
+    advance=(0, 4, 8, 12, 16, 20, 24),
+    back_row=0,
+    centre=0,
+    king_diagonal=0,
+    mobility=0,
+    tempo=0,
+    exchange=0,
+)
+"""Material and four points a row a man has advanced: the evaluation of the former
+`alphabeta` bot, kept for its configurations."""
+
+EVALUATIONS = {"tuned": DEFAULT_EVALUATION, "plain": Evaluation(PLAIN_WEIGHTS)}
+"""The evaluations the `weights` option names."""
+
+DRAWS = ("early", "rules")
+"""How a search scores repetitions: a position met before as a draw at once (`early`), or
+only the draws the rules call (`rules`: the third occurrence, the 60 plies)."""
 
 
 class SearchBot(Bot):
-    """Principal-variation alpha-beta with a transposition table, under a time limit.
+    """Principal-variation alpha-beta, deepened one ply at a time to a depth or time limit.
 
-    It deepens one ply at a time and stops at `depth` plies or when `time` seconds are used
-    (0 turns a limit off), playing the best move of the deepest search it finished, or a
-    better one found in the search the limit cut short. The clock is read at every node, so
-    it answers within its time. Moves are shuffled with the bot's seeded generator, so equal
-    moves are chosen at random but reproducibly (unless the time limit cuts a search).
+    It stops at `depth` plies or when `time` seconds are used (0 turns a limit off), playing
+    the best move of the deepest search it finished, or a better one found in the search the
+    limit cut short. The clock is read at every node, so it answers within its time. Moves are
+    shuffled with the bot's seeded generator, so equal moves are chosen at random but
+    reproducibly (unless the time limit cuts a search).
+
+    Options beyond the limits: `table` 1 keeps a transposition table, killer moves and the
+    history heuristic (0: none, captures ordered longest first and nothing else);
+    `quiescence` bounds the plies of pending captures searched past the depth (0: to the
+    end); `weights` names the evaluation (`EVALUATIONS`); `draws` how repetitions score
+    (`DRAWS`). The defaults are the strongest; `alphabeta` is this bot with the lighter
+    defaults it had as a bot of its own.
     """
 
     name = "search"
@@ -196,18 +218,38 @@ class SearchBot(Bot):
 
     evaluation: Evaluation = DEFAULT_EVALUATION
 
-    def __init__(self, depth: int = 40, time: float = 1.0) -> None:
+    def __init__(
+        self,
+        depth: int = 40,
+        time: float = 1.0,
+        table: int = 1,
+        quiescence: int = 0,
+        weights: str = "tuned",
+        draws: str = "early",
+    ) -> None:
         super().__init__()
         if depth < 0 or time < 0:
             raise ValueError("depth and time are 0 (no limit) or positive")
         if depth == 0 and time == 0:
             raise ValueError("give a depth or a time limit")
+        if table not in (0, 1):
+            raise ValueError("table is 1 (a transposition table) or 0 (none)")
+        if weights not in EVALUATIONS:
+            raise ValueError(f"weights is one of {', '.join(EVALUATIONS)}, not {weights!r}")
+        if draws not in DRAWS:
+            raise ValueError(f"draws is one of {', '.join(DRAWS)}, not {draws!r}")
         self.depth = min(depth, MAX_PLY // 2) if depth else MAX_PLY // 2
         self.time = time
+        self.table = bool(table)
+        self.quiescence = quiescence or MAX_PLY
+        if weights != "tuned":
+            self.evaluation = EVALUATIONS[weights]
+        self.early_draws = draws == "early"
         self.nodes = 0
         self.reached = 0
         """The depth of the last search finished (for tests and tuning)."""
         self._deadline = float("inf")
+        """The budget's deadline, read at every node."""
         self._draws = 0
         self._table: dict[int, tuple[int, int, int, ThaiMove | None]] = {}
         self._old_table: dict[int, tuple[int, int, int, ThaiMove | None]] = {}
@@ -223,51 +265,44 @@ class SearchBot(Bot):
         """The move, and as `info` its score (hundredths of a man for the mover; a win in
         n plies is 1,000,000 - n), the depth finished and the nodes searched."""
         assert isinstance(state, ThaiState)
-        started = time.perf_counter()
         kids = state.successors()
         if len(kids) == 1:
             return kids[0][0]
         self.rng.shuffle(kids)
         self.nodes = 0
-        self.reached = 0
-        budget = self.seconds_for_move(self.time)
-        self._deadline = started + budget * self.HARD_LIMIT if budget else float("inf")
+        budget = Budget(
+            self.seconds_for_move(self.time), hard=self.HARD_LIMIT, soft=self.SOFT_LIMIT
+        )
+        self._deadline = budget.deadline
         self._killers = [[None, None] for _ in range(MAX_PLY + 1)]
         for table in self._history:
             for move in table:
                 table[move] //= 8
         kids = self._ordered(state, kids, self._stored_move(state.key), 0)
-        best = kids[0][0]
-        score: int | None = None
-        for depth in range(1, self.depth + 1):
-            scores: dict[ThaiMove, int] = {}
-            try:
-                found = self._root(state, kids, depth, scores)
-            except _OutOfTime:
-                # The previous best is searched first; a move that finished above it is
-                # better even though the iteration did not finish.
-                if scores:
-                    top = max(scores, key=scores.__getitem__)
-                    if top is not best and scores[top] > scores.get(best, -WIN - 1):
-                        best, score = top, scores[top]
-                break
-            score = found
-            best = max(scores, key=scores.__getitem__)
-            self.reached = depth
-            kids.sort(key=lambda kid: kid[0] is not best)
-            if abs(score) >= _WON:
-                break
-            if budget and time.perf_counter() - started > budget * self.SOFT_LIMIT:
-                break
-        self.info = MoveInfo(score, self.reached, self.nodes)
-        return best
+        children = dict(kids)
+        moves = [move for move, _ in kids]
+        found = deepen(
+            moves,
+            range(1, self.depth + 1),
+            lambda depth, scores: self._root(state, moves, children, depth, scores),
+            budget,
+        )
+        self.reached = found.depth
+        self.info = MoveInfo(found.score, found.depth, self.nodes)
+        return found.move
 
     def _root(
-        self, state: ThaiState, kids: list[tuple[ThaiMove, ThaiState]], depth: int, scores: dict
-    ) -> int:
+        self,
+        state: ThaiState,
+        moves: list[ThaiMove],
+        children: dict[ThaiMove, ThaiState],
+        depth: int,
+        scores: dict[ThaiMove, float],
+    ) -> None:
         alpha, beta = -WIN - 1, WIN + 1
         draws = self._draws
-        for index, (move, child) in enumerate(kids):
+        for index, move in enumerate(moves):
+            child = children[move]
             if index == 0:
                 score = -self._search(child, depth - 1, -beta, -alpha, 1)
             else:
@@ -279,7 +314,6 @@ class SearchBot(Bot):
                 alpha = score
         best = max(scores, key=scores.__getitem__)
         self._store(state.key, depth if self._draws == draws else -1, EXACT, alpha, best, 0)
-        return alpha
 
     def _stored_move(self, key: int) -> ThaiMove | None:
         entry = self._table.get(key) or self._old_table.get(key)
@@ -288,10 +322,12 @@ class SearchBot(Bot):
     def _store(
         self, key: int, depth: int, flag: int, score: int, move: ThaiMove | None, ply: int
     ) -> None:
+        if not self.table:
+            return
         # Wins are stored as distances from this position, not from the root.
-        if score >= _WON:
+        if score >= DECIDED:
             score += ply
-        elif score <= -_WON:
+        elif score <= -DECIDED:
             score -= ply
         table = self._table
         if len(table) >= self.TABLE_SIZE and key not in table:
@@ -306,12 +342,15 @@ class SearchBot(Bot):
         first: ThaiMove | None,
         ply: int,
     ) -> list[tuple[ThaiMove, ThaiState]]:
-        """The stored move, then longer captures, the killers, and by the history heuristic."""
+        """The stored move, then longer captures, the killers, and by the history heuristic
+        (without the table: longer captures first, the rest as they are)."""
         if kids[0][0].capture:
 
             def key(kid: tuple[ThaiMove, ThaiState]) -> int:
                 return -len(kid[0].path)
 
+        elif not self.table:
+            return kids
         else:
             history = self._history[state.turn]
             killer, second = self._killers[ply]
@@ -333,12 +372,10 @@ class SearchBot(Bot):
                     break
         return kids
 
-    def _search(self, state: ThaiState, depth: int, alpha: int, beta: int, ply: int) -> int:
-        self.nodes += 1
-        if time.perf_counter() > self._deadline:
-            raise _OutOfTime
+    def _drawn(self, state: ThaiState, ply: int) -> int | None:
+        """The score of a position the draw rules (or `draws`) end, else None."""
         history = state.history
-        if history:
+        if self.early_draws:
             if state.key in history:
                 self._draws += 1
                 return 0
@@ -346,22 +383,43 @@ class SearchBot(Bot):
                 if state.has_move():
                     self._draws += 1
                     return 0
-                return ply - WIN
+                return lost_in(ply)
+            return None
+        outcome = state.outcome()
+        if outcome is None:
+            return None
+        if outcome.winner is None:
+            self._draws += 1
+            return 0
+        # The only win a position can have is over the player to move, who has no move.
+        return lost_in(ply)
+
+    def _search(self, state: ThaiState, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.nodes += 1
+        if perf_counter() > self._deadline:
+            raise OutOfTime
+        if state.history:
+            drawn = self._drawn(state, ply)
+            if drawn is not None:
+                return drawn
         if depth <= 0:
             if not state.has_capture():
                 if state.has_move():
                     return self.evaluation(state)
-                return ply - WIN
-            return self._captures(state, alpha, beta, ply)
+                return lost_in(ply)
+            if depth <= -self.quiescence:
+                return self.evaluation(state)
+            return self._captures(state, depth, alpha, beta, ply)
         key = state.key
-        entry = self._table.get(key) or self._old_table.get(key)
+        table = self.table
+        entry = (self._table.get(key) or self._old_table.get(key)) if table else None
         first = None
         if entry is not None:
             stored_depth, flag, score, first = entry
-            if stored_depth >= depth and len(history) + stored_depth < QUIET_PLY_LIMIT:
-                if score >= _WON:
+            if stored_depth >= depth and len(state.history) + stored_depth < QUIET_PLY_LIMIT:
+                if score >= DECIDED:
                     score -= ply
-                elif score <= -_WON:
+                elif score <= -DECIDED:
                     score += ply
                 if flag == EXACT:
                     return score
@@ -372,7 +430,7 @@ class SearchBot(Bot):
                     return score
         kids = state.successors()
         if not kids:
-            return ply - WIN
+            return lost_in(ply)
         if len(kids) > 1:
             kids = self._ordered(state, kids, first, ply)
         draws = self._draws
@@ -392,13 +450,13 @@ class SearchBot(Bot):
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
-                        if not move.capture:
+                        if table and not move.capture:
                             killers = self._killers[ply]
                             if killers[0] != move:
                                 killers[1] = killers[0]
                                 killers[0] = move
-                            table = self._history[state.turn]
-                            table[move] = table.get(move, 0) + depth * depth
+                            counts = self._history[state.turn]
+                            counts[move] = counts.get(move, 0) + depth * depth
                         break
         if self._draws != draws:
             # The score depends on the way here: keep only the move, for ordering.
@@ -411,14 +469,15 @@ class SearchBot(Bot):
             self._store(key, depth, UPPER, best, best_move, ply)
         return best
 
-    def _captures(self, state: ThaiState, alpha: int, beta: int, ply: int) -> int:
-        """A position at the horizon with a capture pending: search the captures out."""
+    def _captures(self, state: ThaiState, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """A position at the horizon with a capture pending: search the captures out (up to
+        `quiescence` plies past the depth)."""
         kids = state.successors()
         if len(kids) > 1:
             kids.sort(key=lambda kid: -len(kid[0].path))
         best = -WIN - 1
         for _, child in kids:
-            score = -self._search(child, 0, -beta, -alpha, ply + 1)
+            score = -self._search(child, depth - 1, -beta, -alpha, ply + 1)
             if score > best:
                 best = score
                 if score > alpha:
@@ -426,3 +485,26 @@ class SearchBot(Bot):
                     if alpha >= beta:
                         break
         return best
+
+
+class AlphaBetaBot(SearchBot):
+    """`alphabeta`: the search under its former name, with that bot's defaults: depth 6,
+    no transposition table, 8 plies of captures past the depth, the plain evaluation and
+    the rules' draws. Its configurations choose the moves they chose as a bot of its own."""
+
+    name = "alphabeta"
+    description = (
+        "alpha-beta search with iterative deepening to a depth or time limit (the `search` "
+        "bot with lighter defaults)"
+    )
+
+    def __init__(
+        self,
+        depth: int = 6,
+        time: float = 1.0,
+        table: int = 0,
+        quiescence: int = 8,
+        weights: str = "plain",
+        draws: str = "rules",
+    ) -> None:
+        super().__init__(depth, time, table, quiescence, weights, draws)

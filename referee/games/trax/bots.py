@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from time import perf_counter
 from typing import Any
 
 from referee.games.base import State
 from referee.games.bot import Bot, MoveInfo
+from referee.games.search import WIN, Budget, Deepened, OutOfTime, deepen
 from referee.games.trax.rules import (
     COORD_MASK,
     DELTA,
@@ -20,9 +21,6 @@ from referee.games.trax.rules import (
     end_colour,
 )
 from referee.games.trax.threats import Effect, Move, Probe, Scan, probe, widens
-
-WIN = 1_000_000.0
-"""The value of a won position; wins sooner score higher (WIN minus the plies to it)."""
 
 LOOP_WEIGHTS = (0.0, 12.0, 4.0, 1.5, 0.5)
 """By the distance between the two empty spaces a track's ends face: 1 is a loop threat
@@ -122,7 +120,7 @@ class TraxGreedyBot(Bot):
         # The safety check (a scan of the opponent's moves) is the costly part: walk down
         # from the best score and stop after the first score that has a safe move.
         best: list[tuple[int, int]] = []
-        best_score = -WIN
+        best_score: float = -WIN
         for score, move, after in scored:
             if best and score < best_score:
                 break
@@ -135,40 +133,15 @@ class TraxGreedyBot(Bot):
         return state.move_at(*self.rng.choice(best))
 
 
-class _OutOfTime(Exception):
-    """The search ran past its deadline."""
+def _final(score: float, depth: int) -> bool:
+    """A win or loss within the plies an iteration of `depth` plays out for sure is final; one
+    found further on (after forced replies) may still come sooner in a deeper iteration."""
+    return abs(score) >= WIN - depth - 1
 
 
-def _deepen(
-    moves: list[Move], depth: int, root: Callable[[int, dict[Move, float]], None]
-) -> tuple[Move, float | None, int]:
-    """Iterative deepening: `root(d, scores)` scores `moves` searched to depth d, best first.
-
-    The answer is the best move of the last finished depth, or of the unfinished one where a
-    finished move beat it, with its score (None if no depth finished) and the last depth
-    finished; `moves` is left sorted by the last finished scores.
-    """
-    best = moves[0]
-    score: float | None = None
-    reached = 0
-    for d in range(1, depth + 1):
-        scores: dict[Move, float] = {}
-        try:
-            root(d, scores)
-        except _OutOfTime:
-            # Moves are searched best first: a finished one that beats the previous best is
-            # better than it even though the iteration did not finish.
-            if scores and max(scores.values()) > scores.get(best, -WIN - 1):
-                best = max(scores, key=scores.__getitem__)
-                score = scores[best]
-            break
-        top = max(scores.values())
-        best = next(move for move in moves if scores[move] == top)
-        score, reached = top, d
-        moves.sort(key=lambda move: -scores[move])
-        if abs(top) >= WIN - d - 1:
-            break
-    return best, score, reached
+def _info(found: Deepened[Move], nodes: int) -> MoveInfo:
+    """What a search says about its move; scores in the units of `evaluate`, a float."""
+    return MoveInfo(None if found.score is None else float(found.score), found.depth, nodes)
 
 
 class _TimedSearch(Bot):
@@ -185,6 +158,7 @@ class _TimedSearch(Bot):
         self.depth = depth
         self.time = time
         self._deadline = 0.0
+        """The budget's deadline, read at every node."""
         self.nodes = 0
 
 
@@ -207,7 +181,7 @@ class TraxSearchBot(_TimedSearch):
         first = _opening(self, state)
         if first is not None:
             return first
-        self._deadline = time.perf_counter() + self.seconds_for_move(self.time)
+        self._deadline = Budget(self.seconds_for_move(self.time)).deadline
         self._history = {}
         self._outlooks = {}
         self.nodes = 0
@@ -218,11 +192,15 @@ class TraxSearchBot(_TimedSearch):
             return self.rng.choice(state.legal_moves())
         moves = list(quiet)
         self.rng.shuffle(moves)
-        best, score, depth = _deepen(
-            moves, self.depth, lambda depth, scores: self._root(state, moves, depth, scores)
+        found = deepen(
+            moves,
+            range(1, self.depth + 1),
+            lambda depth, scores: self._root(state, moves, depth, scores),
+            sort_all=True,
+            final=_final,
         )
-        self.info = MoveInfo(score, depth, self.nodes)
-        return state.move_at(*best)
+        self.info = _info(found, self.nodes)
+        return state.move_at(*found.move)
 
     def _root(
         self,
@@ -232,7 +210,7 @@ class TraxSearchBot(_TimedSearch):
         scores: dict[tuple[int, int], float],
     ) -> None:
         """Score each root move to `depth` into `scores`, in order, as far as time allows."""
-        alpha = -WIN - 1
+        alpha: float = -WIN - 1
         for move in moves:
             child = state.play(state.move_at(*move))
             score = -self._negamax(child, depth - 1, -WIN - 1, -alpha, 1)
@@ -241,8 +219,8 @@ class TraxSearchBot(_TimedSearch):
 
     def _negamax(self, state: TraxState, depth: int, alpha: float, beta: float, ply: int) -> float:
         self.nodes += 1
-        if time.perf_counter() > self._deadline:
-            raise _OutOfTime
+        if perf_counter() > self._deadline:
+            raise OutOfTime
         if state.winner is not None:
             return WIN - ply if state.winner == state.seat else -(WIN - ply)
         # Moving X then Y and Y then X give one position (tiles have no owner), so half the
@@ -261,7 +239,7 @@ class TraxSearchBot(_TimedSearch):
         if depth == 0:
             return evaluate(state, state.seat)
         history = self._history
-        best = -WIN - 1
+        best: float = -WIN - 1
         for move in sorted(quiet, key=lambda move: -history.get(move, 0)):
             child = state.play(state.move_at(*move))
             score = -self._negamax(child, depth - 1, -beta, -alpha, ply + 1)
@@ -301,7 +279,7 @@ class TraxThreatBot(_TimedSearch):
         if first is not None:
             return first
         # A tenth of the time is left for unwinding the search and for a busy machine.
-        self._deadline = time.perf_counter() + self.seconds_for_move(self.time) * 0.9
+        self._deadline = Budget(self.seconds_for_move(self.time), hard=0.9).deadline
         self._history = {}
         self._probes = {}
         self._effects = {}
@@ -318,13 +296,15 @@ class TraxThreatBot(_TimedSearch):
         self.rng.shuffle(moves)
         if len(moves) == 1:
             return state.move_at(*moves[0])
-        best, score, depth = _deepen(
+        found = deepen(
             moves,
-            self.depth,
+            range(1, self.depth + 1),
             lambda depth, scores: self._root(state, scan, moves, depth, scores),
+            sort_all=True,
+            final=_final,
         )
-        self.info = MoveInfo(score, depth, self.nodes)
-        return state.move_at(*best)
+        self.info = _info(found, self.nodes)
+        return state.move_at(*found.move)
 
     def _replies(
         self, state: TraxState, scan: Scan, keep: bool
@@ -400,7 +380,7 @@ class TraxThreatBot(_TimedSearch):
         scores: dict[Move, float],
     ) -> None:
         """Score each root move to `depth` into `scores`, in order, as far as time allows."""
-        alpha = -WIN - 1
+        alpha: float = -WIN - 1
         self._horizon = depth + EXTENSION
         for move in moves:
             child, child_scan = self._child(state, scan, None, move, None, True)
@@ -434,8 +414,8 @@ class TraxThreatBot(_TimedSearch):
         """The score for the side to move. `path`: the spaces the turns since the root wrote;
         `came`: those the last turn wrote, near which the next threats most likely are."""
         self.nodes += 1
-        if time.perf_counter() > self._deadline:
-            raise _OutOfTime
+        if perf_counter() > self._deadline:
+            raise OutOfTime
         seat = state.seat
         if scan.forms[seat]:
             return WIN - ply
@@ -476,16 +456,16 @@ class TraxThreatBot(_TimedSearch):
                     -history.get(move, 0),
                 )
             )
-        best = -WIN - 1
+        best: float = -WIN - 1
         searched = False
         for move in moves:
             made = known.get(move)
             if made is not None:
                 if made & theirs:
-                    score = -(WIN - ply - 1)
+                    score: float = -(WIN - ply - 1)
                 else:
-                    if time.perf_counter() > self._deadline:
-                        raise _OutOfTime
+                    if perf_counter() > self._deadline:
+                        raise OutOfTime
                     child = played.get(move) or state.play(state.move_at(*move))
                     score = -evaluate(child, 1 - seat)
             else:

@@ -17,7 +17,7 @@ tiles it sets off.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from referee.games.base import IllegalMove, Outcome, Ruleset, State
@@ -145,6 +145,63 @@ Box = list[int]
 """minx, maxx, miny, maxy of the tiles in play."""
 
 
+GONE = -1
+"""In the codes a turn changed: a space the turn filled."""
+
+Turn = list[tuple[int, int, int]]
+"""(space, tile, edges facing a tile) of each tile of a turn, in the order it is placed."""
+
+
+def forced_play(codes: dict[int, int], key: int, tile: int) -> tuple[Turn | None, dict[int, int]]:
+    """Follow a turn from a primary tile on `key` through every tile it forces, without
+    changing `codes`: the walk of forced play, used by `legal_turns` and the bots' probes
+    (`threats.probe`), and repeated for speed in `play_turn`. It reads the codes alone (see
+    the module's docstring): forced play does not depend on the tracks.
+
+    Returns the tiles of the turn in the order they are placed, None when the turn is illegal
+    (a space entered from three edges by one colour), and the codes the turn changed, in the
+    order first met, GONE for the spaces it filled (on an illegal turn, those changed until
+    the walk stopped).
+    """
+    force_of, contribs, free, board = FORCE, CONTRIB, FREE, codes.get
+    occupied = board(key, 0) >> 4
+    changed = {key: GONE}
+    overlay = changed.get
+    turn = [(key, tile, occupied)]
+    pending: list[int] = []
+    space = key
+    while True:
+        # The space's own code says which of its edges face a tile: no look-up of the four
+        # neighbours in the tiles.
+        contrib = contribs[tile]
+        for d, delta in free[occupied]:
+            neighbour = space + delta
+            code = overlay(neighbour)
+            if code is None:
+                code = board(neighbour, 0)
+            code |= contrib[d]
+            changed[neighbour] = code
+            force = force_of[code]
+            if force != NO_FORCE:
+                if force == THREE_EDGES:
+                    return None, changed
+                pending.append(neighbour)
+        # A forced space is filled when its turn comes, from its code at that time, so every
+        # tile placed next to it meanwhile is checked against it. A space once forced stays
+        # forced: its code only gains edges, and a third edge of one colour ends the walk.
+        while pending:
+            space = pending.pop()
+            code = changed[space]
+            if code != GONE:
+                break
+        else:
+            return turn, changed
+        tile = force_of[code]
+        changed[space] = GONE
+        occupied = code >> 4
+        turn.append((space, tile, occupied))
+
+
 def play_turn(
     tiles: dict[int, int],
     codes: dict[int, int],
@@ -179,6 +236,10 @@ def play_turn(
             "trax.8x8-limit",
             f"the tiles in play would span more than {limit} columns or rows",
         )
+    # Forced play as `forced_play` walks it, again, on the board itself and with the tracks
+    # followed tile by tile: the walk's overlay, its list of tiles and a second pass cost
+    # replaying a game a fifth of `play_turn`'s time. tests/trax/test_trax_forced_play.py
+    # holds the two equal.
     forced: list[int] = []
     grown: list[int] = []
     loops = 0
@@ -268,56 +329,28 @@ def formed(
     return result[0], result[1]
 
 
-def turn_is_legal(
-    tiles: dict[int, int],
-    codes: dict[int, int],
-    box: Sequence[int],
-    key: int,
-    tile: int,
-    limit: int,
-) -> bool:
-    """Whether a fitting primary tile makes a legal turn, without changing the board.
-
-    Only forced play can make it illegal (a third same-coloured edge, or the 8x8 limit), so
-    this follows forced play as `play_turn` does, in a small overlay, and ignores the tracks.
-    """
-    placed: dict[int, int] = {}
-    changed: dict[int, int] = {}
-    pending: list[int] = []
-    minx, maxx, miny, maxy = box
-    space, put = key, tile
-    while True:
-        placed[space] = put
-        if limit:
-            x, y = space & COORD_MASK, space >> SHIFT
-            minx, maxx = min(minx, x), max(maxx, x)
-            miny, maxy = min(miny, y), max(maxy, y)
-            if maxx - minx >= limit or maxy - miny >= limit:
-                return False
-        contrib = CONTRIB[put]
-        for d in range(4):
-            neighbour = space + DELTA[d]
-            if neighbour in tiles or neighbour in placed:
-                continue
-            code = changed.get(neighbour)
-            if code is None:
-                code = codes.get(neighbour, 0)
-            code |= contrib[d]
-            changed[neighbour] = code
-            force = FORCE[code]
-            if force >= 0:
-                pending.append(neighbour)
-            elif force == THREE_EDGES:
-                return False
-        # A forced space is filled only when its turn comes, from its code at that time, so
-        # every tile placed next to it meanwhile is checked against it (as in play_turn).
-        while pending:
-            space = pending.pop()
-            if space not in placed:
-                break
-        else:
-            return True
-        put = FORCE[changed[space]]
+def legal_turns(codes: dict[int, int], spaces: Iterable[int]) -> Iterator[tuple[int, int]]:
+    """(space, tile) of every legal turn whose primary tile goes on one of `spaces` (empty
+    spaces that touch a tile, within the 8x8 limit), in their order, without changing the
+    board: forced play (`forced_play`) must not enter a space from three edges by one colour.
+    Forced tiles never widen the tiles in play (see `play_turn`), so the limit needs no
+    further check."""
+    force_of, contribs, free, fits, board = FORCE, CONTRIB, FREE, FITS, codes.get
+    for key in spaces:
+        code = codes[key]
+        edges = free[code >> 4]
+        for tile in fits[code]:
+            contrib = contribs[tile]
+            # The first step of `forced_play` again, for speed (this decides `legal_moves`):
+            # most tiles force nothing, and such a turn is legal without the walk's
+            # bookkeeping. tests/trax/test_trax_forced_play.py holds the two equal.
+            for d, delta in edges:
+                if force_of[board(key + delta, 0) | contrib[d]] != NO_FORCE:
+                    if forced_play(codes, key, tile)[0] is not None:
+                        yield key, tile
+                    break
+            else:
+                yield key, tile
 
 
 def column_label(col: int) -> str:
@@ -546,16 +579,20 @@ class TraxState(State):
         x, y = key & COORD_MASK, key >> SHIFT
         return max(box[1], x) - min(box[0], x) < limit and max(box[3], y) - min(box[2], y) < limit
 
+    def _spaces(self) -> list[int]:
+        """The empty spaces that touch a tile, within the 8x8 limit, row by row."""
+        spaces = sorted(self.codes)
+        if self.limit:
+            spaces = [key for key in spaces if self._within_limit(key)]
+        return spaces
+
     def candidates(self) -> list[tuple[int, int]]:
         """(space, tile) of every tile that fits an empty space, row by row.
 
         These are the moves unless forced play makes them illegal (see `preview`).
         """
         codes = self.codes
-        spaces = sorted(codes)
-        if self.limit:
-            spaces = [key for key in spaces if self._within_limit(key)]
-        return [(key, tile) for key in spaces for tile in FITS[codes[key]]]
+        return [(key, tile) for key in self._spaces() for tile in FITS[codes[key]]]
 
     def move_at(self, key: int, tile: int) -> TraxMove:
         """The move that places `tile` on the space `key` of this position."""
@@ -623,12 +660,11 @@ class TraxState(State):
         box = self.box
         if box is None:
             return [TraxMove(0, 0, tile) for tile in FIRST_TILES]
-        tiles, codes, limit = self.tiles, self.codes, self.limit
         minx, miny = box[0] - 1, box[2] - 1
+        new = tuple.__new__  # TraxMove(...) without the named tuple's Python-level __new__
         moves = [
-            TraxMove((key & COORD_MASK) - minx, (key >> SHIFT) - miny, tile)
-            for key, tile in self.candidates()
-            if turn_is_legal(tiles, codes, box, key, tile, limit)
+            new(TraxMove, ((key & COORD_MASK) - minx, (key >> SHIFT) - miny, tile))
+            for key, tile in legal_turns(self.codes, self._spaces())
         ]
         self._stuck = not moves
         return moves
@@ -640,15 +676,9 @@ class TraxState(State):
         return not self._stuck
 
     def _find_move(self) -> bool:
-        tiles, codes, box, limit = self.tiles, self.codes, self.box, self.limit
-        assert box is not None
-        for key, code in codes.items():
-            if limit and not self._within_limit(key):
-                continue
-            for tile in FITS[code]:
-                if turn_is_legal(tiles, codes, box, key, tile, limit):
-                    return True
-        return False
+        codes = self.codes
+        spaces = [key for key in codes if self._within_limit(key)] if self.limit else codes
+        return next(legal_turns(codes, spaces), None) is not None
 
     def play(self, move: Any) -> TraxState:
         read = self._read

@@ -24,18 +24,15 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from referee.games.trax.rules import (
-    CONTRIB,
     COORD_MASK,
     DELTA,
     FITS,
-    FORCE,
-    FREE,
+    GONE,
     INCOMING,
-    NO_FORCE,
     PAIRS,
     SHIFT,
-    THREE_EDGES,
     TraxState,
+    forced_play,
     is_line,
 )
 
@@ -44,8 +41,7 @@ WHITE_FORMS, BLACK_FORMS, BROKEN = 1, 2, 4
 illegal (a space entered three times by one colour)."""
 ACROSS, DOWN = 1, 2
 """Directions of lines: from the left side of the tiles to the right, from top to bottom."""
-GONE = -1
-"""An overlaid track end that the turn covered; also the code of a space the turn filled."""
+# GONE (from the rules): also an overlaid track end that the turn covered.
 
 Move = tuple[int, int]
 """(space, tile) in the internal coordinates, which do not change as the board grows."""
@@ -56,7 +52,8 @@ FACED = tuple(DELTA[d] for d in range(4))
 
 
 Turn = tuple[tuple[int, int, int], ...]
-"""(space, tile, edges facing a tile) of each tile of a turn, in the order it is placed."""
+"""(space, tile, edges facing a tile) of each tile of a turn, in the order it is placed (as
+`rules.forced_play` gives them)."""
 
 
 class Probe(NamedTuple):
@@ -118,52 +115,13 @@ def probe(state: TraxState, key: int, tile: int) -> Probe:
     fills) or complete a line (it reaches both outermost edges of a wide enough box).
     """
     codes = state.codes
-    occupied = codes[key] >> 4
-    contrib = CONTRIB[tile]
-    changed = {key: GONE}
-    pending: list[int] = []
-    broken = False
-    for d, delta in FREE[occupied]:
-        neighbour = key + delta
-        known = codes.get(neighbour, 0) | contrib[d]
-        changed[neighbour] = known
-        force = FORCE[known]
-        if force != NO_FORCE:
-            if force == THREE_EDGES:
-                broken = True
-                break
-            pending.append(neighbour)
-    turn = [(key, tile, occupied)]
-    while pending and not broken:
-        space = pending.pop()
-        code = changed[space]
-        if code == GONE:
-            continue
-        # A space once forced stays forced: its code only gains edges, and a third edge of
-        # one colour ends the probe at once.
-        put = FORCE[code]
-        changed[space] = GONE
-        occupied = code >> 4
-        turn.append((space, put, occupied))
-        contrib = CONTRIB[put]
-        for d, delta in FREE[occupied]:
-            neighbour = space + delta
-            known = changed.get(neighbour)
-            if known is None:
-                known = codes.get(neighbour, 0)
-            known |= contrib[d]
-            changed[neighbour] = known
-            force = FORCE[known]
-            if force != NO_FORCE:
-                if force == THREE_EDGES:
-                    broken = True
-                    break
-                pending.append(neighbour)
+    found, changed = forced_play(codes, key, tile)
     reads = frozenset(changed)
     spaces = tuple(changed)
     seen = tuple(map(codes.get, spaces))
-    if broken:
+    if found is None:
         return Probe(BROKEN, reads, reads, 0, spaces, seen, (), (), (), None)
+    turn = tuple(found)
     # The tracks the turn joins are those whose ends face its spaces from tiles in play.
     entries = tuple(
         (space << 2) + INCOMING[d]
@@ -171,7 +129,7 @@ def probe(state: TraxState, key: int, tile: int) -> Probe:
         for d in OCCUPIED_EDGES[occupied]
         if changed.get(space + DELTA[d]) != GONE
     )
-    return _finish(state, key, tuple(turn), reads, spaces, seen, entries)
+    return _finish(state, key, turn, reads, spaces, seen, entries)
 
 
 def _finish(
