@@ -954,7 +954,7 @@ def _max_dice_error(board: Board, roll: tuple[int, int], used: int) -> IllegalMo
 # --- the state ------------------------------------------------------------------------------
 
 
-class TakhtehState(State):
+class TakhtehState(State[TakhtehMove]):
     """A Takhteh position with who is on roll, the dice once rolled, and the winner if over.
 
     `board` is seen from `seat` (the player on roll; seat 0 during the opening roll). A
@@ -977,8 +977,8 @@ class TakhtehState(State):
     ruleset: Ruleset
     board: Board
     seat: int | None
-    to_move: int | None  # type: ignore[assignment]
-    roll: tuple[int, int] | None  # type: ignore[assignment]
+    to_move: int | None
+    roll: tuple[int, int] | None
     winner: int | None
     points: int
 

@@ -370,7 +370,7 @@ def space_label(col: int, row: int) -> str:
     return f"{column_label(col)}{row}"
 
 
-class TraxState(State):
+class TraxState(State[TraxMove]):
     """A Trax position: the tiles in play, whose turn it is, and how the game ended.
 
     Immutable by contract: nothing changes a state after `play` made it (its dicts are its
