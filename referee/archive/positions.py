@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any
 
 from referee.games import game_names, get_game
 from referee.games.base import GameError, State
@@ -14,7 +15,7 @@ from referee.games.trax.symmetry import shape, symmetric_shape
 from referee.records.model import Record
 from referee.records.replay import ReplayError, game_of, replay, start_state
 
-Key = Callable[[State], Hashable]
+Key = Callable[[State[Any]], Hashable]
 
 
 def _trax_key(symmetric: bool) -> Key:
@@ -23,7 +24,7 @@ def _trax_key(symmetric: bool) -> Key:
     a position with another number of tiles is told apart without working out its shape."""
     of_shape = symmetric_shape if symmetric else shape
 
-    def key(state: State) -> Hashable:
+    def key(state: State[Any]) -> Hashable:
         assert isinstance(state, TraxState)
         return state.seat, len(state.tiles), _Lazy(of_shape, state)
 
@@ -96,7 +97,7 @@ def position_query(
     Trax moves (`@0+ B1/`) or a THAX position (`11200/01000 1`). Without `game_name` the
     notation tells the game (GameError when it fits none, or more than one)."""
     names = [game_name] if game_name else list(game_names())
-    found: list[tuple[str, State]] = []
+    found: list[tuple[str, State[Any]]] = []
     errors: list[str] = []
     for name in names:
         game = get_game(name)

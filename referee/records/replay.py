@@ -20,7 +20,7 @@ class ReplayError(RefereeError):
         message: str,
         pointer: str = "",
         turn: int | None = None,
-        state: State | None = None,
+        state: State[Any] | None = None,
     ) -> None:
         super().__init__(message, code)
         self.pointer = pointer
@@ -35,20 +35,20 @@ class Step(NamedTuple):
 
     turn: int
     """The index of the turn in the record."""
-    before: State
+    before: State[Any]
     """The position after the roll, when there is one, and before the move."""
     move: Any
-    after: State
+    after: State[Any]
 
 
-def game_of(record: Record) -> Game:
+def game_of(record: Record) -> Game[Any, Any]:
     try:
         return get_game(record.game)
     except GameError as error:
         raise ReplayError("ruleset", str(error), "/game") from None
 
 
-def start_state(record: Record, game: Game | None = None) -> State:
+def start_state(record: Record, game: Game[Any, Any] | None = None) -> State[Any]:
     """The position before the first turn, after the opening rolls."""
     game = game or game_of(record)
     try:
@@ -69,7 +69,7 @@ def start_state(record: Record, game: Game | None = None) -> State:
     return state
 
 
-def replay(record: Record, game: Game | None = None) -> Iterator[Step]:
+def replay(record: Record, game: Game[Any, Any] | None = None) -> Iterator[Step]:
     """Each turn of the record played on the engine; raises ReplayError at a bad turn."""
     game = game or game_of(record)
     state = start_state(record, game)
@@ -108,16 +108,18 @@ def replay(record: Record, game: Game | None = None) -> Iterator[Step]:
         state = after
 
 
-def _turn_error(code: str, message: str, index: int, state: State, field: str = "") -> ReplayError:
+def _turn_error(
+    code: str, message: str, index: int, state: State[Any], field: str = ""
+) -> ReplayError:
     return ReplayError(code, message, f"/turns/{index}{field}", index, state)
 
 
-def _seat_error(seat: int, state: State, index: int) -> ReplayError:
+def _seat_error(seat: int, state: State[Any], index: int) -> ReplayError:
     message = f"seat {seat} moves, but it is seat {state.to_move}'s turn"
     return _turn_error("seat", message, index, state, "/seat")
 
 
-def final_state(record: Record, game: Game | None = None) -> State:
+def final_state(record: Record, game: Game[Any, Any] | None = None) -> State[Any]:
     game = game or game_of(record)
     state = start_state(record, game)
     for step in replay(record, game):

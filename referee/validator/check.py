@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from referee.games.base import Game, Outcome, State, ruleset_variant
 from referee.records.formats import detect_stream
@@ -17,7 +17,7 @@ from referee.validator.matches import MatchTracker
 LEGAL_SHOWN = 20
 
 
-def _legal_moves(game: Game, state: State) -> list[str]:
+def _legal_moves(game: Game[Any, Any], state: State[Any]) -> list[str]:
     if state.is_terminal() or state.is_chance():
         return []
     moves = [game.format_move(state, move) for move in state.legal_moves()]
