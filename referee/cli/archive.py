@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from referee.archive.filters import Criteria, FilterError, TurnRange, parse_tag
-from referee.archive.positions import position_query
+from referee.archive.positions import PositionQuery, position_query
 from referee.archive.select import (
     STDOUT,
     Counts,
@@ -160,7 +160,7 @@ def select(
 
 def _position(
     text: str | None, games: list[str] | None, variants: list[str] | None, symmetric: bool
-):
+) -> PositionQuery | None:
     if text is None:
         if symmetric:
             raise FilterError("--symmetric goes with --position")

@@ -63,6 +63,7 @@ class ParseError(GameError):
     it could not read instead of raising it."""
 
     code = "syntax"
+    line: int
 
     def __init__(self, message: str, line: int, column: int = 1, code: str | None = None) -> None:
         super().__init__(message, code, line=line)

@@ -211,7 +211,7 @@ class _PluginRecord:
     game: str
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _plugin_record, (self.game, self.__getstate__())  # type: ignore[attr-defined]
+        return _plugin_record, (self.game, self.__getstate__())
 
 
 def _plugin_record(name: str, state: Any) -> _RecordBase:
@@ -233,11 +233,13 @@ def record_type(name: str) -> type[_RecordBase]:
     if known is not None:
         return known
     game = get_game(name)
-    made = create_model(
+    # A class made at run time: its bases and its `game` literal are values, which the type
+    # checker cannot follow.
+    made: type[_RecordBase] = create_model(
         f"{name.capitalize()}Record",
-        __base__=(_PluginRecord, _DiceRecord if game.has_dice else _RecordBase),
+        __base__=(_PluginRecord, _DiceRecord if game.has_dice else _RecordBase),  # type: ignore[arg-type]
         __module__=__name__,
-        game=(Literal[name], ...),  # type: ignore[valid-type]
+        game=(Literal[name], ...),  # type: ignore[arg-type]
     )
     _plugin_types[name] = made
     return made
@@ -249,6 +251,10 @@ def record_adapter() -> TypeAdapter[Any]:
     names = registered_names()
     adapter = _adapters.get(names)
     if adapter is None:
-        union = Union[tuple(record_type(name) for name in names)]  # noqa: UP007
-        adapter = _adapters[names] = TypeAdapter(Annotated[union, Field(discriminator="game")])
+        # A union of the games registered now: a type made of values, which pydantic reads
+        # and the type checker cannot.
+        union = Union[tuple(record_type(name) for name in names)]  # type: ignore[valid-type]  # noqa: UP007
+        adapter = _adapters[names] = TypeAdapter(
+            Annotated[union, Field(discriminator="game")]  # type: ignore[arg-type]
+        )
     return adapter

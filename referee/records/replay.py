@@ -56,7 +56,7 @@ def start_state(record: Record, game: Game[Any, Any] | None = None) -> State[Any
     except GameError as error:
         raise ReplayError("ruleset", str(error), "/ruleset") from None
     try:
-        state = game.initial_state(ruleset, record.start, record.first_seat())
+        state: State[Any] = game.initial_state(ruleset, record.start, record.first_seat())
     except GameError as error:
         raise ReplayError("start", f"start position: {error}", "/start") from None
     for index, roll in enumerate(record.opening_dice()):

@@ -126,7 +126,7 @@ def validate_record(
         diagnostics.append(diagnostic)
     else:
         result = record.result
-        points = (1,)
+        points: tuple[int, ...] = (1,)
         if result is not None and result.winner is not None:
             points = game.win_points(state, result.winner)
         for code, message in result_problems(result, state.outcome(), points):
@@ -171,7 +171,7 @@ def _replay_diagnostic(
         seat=None if turn is None else turn.seat,
         move=None if turn is None else turn.move,
         position=None if game is None else game.render_text(error.state),
-        legal=None if game is None else _legal_moves(game, error.state),
+        legal=None if game is None or error.state is None else _legal_moves(game, error.state),
     )
 
 
