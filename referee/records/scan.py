@@ -106,18 +106,20 @@ class PluginHeader(Header, frozen=True):
     """The header of a plug-in game's record: read once the full reader has taken the record
     (the fast decoders know only the built-in games, so that checking `game` costs nothing)."""
 
-    game: str
+    game: str  # type: ignore[assignment]  # any registered name, not only the built-in ones
 
 
 class PluginHeaderWithTurns(HeaderWithTurns, frozen=True):
-    game: str
+    game: str  # type: ignore[assignment]  # as in PluginHeader
 
 
 _DECODERS: dict[bool, msgspec.json.Decoder[Header] | msgspec.json.Decoder[HeaderWithTurns]] = {
     False: msgspec.json.Decoder(Header),
     True: msgspec.json.Decoder(HeaderWithTurns),
 }
-_PLUGIN_DECODERS = {
+_PLUGIN_DECODERS: dict[
+    bool, msgspec.json.Decoder[PluginHeader] | msgspec.json.Decoder[PluginHeaderWithTurns]
+] = {
     False: msgspec.json.Decoder(PluginHeader),
     True: msgspec.json.Decoder(PluginHeaderWithTurns),
 }

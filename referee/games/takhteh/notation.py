@@ -158,9 +158,9 @@ def format_legs(board: Board, legs: tuple[Leg, ...]) -> str:
         counts[key] = counts.get(key, 0) + 1
     tokens: list[str] = []
     marked: set[int] = set()
-    for chain, count in counts.items():
-        parts = [point_name(chain[0])]
-        for point in chain[1:]:
+    for key, count in counts.items():
+        parts = [point_name(key[0])]
+        for point in key[1:]:
             mark = ""
             if point != OFF and board[point] == -1 and point not in marked:
                 marked.add(point)

@@ -40,7 +40,7 @@ def _start() -> Board:
 
 START: Board = _start()
 
-_ORDERED: dict[tuple[int, int], tuple[int, int]] = {
+_ORDERED: dict[tuple[int, ...], tuple[int, int]] = {
     (a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)
 }
 """Each roll of two dice, larger die first."""
@@ -594,11 +594,11 @@ def check_play(
     # 4. The position it stands for (each checker straight to its written point, hitting
     # nothing on the way) may still be legal, reached in another order or by other checkers
     # (2/1 8/2 is written 8/1).
-    reached = _transfer(board, segments)
-    if reached is not None:
-        same = legal_play(reached)
+    transferred = _transfer(board, segments)
+    if transferred is not None:
+        same = legal_play(transferred)
         if same is not None:
-            return reached, same
+            return transferred, same
     # 5. Every reading again, now hitting blots on unwritten points passed on the way.
     found = search.run(hits_on_the_way=True)
     if found is not None:
@@ -1005,7 +1005,7 @@ class TakhtehState(State[TakhtehMove]):
         self._moves: list[TakhtehMove] | None = None
         self._afters: dict[Board, TakhtehMove] | None = None
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[Board, int | None, tuple[int, int] | None, int | None]:
         return (self.board, self.seat, self.roll, self.winner)
 
     def __eq__(self, other: object) -> bool:
