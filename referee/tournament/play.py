@@ -6,6 +6,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from referee.games.base import Game, GameError, Roll, Ruleset, State
 from referee.games.bot import NO_INFO, Bot, Forfeit, MoveInfo
@@ -50,9 +51,9 @@ class GameControl:
 
 
 def play_game(
-    game: Game,
+    game: Game[Any, Any],
     ruleset: Ruleset,
-    bots: Sequence[Bot],
+    bots: Sequence[Bot[Any, Any]],
     players: Sequence[Player],
     seed: str,
     turn_cap: int | None = None,
@@ -79,12 +80,12 @@ def play_game(
     cap = game.turn_cap if turn_cap is None else turn_cap
     first = match.first if match is not None else None
     start = book.start if book is not None else None
-    state: State = game.initial_state(ruleset, start, first)
+    state: State[Any] = game.initial_state(ruleset, start, first)
     opening_rolls: list[list[int]] = []
     while state.is_opening_roll():
-        roll = dice.roll(None)
-        opening_rolls.append(list(roll))
-        state = state.apply_chance(roll)
+        opening = dice.roll(None)
+        opening_rolls.append(list(opening))
+        state = state.apply_chance(opening)
     turns: list[Turn] = []
     for text in book.moves if book is not None else ():
         seat = state.to_move
@@ -108,7 +109,7 @@ def play_game(
                 winner=None, points=0, reason=Reason.ADJUDICATED, detail=f"turn cap {cap}"
             )
             break
-        roll = None
+        roll: Roll | None = None
         if state.is_chance():
             roll = dice.roll(state.to_move)
             state = state.apply_chance(roll)
@@ -144,7 +145,7 @@ def play_game(
             result = judge.after_turn(len(turns), seat, info.score)
     for bot in bots:
         bot.end_game(result.winner, result.reason.value)
-    fields = {
+    fields: dict[str, Any] = {
         "game": game.name,
         "ruleset": ruleset.id,
         "players": list(players),
@@ -158,13 +159,14 @@ def play_game(
         fields["match"] = match
     if start is not None:
         fields["start"] = start
-    return record_type(game.name)(**fields)
+    # A plug-in game's record class is made at run time, outside the built-in games' union.
+    return record_type(game.name)(**fields)  # type: ignore[return-value]
 
 
 def play_match(
-    game: Game,
+    game: Game[Any, Any],
     ruleset: Ruleset,
-    bots: Callable[[], Sequence[Bot]],
+    bots: Callable[[], Sequence[Bot[Any, Any]]],
     players: Sequence[Player],
     seed: str,
     turn_cap: int | None = None,

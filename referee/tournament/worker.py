@@ -6,7 +6,7 @@ import functools
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from referee.bots.external import JsonLineBot, Limits, ProgramBot, TraxContestBot
 from referee.bots.process import BotLog, Launch, minimal_environment
@@ -23,7 +23,7 @@ from referee.tournament.schedule import GameJob
 from referee.validator.check import validate_record
 
 
-def tournament_ruleset(config: TournamentConfig) -> tuple[Game, Ruleset]:
+def tournament_ruleset(config: TournamentConfig) -> tuple[Game[Any, Any], Ruleset]:
     game = get_game(config.game)
     return game, game.ruleset_from(config.variant, config.options)
 
@@ -78,7 +78,7 @@ def _file_name(name: str) -> str:
 
 
 def book_of(
-    config: TournamentConfig, game: Game, ruleset: Ruleset
+    config: TournamentConfig, game: Game[Any, Any], ruleset: Ruleset
 ) -> Callable[[int], Opening | None]:
     """The opening that a pair plays, by its index among its pairing's pairs (None: no suite).
 
@@ -132,16 +132,16 @@ def play_batch(
     base = Path(folder) if folder is not None else None
     externals: dict[int, ProgramBot] = {}
     starts: dict[int, list[str | None]] = {}
-    built: list[Bot] = []
+    built: list[Bot[Any, Any]] = []
     records: list[Record] = []
     cannot_start = None
     book = book_of(config, game, ruleset)
 
-    def seated(job: GameJob) -> list[Bot]:
+    def seated(job: GameJob) -> list[Bot[Any, Any]]:
         for bot in built:
             bot.close()
         built.clear()
-        bots: list[Bot] = []
+        bots: list[Bot[Any, Any]] = []
         for index in job.seats:
             entry = config.bots[index]
             if entry.command is None:
@@ -174,7 +174,7 @@ def play_batch(
                 records += play_match(
                     game,
                     ruleset,
-                    lambda job=job: seated(job),
+                    functools.partial(seated, job),
                     players,
                     seed,
                     config.turn_cap,
