@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, overload
 
 from referee.errors import RefereeError
 from referee.games import get_game
-from referee.games.base import Game, GameError, IllegalMove, NotationError, Outcome, State
+from referee.games.base import Game, GameError, IllegalMove, NotationError, Outcome, S, State
 from referee.records.model import Record, Result
 
 
@@ -30,15 +30,15 @@ class ReplayError(RefereeError):
         """The position before the bad turn."""
 
 
-class Step(NamedTuple):
+class Step(NamedTuple, Generic[S]):
     """One turn replayed (a named tuple: made for every move, it must be cheap to build)."""
 
     turn: int
     """The index of the turn in the record."""
-    before: State[Any]
+    before: S
     """The position after the roll, when there is one, and before the move."""
     move: Any
-    after: State[Any]
+    after: S
 
 
 def game_of(record: Record) -> Game[Any, Any]:
@@ -48,6 +48,10 @@ def game_of(record: Record) -> Game[Any, Any]:
         raise ReplayError("ruleset", str(error), "/game") from None
 
 
+@overload
+def start_state(record: Record) -> State[Any]: ...
+@overload
+def start_state(record: Record, game: Game[S, Any]) -> S: ...
 def start_state(record: Record, game: Game[Any, Any] | None = None) -> State[Any]:
     """The position before the first turn, after the opening rolls."""
     game = game or game_of(record)
@@ -69,8 +73,13 @@ def start_state(record: Record, game: Game[Any, Any] | None = None) -> State[Any
     return state
 
 
-def replay(record: Record, game: Game[Any, Any] | None = None) -> Iterator[Step]:
-    """Each turn of the record played on the engine; raises ReplayError at a bad turn."""
+@overload
+def replay(record: Record) -> Iterator[Step[Any]]: ...
+@overload
+def replay(record: Record, game: Game[S, Any]) -> Iterator[Step[S]]: ...
+def replay(record: Record, game: Game[Any, Any] | None = None) -> Iterator[Step[Any]]:
+    """Each turn of the record played on the engine; raises ReplayError at a bad turn.
+    Given the game, the steps hold its own state class."""
     game = game or game_of(record)
     state = start_state(record, game)
     parse, dice = game.parse_move, game.has_dice
@@ -121,7 +130,7 @@ def _seat_error(seat: int, state: State[Any], index: int) -> ReplayError:
 
 def final_state(record: Record, game: Game[Any, Any] | None = None) -> State[Any]:
     game = game or game_of(record)
-    state = start_state(record, game)
+    state: State[Any] = start_state(record, game)
     for step in replay(record, game):
         state = step.after
     return state
