@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import platform
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -62,14 +63,27 @@ def machine() -> str:
     return f"{os.cpu_count()} cores, {cpu_model()}, Python {platform.python_version()}"
 
 
-def conditions(runs: int, load_before: str) -> str:
+IN_PROCESS = "CPU time of the process (`time.process_time`)"
+
+
+def conditions(runs: int, load_before: str, clock: str = IN_PROCESS) -> str:
     """The line that goes above a table of CPU times: the machine, its load before and after
     the runs, and how the figures are taken."""
     return (
         f"Machine: {machine()}; load average {load_before} before the runs, "
-        f"{load_average()} after. CPU time of the process (`time.process_time`), "
-        f"median and range of {runs} runs."
+        f"{load_average()} after. {clock}, median and range of {runs} runs."
     )
+
+
+def empty_caches() -> None:
+    """Empty the memo caches of referee's engine modules (move notation), so that a run meets
+    them as a fresh process does, not warmed by the run before."""
+    for module in list(sys.modules.values()):
+        if module is None or not module.__name__.startswith("referee.games"):
+            continue
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
 
 
 def table(headers: list[str], rows: list[list[str]]) -> str:

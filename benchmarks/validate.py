@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from anchors import CHESS, chess_games, chess_replay, missing, optional
-from common import conditions, cpu_seconds, load_average, report, spread, table
+from common import conditions, cpu_seconds, empty_caches, load_average, report, spread, table
 
 from referee.games import GAME_NAMES, get_game
 from referee.games.bot import RandomBot
@@ -44,17 +44,6 @@ def random_games(name: str, count: int, seed: str = "bench") -> list[str]:
         record_to_json(play_game(game, ruleset, [RandomBot(), RandomBot()], PLAYERS, f"{seed}{i}"))
         for i in range(count)
     ]
-
-
-def empty_caches() -> None:
-    """Empty the memo caches of the engines' modules (move notation), which would otherwise
-    start every run after the first warm."""
-    for module in list(sys.modules.values()):
-        if module is None or not module.__name__.startswith("referee.games"):
-            continue
-        for value in vars(module).values():
-            if callable(getattr(value, "cache_clear", None)):
-                value.cache_clear()
 
 
 def validate(path: Path) -> int:
