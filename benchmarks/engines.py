@@ -3,7 +3,9 @@
 Run: taskset -c 0 .venv/bin/python benchmarks/engines.py [--runs 5] [--write]
 
 Every figure is the CPU time of this process (`time.process_time`), median and range of
-`--runs` runs; the runs of referee and of its anchor alternate, so both meet the same load.
+`--runs` runs. Referee and its anchor take turns within each run, game by game for playouts
+and slice by slice (a twentieth of the positions) for legal moves, each on its own clock, so
+that both meet the same moments of a loaded machine; their ratio is taken run by run.
 
 - Random playouts: from a start rebuilt for every game, sample the dice by their
   probabilities, list the legal moves, play one at random, to the end of the game or twice its
@@ -21,13 +23,15 @@ playouts, by the same loop, beside Takhteh.
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from anchors import OPENSPIEL, missing, optional, spiel_playout, spiel_positions
-from common import conditions, cpu_seconds, load_average, report, spread, table
+from common import conditions, load_average, report, spread, table
 
 from referee.games import GAME_NAMES, get_game
 from referee.games.base import Game, State, perft_counts
@@ -86,6 +90,13 @@ def sample(game: Game, games: int, seed: int) -> list[State]:
     return [s for s in seen if fresh(game, s).legal_moves() == s.legal_moves()]
 
 
+Slice = Callable[[], int]
+"""A piece of a measurement, timed on its own: returns the work it did (actions, moves)."""
+
+SLICES = 20
+"""The pieces a run of legal-move generation is cut into, to alternate with the anchor's."""
+
+
 @dataclass
 class Runs:
     """The CPU seconds of each run of one measurement and the work each run did."""
@@ -93,18 +104,41 @@ class Runs:
     seconds: list[float] = field(default_factory=list)
     work: list[int] = field(default_factory=list)
 
-    def time(self, work: Callable[[Any], int], prepared: Any = None) -> None:
-        done: list[int] = []
-        self.seconds.append(cpu_seconds(lambda p: done.append(work(p)), prepared))
-        self.work.append(done[0])
-
     def rates(self, per_run: list[int] | None = None) -> list[float]:
         counts = self.work if per_run is None else per_run
         return [n / s for n, s in zip(counts, self.seconds, strict=True)]
 
 
+def run(*sides: tuple[Runs, list[Slice]]) -> None:
+    """One run of each side: their slices take turns (the first of each side, then the
+    second...), so that referee and an anchor meet the same moments of a loaded machine; the
+    CPU time of each slice counts for its own side."""
+    totals = [[0.0, 0] for _ in sides]
+    for group in itertools.zip_longest(*(slices for _, slices in sides)):
+        for total, piece in zip(totals, group, strict=True):
+            if piece is not None:
+                started = time.process_time()
+                total[1] += piece()
+                total[0] += time.process_time() - started
+    for (runs, _), (seconds, work) in zip(sides, totals, strict=True):
+        runs.seconds.append(seconds)
+        runs.work.append(int(work))
+
+
+def cut(items: list[Any], pieces: int) -> list[list[Any]]:
+    """`items` in `pieces` consecutive slices of near-equal length."""
+    size, extra = divmod(len(items), pieces)
+    bounds = [k * size + min(k, extra) for k in range(pieces + 1)]
+    return [items[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+def listing(chunks: list[list[Any]], legal: Callable[[Any], list[Any]]) -> list[Slice]:
+    """A slice per chunk of states: list the legal moves of each state of the chunk."""
+    return [lambda chunk=chunk: sum(len(legal(s)) for s in chunk) for chunk in chunks]
+
+
 def ratios(ours: list[float], theirs: list[float]) -> str:
-    """Referee's rate over the anchor's, run by run (each pair measured one after the other)."""
+    """Referee's rate over the anchor's, run by run (their slices alternating)."""
     return spread([a / b for a, b in zip(ours, theirs, strict=True)], 2)
 
 
@@ -121,29 +155,31 @@ def measure(runs: int, games: int) -> tuple[str, str]:
         thai_cap = get_game("thai").turn_cap * 2
         checkers_sample = spiel_positions(checkers_game, SAMPLE_GAMES, 1, thai_cap)
 
-    for run in range(runs):
+    for number in range(runs):
         for name in GAME_NAMES:
             game = get_game(name)
             cap = game.turn_cap * 2
+            ours = random.Random(number)
 
-            def our_playouts(_: None, game: Game = game, cap: int = cap, run: int = run) -> int:
-                rng = random.Random(run)
-                return sum(playout(start_of(game), rng, cap) for _ in range(games))
+            def our_game(game: Game = game, rng: random.Random = ours, cap: int = cap) -> int:
+                return playout(start_of(game), rng, cap)
 
-            played[name].time(our_playouts)
+            games_of = [(played[name], [our_game] * games)]
             if name == "takhteh" and spiel is not None:
+                theirs = random.Random(number)
 
-                def their_playouts(_: None, cap: int = cap, run: int = run) -> int:
-                    rng = random.Random(run)
-                    state = backgammon_game.new_initial_state
-                    return sum(spiel_playout(state(), rng, cap) for _ in range(games))
+                def their_game(rng: random.Random = theirs, cap: int = cap) -> int:
+                    return spiel_playout(backgammon_game.new_initial_state(), rng, cap)
 
-                backgammon.time(their_playouts)
+                games_of.append((backgammon, [their_game] * games))
+            run(*games_of)
             states = [fresh(game, s) for s in samples[name]]
-            listed[name].time(lambda states: sum(len(s.legal_moves()) for s in states), states)
+            lists = [(listed[name], listing(cut(states, SLICES), lambda s: s.legal_moves()))]
             if name == "thai" and spiel is not None:
                 rebuilt = [checkers_game.deserialize_state(text) for text in checkers_sample]
-                checkers.time(lambda states: sum(len(s.legal_actions()) for s in states), rebuilt)
+                actions = listing(cut(rebuilt, SLICES), lambda s: s.legal_actions())
+                lists.append((checkers, actions))
+            run(*lists)
 
     rows = []
     for name in GAME_NAMES:
@@ -215,7 +251,7 @@ def perfts(runs: int, deepest: bool) -> str:
     for _ in range(runs):
         for (_, name, text, depth, _), runs_of in zip(cases, timed, strict=True):
             start = start_of(get_game(name), text)
-            runs_of.time(lambda start, depth=depth: perft_counts(start, depth)[-1], start)
+            run((runs_of, [lambda start=start, depth=depth: perft_counts(start, depth)[-1]]))
     rows = [
         [label, str(depth), f"{runs_of.work[0]:,}", spread(runs_of.seconds, 2), target]
         for (label, _, _, depth, target), runs_of in zip(cases, timed, strict=True)
