@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 from typing import Annotated, Any, Final, Literal, Union
 
 from pydantic import (
@@ -20,6 +19,8 @@ from pydantic import (
 )
 
 from referee.games import get_game, registered_names
+from referee.records.reasons import FORFEITS as FORFEITS
+from referee.records.reasons import Reason as Reason
 
 FORMAT: Final = "referee"
 VERSION: Final = 1
@@ -59,23 +60,6 @@ def _exactly_int(value: object) -> object:
 
 RULESET_ID = r"^[a-z]+/[a-z0-9_-]+@[1-9][0-9]*(\?[^?#\s]*)?$"
 """`game/variant@N` with options after `?`: N written as a plain positive number (no `@01`)."""
-
-
-class Reason(StrEnum):
-    """Why a game ended."""
-
-    RULES = "rules"
-    """Won, lost or drawn by the rules of the game."""
-    RESIGN = "resign"
-    TIME = "time"
-    CRASH = "crash"
-    ILLEGAL_MOVE = "illegal_move"
-    PROTOCOL_ERROR = "protocol_error"
-    ADJUDICATED = "adjudicated"
-    """Decided by the referee, e.g. a draw at the turn cap."""
-
-
-FORFEITS = frozenset({Reason.TIME, Reason.CRASH, Reason.ILLEGAL_MOVE, Reason.PROTOCOL_ERROR})
 
 
 class _Model(BaseModel):
