@@ -6,6 +6,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple, Protocol
 
 from referee.games.base import Game, GameError, Roll, Ruleset, State
 from referee.games.bot import NO_INFO, Bot, Forfeit, MoveInfo
@@ -23,6 +24,30 @@ from referee.records.replay import result_of
 from referee.tournament.adjudication import Adjudication, Adjudicator
 from referee.tournament.clock import GameClocks, OutOfTime, TimeControl
 from referee.tournament.openings import Opening
+
+
+class Scored(Protocol):
+    """How a game ended, as far as a match score or a test counts it: a record's `Result`,
+    or the `Ending` a worker sends back."""
+
+    @property
+    def winner(self) -> int | None: ...
+
+    @property
+    def points(self) -> int: ...
+
+
+class Ending(NamedTuple):
+    """A finished game's result without its detail: what the runner keeps of a game once it
+    is written (a few dozen bytes, where the record is kilobytes)."""
+
+    winner: int | None
+    points: int
+    reason: str
+
+    @classmethod
+    def of(cls, result: Result | None) -> Ending | None:
+        return None if result is None else cls(result.winner, result.points, result.reason.value)
 
 
 class DiceSource:
@@ -169,12 +194,12 @@ def play_match(
     seed: str,
     turn_cap: int | None = None,
     event: EventInfo | None = None,
-    played: Sequence[Record] = (),
+    played: Sequence[Scored | None] = (),
     control: GameControl | None = None,
     book: Opening | None = None,
 ) -> list[Record]:
     """Play the games of a match to `game.match_length(ruleset)` points that are not in
-    `played` (the match's games already stored, when a tournament resumes).
+    `played` (the results of the match's games already stored, when a tournament resumes).
 
     `bots` gives the two bots for each game. Each game has a seed of its own, so a resumed
     match plays as it would have at once. The winner of a game starts the next; after a draw
@@ -199,29 +224,29 @@ def play_match(
             book=book,
         )
         records.append(record)
-        score, first = match_score([*played, *records])
+        score, first = match_score([*played, *(r.result for r in records)])
         number += 1
     return records
 
 
-def match_score(games: Sequence[Record]) -> tuple[list[int], int | None]:
-    """The score after `games` and who starts the next game (the last winner)."""
+def match_score(results: Sequence[Scored | None]) -> tuple[list[int], int | None]:
+    """The score after games with these results (None: a game stored without one) and who
+    starts the next game (the last winner)."""
     score = [0, 0]
     first = None
-    for record in games:
-        result = record.result
+    for result in results:
         first = None if result is None else result.winner
         if result is not None and result.winner is not None:
             score[result.winner] += result.points
     return score, first
 
 
-def job_finished(records: Sequence[Record], match_length: int) -> bool:
-    """Whether a scheduled job's stored games finish it: a game once stored, a match once a
-    player has reached its length."""
+def job_finished(results: Sequence[Scored | None], match_length: int) -> bool:
+    """Whether a scheduled job's stored games (their results) finish it: a game once stored,
+    a match once a player has reached its length."""
     if match_length == 1:
-        return bool(records)
-    score, _ = match_score(records)
+        return bool(results)
+    score, _ = match_score(results)
     return max(score) >= match_length
 
 
