@@ -6,7 +6,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, overload
 
 from referee.games.base import Game, GameError, Roll, Ruleset, State
 from referee.games.bot import NO_INFO, Bot, Forfeit, MoveInfo
@@ -66,6 +66,34 @@ class DiceSource:
         return (rng.randint(1, 6), rng.randint(1, 6))
 
 
+class History(Sequence[Turn]):
+    """The turns of a game in play, as the bots see them: kept as plain dicts, each made a
+    `Turn` (and checked) only when a bot looks at it. Random and engine bots never do, and a
+    `Turn` a move costs about as much as a random bot's move."""
+
+    def __init__(self) -> None:
+        self.fields: list[dict[str, Any]] = []
+        """Each turn's fields, those at their default left out."""
+        self._turns: list[Turn] = []
+
+    def append(self, fields: dict[str, Any]) -> None:
+        self.fields.append(fields)
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    @overload
+    def __getitem__(self, index: int) -> Turn: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Turn]: ...
+
+    def __getitem__(self, index: int | slice) -> Turn | Sequence[Turn]:
+        for fields in self.fields[len(self._turns) :]:
+            self._turns.append(Turn(**fields))
+        return self._turns[index]
+
+
 @dataclass(frozen=True)
 class GameControl:
     """What the referee enforces beyond the rules: each seat's clock and the adjudication."""
@@ -110,12 +138,12 @@ def play_game(
         roll = dice.roll(None)
         opening_rolls.append(list(roll))
         state = state.apply_chance(roll)
-    turns: list[Turn] = []
+    turns = History()
     for text in book.moves if book is not None else ():
         seat = state.to_move
         assert seat is not None  # book moves are for games without dice
         state = state.play(game.parse_move(state, text))
-        turns.append(Turn(seat=seat, move=text, book=True))
+        turns.append({"seat": seat, "move": text, "book": True})
     result: Result | None = None
     for seat, bot in enumerate(bots):
         try:
@@ -174,7 +202,8 @@ def play_game(
         "ruleset": ruleset.id,
         "players": list(players),
         "event": event or EventInfo(),
-        "turns": turns,
+        # Checked here once, by pydantic's compiled validator, rather than turn by turn.
+        "turns": turns.fields,
         "result": result,
     }
     if game.has_dice:
@@ -256,15 +285,17 @@ def _milliseconds_since(started: float) -> int:
 
 def _turn(
     seat: int, roll: Roll | None, move: str, time_ms: int, clock_ms: int | None, info: MoveInfo
-) -> Turn:
+) -> dict[str, Any]:
     # Only the fields that are there: a turn is made for every move of every game.
-    extra: dict[str, object] = {}
+    turn: dict[str, Any] = {"seat": seat, "move": move, "time_ms": time_ms}
+    if roll:
+        turn["roll"] = list(roll)
     if clock_ms is not None:
-        extra["clock_ms"] = clock_ms
+        turn["clock_ms"] = clock_ms
     if info is not NO_INFO:
         pv = None if info.pv is None else list(info.pv)
-        extra.update(score=info.score, depth=info.depth, nodes=info.nodes, pv=pv)
-    return Turn(seat=seat, roll=list(roll) if roll else None, move=move, time_ms=time_ms, **extra)  # type: ignore[arg-type]
+        turn.update(score=info.score, depth=info.depth, nodes=info.nodes, pv=pv)
+    return turn
 
 
 def _forfeit(seat: int, reason: Reason, detail: str) -> Result:
