@@ -11,7 +11,9 @@ from typing import Any, NamedTuple, Protocol, overload
 from referee.games.base import Game, GameError, Roll, Ruleset, State
 from referee.games.bot import NO_INFO, Bot, Forfeit, MoveInfo
 from referee.records.model import (
-    RECORD_TYPES,
+    FORMAT,
+    RECORD_ADAPTER,
+    VERSION,
     EventInfo,
     MatchInfo,
     Player,
@@ -48,6 +50,12 @@ class Ending(NamedTuple):
     @classmethod
     def of(cls, result: Result | None) -> Ending | None:
         return None if result is None else cls(result.winner, result.points, result.reason.value)
+
+    @classmethod
+    def of_data(cls, data: dict[str, Any]) -> Ending:
+        """The ending of a record as JSON data (`record_data`: it always has a result)."""
+        result = data["result"]
+        return cls(result["winner"], result["points"], result["reason"])
 
 
 class DiceSource:
@@ -115,8 +123,28 @@ def play_game(
     control: GameControl | None = None,
     book: Opening | None = None,
 ) -> Record:
+    """`play_game_data` as a record."""
+    data = play_game_data(
+        game, ruleset, bots, players, seed, turn_cap, event, dice, match, control, book
+    )
+    return RECORD_ADAPTER.validate_python(data)
+
+
+def play_game_data(
+    game: Game,
+    ruleset: Ruleset,
+    bots: Sequence[Bot],
+    players: Sequence[Player],
+    seed: str,
+    turn_cap: int | None = None,
+    event: EventInfo | None = None,
+    dice: DiceSource | None = None,
+    match: MatchInfo | None = None,
+    control: GameControl | None = None,
+    book: Opening | None = None,
+) -> dict[str, Any]:
     """Play one game to its end, a forfeit, the turn cap or an adjudication, and return its
-    record.
+    record as JSON data (`record_data`).
 
     In a match, `match.first` (the last game's winner) starts without an opening roll. Each
     move is timed from asking the bot to having played its move; with clocks, that time is
@@ -197,22 +225,44 @@ def play_game(
             result = judge.after_turn(len(turns), seat, info.score)
     for bot in bots:
         bot.end_game(result.winner, result.reason.value)
-    fields = {
-        "game": game.name,
-        "ruleset": ruleset.id,
-        "players": list(players),
-        "event": event or EventInfo(),
-        # Checked here once, by pydantic's compiled validator, rather than turn by turn.
-        "turns": turns.fields,
-        "result": result,
-    }
-    if game.has_dice:
-        fields["opening_rolls"] = opening_rolls
-    if match is not None:
-        fields["match"] = match
+    return record_data(game, ruleset, players, event, start, turns, result, opening_rolls, match)
+
+
+def record_data(
+    game: Game,
+    ruleset: Ruleset,
+    players: Sequence[Player],
+    event: EventInfo | None,
+    start: str | None,
+    turns: History,
+    result: Result,
+    opening_rolls: list[list[int]],
+    match: MatchInfo | None,
+) -> dict[str, Any]:
+    """The record as JSON data, exactly as `record_to_dict` writes the record (the envelope,
+    then the fields in the model's order, those at their default left out), built from the
+    turns' plain fields: checking a few thousand values with pydantic and dumping them again
+    would cost a random game's time again. tests/tournament/test_pipeline.py holds the two
+    equal."""
+
+    def dump(model: Player | EventInfo | Result | MatchInfo) -> dict[str, Any]:
+        return model.model_dump(mode="json", exclude_defaults=True)
+
+    data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": game.name}
+    data["ruleset"] = ruleset.id
+    data["players"] = [dump(player) for player in players]
+    if event is not None and (header := dump(event)):
+        data["event"] = header
     if start is not None:
-        fields["start"] = start
-    return RECORD_TYPES[game.name](**fields)
+        data["start"] = start
+    if turns:
+        data["turns"] = turns.fields
+    data["result"] = dump(result)
+    if opening_rolls:
+        data["opening_rolls"] = opening_rolls
+    if match is not None:
+        data["match"] = dump(match)
+    return data
 
 
 def play_match(
@@ -226,9 +276,10 @@ def play_match(
     played: Sequence[Scored | None] = (),
     control: GameControl | None = None,
     book: Opening | None = None,
-) -> list[Record]:
+) -> list[dict[str, Any]]:
     """Play the games of a match to `game.match_length(ruleset)` points that are not in
-    `played` (the results of the match's games already stored, when a tournament resumes).
+    `played` (the results of the match's games already stored, when a tournament resumes);
+    their records as JSON data.
 
     `bots` gives the two bots for each game. Each game has a seed of its own, so a resumed
     match plays as it would have at once. The winner of a game starts the next; after a draw
@@ -236,11 +287,12 @@ def play_match(
     """
     length = game.match_length(ruleset)
     score, first = match_score(played)
-    records: list[Record] = []
+    records: list[dict[str, Any]] = []
+    results: list[Scored | None] = list(played)
     number = len(played) + 1
     while max(score) < length:
         match = MatchInfo(length=length, game=number, score=list(score), first=first)
-        record = play_game(
+        record = play_game_data(
             game,
             ruleset,
             bots(),
@@ -253,7 +305,8 @@ def play_match(
             book=book,
         )
         records.append(record)
-        score, first = match_score([*played, *(r.result for r in records)])
+        results.append(Ending.of_data(record))
+        score, first = match_score(results)
         number += 1
     return records
 
@@ -286,16 +339,23 @@ def _milliseconds_since(started: float) -> int:
 def _turn(
     seat: int, roll: Roll | None, move: str, time_ms: int, clock_ms: int | None, info: MoveInfo
 ) -> dict[str, Any]:
-    # Only the fields that are there: a turn is made for every move of every game.
-    turn: dict[str, Any] = {"seat": seat, "move": move, "time_ms": time_ms}
+    # The fields that are there, in the order of `Turn`'s: a turn is made for every move.
+    turn: dict[str, Any] = {"seat": seat}
     if roll:
         turn["roll"] = list(roll)
+    turn["move"] = move
+    turn["time_ms"] = time_ms
     if clock_ms is not None:
         turn["clock_ms"] = clock_ms
     if info is not NO_INFO:
-        pv = None if info.pv is None else list(info.pv)
-        turn.update(score=info.score, depth=info.depth, nodes=info.nodes, pv=pv)
+        output = (info.score, info.depth, info.nodes, None if info.pv is None else list(info.pv))
+        for name, value in zip(ENGINE_FIELDS, output, strict=True):
+            if value is not None:
+                turn[name] = value
     return turn
+
+
+ENGINE_FIELDS = ("score", "depth", "nodes", "pv")
 
 
 def _forfeit(seat: int, reason: Reason, detail: str) -> Result:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from referee.bots.external import JsonLineBot, Limits, ProgramBot, TraxContestBot
 from referee.bots.process import BotLog, Launch, minimal_environment
@@ -14,11 +15,11 @@ from referee.bots.registry import make_bot
 from referee.games import get_game
 from referee.games.base import Game, Ruleset
 from referee.games.bot import Bot
-from referee.records.io import record_to_json
-from referee.records.model import EventInfo, Player, Record
+from referee.records.io import parse_record
+from referee.records.model import EventInfo, Player
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.openings import Opening, opening_order, read_opening
-from referee.tournament.play import Ending, GameControl, play_game, play_match
+from referee.tournament.play import Ending, GameControl, play_game_data, play_match
 from referee.tournament.schedule import GameJob
 from referee.validator.check import validate_record
 
@@ -235,7 +236,7 @@ def play_batch(
             else:
                 bots = seated(job)
                 records = [
-                    play_game(
+                    play_game_data(
                         game,
                         ruleset,
                         bots,
@@ -260,16 +261,20 @@ def play_batch(
     return PlayedBatch(games, started, cannot_start)
 
 
-def compact(record: Record, number: int, check: bool) -> PlayedGame:
-    """The game as a worker sends it back, replayed through the validator when `check`."""
-    match = getattr(record, "match", None)
+def compact(data: dict[str, Any], number: int, check: bool) -> PlayedGame:
+    """The game (its record as JSON data) as a worker sends it back, replayed through the
+    validator when `check`."""
+    line = json.dumps(data, ensure_ascii=False) + "\n"  # as record_to_json writes it
+    valid = None
+    if check:
+        valid = validate_record(parse_record(data), "", 0).valid
     return PlayedGame(
-        (record_to_json(record) + "\n").encode("utf-8"),
+        line.encode("utf-8"),
         number,
-        0 if match is None else match.game,
-        (record.players[0].name, record.players[1].name),
-        Ending.of(record.result),
-        validate_record(record, "", 0).valid if check else None,
+        data["match"]["game"] if "match" in data else 0,
+        (data["players"][0]["name"], data["players"][1]["name"]),
+        Ending.of_data(data),
+        valid,
     )
 
 
