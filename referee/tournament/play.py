@@ -153,7 +153,8 @@ def play_game_data(
     With `book`, the game starts from the opening's position and its moves are played for the
     bots, kept as turns marked `book`.
     """
-    dice = dice or DiceSource(seed)
+    # Seeding the dice streams costs a short game's move: only the dice games have any.
+    dice = dice or (DiceSource(seed) if game.has_dice else None)
     control = control or GameControl()
     clocks = GameClocks(control.clocks)
     judge = Adjudicator(control.adjudication)
@@ -163,6 +164,7 @@ def play_game_data(
     state: State = game.initial_state(ruleset, start, first)
     opening_rolls: list[list[int]] = []
     while state.is_chance() and state.to_move is None:
+        assert dice is not None  # only dice games have chance states
         roll = dice.roll(None)
         opening_rolls.append(list(roll))
         state = state.apply_chance(roll)
@@ -179,6 +181,7 @@ def play_game_data(
         except Forfeit as forfeit:
             result = _forfeit(seat, Reason(forfeit.reason), forfeit.detail)
             break
+    timed = clocks.running
     while result is None:
         outcome = state.outcome()
         if outcome is not None:
@@ -191,13 +194,14 @@ def play_game_data(
             break
         roll = None
         if state.is_chance():
+            assert dice is not None
             roll = dice.roll(state.to_move)
             state = state.apply_chance(roll)
         seat = state.to_move
         assert seat is not None
         started = time.perf_counter()
         try:
-            move, info = bots[seat].think(state, turns, clocks.reading())
+            move, info = bots[seat].think(state, turns, clocks.reading() if timed else None)
             text = game.format_move(state, move)
             after = state.play(move)
         except Forfeit as forfeit:
