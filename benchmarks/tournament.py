@@ -5,10 +5,12 @@
    concurrency 1 and 2 (process pool, `--verify` at its default, every game stored), in
    alternating runs. Reported: games per CPU second (the runner's and its workers' CPU) and per
    wall second, the tournament's share of the engine's speed, and concurrency 2 against 1.
-2. The runner's peak memory (its own maximum resident set, in a fresh process) for THAX
+2. What `--verify all` costs a worker, against `--verify none`.
+3. The runner's peak memory (its own maximum resident set, in a fresh process) for THAX
    tournaments of growing size: flat in the number of games.
 
-Run: .venv/bin/python benchmarks/tournament.py [--write] [--games N] [--runs R] [--memory N,N]
+Run: .venv/bin/python benchmarks/tournament.py [--write] [--games N] [--runs R]
+     [--memory N,N] [--verify-only]
 """
 
 from __future__ import annotations
@@ -142,6 +144,40 @@ def throughput(games: int, runs: int) -> str:
     )
 
 
+def verify_share(games: int, runs: int) -> str:
+    """What replaying every game costs: a worker's batch (in this process) with `--verify
+    all` against `none`, alternating."""
+    from referee.tournament.schedule import schedule
+    from referee.tournament.worker import play_batch
+
+    rows = []
+    for name in GAME_NAMES:
+        config = build_config(
+            game=name,
+            bots=[BotEntry(name="a", spec="random"), BotEntry(name="b", spec="random")],
+            games_per_pair=games,
+        )
+        jobs = schedule(config)
+        shares = []
+        for _ in range(runs):
+            cost = {}
+            for verify in ("none", "all"):
+                started = time.process_time()
+                play_batch(config, jobs, "bench", verify=verify)  # type: ignore[arg-type]
+                cost[verify] = time.process_time() - started
+            shares.append(100 * (cost["all"] - cost["none"]) / cost["all"])
+        rows.append([name, spread(shares, ".0f") + "%"])
+        print(rows[-1], file=sys.stderr)
+    return "\n\n".join(
+        [
+            f"Replaying every game (`--verify all`), as a share of a worker's CPU with it "
+            f"(random bots, {games} games a batch, median (range) of {runs} runs, load average "
+            f"{load()} at the end); `--verify sample` costs a sixteenth of it:",
+            table(["game", "share of the worker's CPU"], rows),
+        ]
+    )
+
+
 RUNNER = """
 import resource, sys, tempfile, shutil
 from pathlib import Path
@@ -186,9 +222,17 @@ def main() -> None:
         "--memory", default="10000,100000", help="tournament sizes for the memory figure"
     )
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    parser.add_argument(
+        "--verify-only", action="store_true", help="print the cost of --verify all only"
+    )
     args = parser.parse_args()
+    if args.verify_only:
+        print(verify_share(args.games, args.runs))
+        return
     sizes = [int(size) for size in args.memory.split(",") if size]
-    text = "\n\n".join([throughput(args.games, args.runs), memory(sizes)])
+    text = "\n\n".join(
+        [throughput(args.games, args.runs), verify_share(args.games, args.runs), memory(sizes)]
+    )
     report(
         "tournaments",
         "Tournaments",
