@@ -111,23 +111,23 @@ def changed_fields(digest: ConfigDigest, config: dict[str, Any]) -> list[str]:
 
 class StoredKeys:
     """The keys of the stored games, so that a game is never stored twice, in memory flat in
-    their number: a bit per game number for the single games of a tournament (a million games
-    in 125 kB), a set for the games of matches and the rest."""
+    their number: a bit per game number for a tournament's single games numbered as its
+    schedule numbers them (game n in pair n // 2: a million games in 125 kB), a set for the
+    games of matches and any other key."""
 
     def __init__(self) -> None:
-        self._bits: dict[tuple[str, int], bytearray] = {}
+        self._bits: dict[str, bytearray] = {}
         self._other: set[GameKey] = set()
 
     def add(self, key: GameKey) -> bool:
         """Note the key; False when it was there already."""
         tournament, pairing, number, match_game = key
-        if match_game:
+        if match_game or pairing != number // 2:
             if key in self._other:
                 return False
             self._other.add(key)
             return True
-        # The pairing is part of the key: a file may hold games numbered alike by other means.
-        bits = self._bits.setdefault((tournament, pairing), bytearray())
+        bits = self._bits.setdefault(tournament, bytearray())
         index, bit = divmod(number, 8)
         if index >= len(bits):
             bits.extend(bytes(index + 1 - len(bits)))
