@@ -333,22 +333,23 @@ class _Run:
         broken = False
         fill()
         while futures:
-            done, _ = wait(futures, timeout=POLL, return_when=FIRST_COMPLETED)
-            if told:  # store whatever has finished, then stop
-                done = {future for future in futures if future.done()}
+            wait(futures, timeout=POLL, return_when=FIRST_COMPLETED)
+            # Every batch back by now is stored with one sync (a group commit): a sync can
+            # take as long as a batch of short games takes to play.
+            done = {future for future in futures if future.done()}
+            back: list[tuple[list[GameJob], PlayedBatch]] = []
             for future in done:
                 batch = futures.pop(future)
                 try:
-                    result = future.result()
+                    back.append((batch, future.result()))
                 except BrokenProcessPool:
                     broken = True
                     self.retry.append(batch)
-                    continue
                 except Exception as error:
                     # Stop nothing else: the other batches' games are still played.
                     self.summary.failed.append(f"{type(error).__name__}: {error}")
-                    continue
-                self._keep(out, batch, result)
+            self._keep(out, back)
+            for batch, result in back:
                 if result.cannot_start is not None:
                     bot, message = result.cannot_start
                     if bot not in self.started:
@@ -366,22 +367,25 @@ class _Run:
                 fill()
         return broken
 
-    def _keep(self, out: IO[bytes], batch: list[GameJob], result: PlayedBatch) -> None:
-        pairs = {job.number: job.pair for job in batch}
+    def _keep(self, out: IO[bytes], back: list[tuple[list[GameJob], PlayedBatch]]) -> None:
+        """Store the games of the batches that came back, then count them."""
+        played = [game for _, result in back for game in result.games]
+        pairs = {job.number: job.pair for batch, _ in back for job in batch}
         keys = [
             (self.tournament_id, pairs[game.number], game.number, game.match_game)
-            for game in result.games
+            for game in played
         ]
-        _store(self.store, out, result.games, keys, self.summary)
+        _store(self.store, out, played, keys, self.summary)
         by_number: dict[int, list[PlayedGame]] = {}
-        for game in result.games:
+        for game in played:
             self.ledger.add(game.number, game.ending)
             by_number.setdefault(game.number, []).append(game)
         for games in by_number.values():
             self.summary.played += 1
             if self.progress is not None:
                 self.progress.advance(games)
-        self.started |= result.started
+        for _, result in back:
+            self.started |= result.started
 
 
 def sprt_status(info: TournamentFile, stored: Mapping[int, Sequence[Record]]) -> SprtState | None:
