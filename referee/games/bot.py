@@ -118,6 +118,14 @@ class Bot(ABC):
     def end_game(self, winner: int | None, reason: str) -> None:
         """Called after each game."""
 
+    def reset(self) -> bool:
+        """Forget every game played, so that the next game plays as with a new bot; whether
+        the bot could. A tournament worker keeps a bot that can for its next game, and builds
+        a new one for a bot that cannot (the default: a bot may keep tables, killer moves or
+        statistics from game to game). A bot whose only state is what `start_game` sets
+        (its seat and its seeded generator) returns True."""
+        return False
+
     def close(self) -> None:
         """Release what the bot holds (a process, a file)."""
 
@@ -125,6 +133,9 @@ class Bot(ABC):
 class RandomBot(Bot):
     name = "random"
     description = "a uniformly random legal move"
+
+    def reset(self) -> bool:
+        return True
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> Any:
         return self.rng.choice(state.legal_moves())
@@ -143,6 +154,10 @@ class GreedyBot(Bot):
     def __init__(self, evaluate: Evaluation) -> None:
         super().__init__()
         self.evaluate = evaluate
+
+    def reset(self) -> bool:
+        # Its evaluation is a pure function: a subclass that keeps more says so here.
+        return True
 
     def choose(self, state: State, history: Sequence[Any] = ()) -> Any:
         seat = state.to_move
