@@ -18,7 +18,7 @@ from referee.bots.process import kill_orphans
 from referee.bots.registry import make_bot
 from referee.errors import RefereeError
 from referee.records.io import parse_record_json
-from referee.records.keys import GameKey, describe_key, game_key
+from referee.records.keys import GameKey, describe_key
 from referee.records.model import Reason, Record
 from referee.tournament.config import TournamentConfig, with_environment, without_secrets
 from referee.tournament.executors import ExecutorFactory, process_pool, shutdown, stop_at_once

@@ -15,7 +15,7 @@ from referee.bots.registry import make_bot
 from referee.games import get_game
 from referee.records.io import record_to_json
 from referee.records.keys import GameKey
-from referee.records.model import RECORD_ADAPTER, EventInfo, MatchInfo, Player
+from referee.records.model import EventInfo, MatchInfo, Player, record_adapter
 from referee.tournament import worker
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.openings import Opening, read_opening
@@ -77,8 +77,8 @@ def test_the_written_line_is_the_record_as_the_model_writes_it(
     )
     text = json.dumps(data, ensure_ascii=False)
     # Independently: the record built and checked by pydantic, written by records/io.py.
-    assert text == record_to_json(RECORD_ADAPTER.validate_python(data))
-    assert text == record_to_json(RECORD_ADAPTER.validate_json(text))
+    assert text == record_to_json(record_adapter().validate_python(data))
+    assert text == record_to_json(record_adapter().validate_json(text))
 
 
 def _config(bots: tuple[str, str] = ("random", "greedy"), games: int = 8, game: str = "thax"):
