@@ -4,6 +4,11 @@ Records are read one at a time (a tournament's games.jsonl can hold millions of 
 only what the tables need is kept: the game and variant, the two names, the result and the
 pairing data. Unfinished games (no result yet) are left out and counted; a tournament game
 read a second time (same tournament, pairing and game number) is left out with a warning.
+
+A JSONL file is read by the scan (`referee.records.scan`): each line decoded with msgspec
+into the header fields, checked, and the first turn's seat, without building the record
+(the turns are passed over unread; `referee validate` checks them). Other formats are read
+into full records.
 """
 
 from __future__ import annotations
@@ -20,8 +25,11 @@ import pandas as pd
 
 from referee.ratings.errors import RatingsInputError
 from referee.records.formats import detect_stream
+from referee.records.formats.referee_json import JsonlFormat
+from referee.records.io import RecordError
 from referee.records.keys import GameKey, game_key
 from referee.records.model import Record
+from referee.records.scan import Header, first_seat, scan_jsonl
 
 TOURNAMENT_FILE = "games.jsonl"
 """The file of a tournament folder that holds its games."""
@@ -120,8 +128,10 @@ class _Rows:
         self.repeats: list[tuple[str, int, str, int]] = []
         """Games read again: (file, line, where first read, its line)."""
 
-    def add(self, record: Record, file: str, line: int) -> None:
-        key = game_key(record)
+    def add(self, record: Record | Header, first: int, file: str, line: int) -> None:
+        """Add a game: its record (or scanned header), the seat of its first turn (0 when it
+        has none) and where it was read."""
+        key = game_key(record)  # type: ignore[arg-type]  # a header has the fields it reads
         if key is not None:
             if key in self.seen:
                 self.repeats.append((file, line, *self.seen[key]))
@@ -149,9 +159,9 @@ class _Rows:
             white,
             black,
             DRAW if result.winner is None else result.winner,
-            record.turns[0].seat if record.turns else 0,
+            first,
             result.points,
-            result.reason.value,
+            str(result.reason),
             event.tournament,
             event.pairing,
             event.game_number,
@@ -176,7 +186,7 @@ def games_from_records(
     """The games frame of records already in memory (for callers that hold them)."""
     rows = _Rows(Selection(_selection(game), _selection(variant), _selection(bots)))
     for number, record in enumerate(records, 1):
-        rows.add(record, file, number)
+        rows.add(record, record.turns[0].seat if record.turns else 0, file, number)
     return rows.games([file] if file else [])
 
 
@@ -215,13 +225,39 @@ def records_of(path: Path) -> Iterator[tuple[Record, int]]:
                 raise RatingsInputError(path, "not a game record file in any format referee reads")
             for loaded in file_format.read(stream):
                 if loaded.error is not None:
-                    error = loaded.error
-                    where = f" at {error.pointer}" if error.pointer else ""
-                    raise RatingsInputError(
-                        path, f"record {loaded.number}{where}: {error.message}", loaded.line
-                    )
+                    raise _bad(path, loaded.number, loaded.line, loaded.error)
                 if loaded.record is not None:
                     yield loaded.record, loaded.line
+    except OSError as error:
+        raise RatingsInputError(path, f"cannot read: {error.strerror or error}") from None
+
+
+def _bad(path: Path, number: int, line: int, error: RecordError) -> RatingsInputError:
+    where = f" at {error.pointer}" if error.pointer else ""
+    return RatingsInputError(path, f"record {number}{where}: {error.message}", line)
+
+
+def _games_of(path: Path) -> Iterator[tuple[Record | Header, int, int]]:
+    """The games of one file with the seat of their first turn and the line each starts
+    on; a bad record stops the reading. JSONL is scanned, other formats read in full."""
+    try:
+        with path.open("rb") as stream:
+            file_format, stream = detect_stream(path, stream)
+            if file_format is None:
+                raise RatingsInputError(path, "not a game record file in any format referee reads")
+            if not isinstance(file_format, JsonlFormat):
+                for record, line in records_of(path):
+                    yield record, record.turns[0].seat if record.turns else 0, line
+                return
+            for number, line, raw, header, error in scan_jsonl(stream):
+                if header is None:
+                    assert error is not None
+                    raise _bad(path, number, line, error)
+                try:
+                    first = first_seat(header, raw)
+                except RecordError as refused:
+                    raise _bad(path, number, line, refused) from None
+                yield header, first, line
     except OSError as error:
         raise RatingsInputError(path, f"cannot read: {error.strerror or error}") from None
 
@@ -243,8 +279,9 @@ def read_games(
     rows = _Rows(Selection(_selection(game), _selection(variant), _selection(bots)))
     files = record_files(paths)
     for path in files:
-        for record, line in records_of(path):
-            rows.add(record, str(path), line)
+        name = str(path)
+        for record, first, line in _games_of(path):
+            rows.add(record, first, name, line)
     if rows.repeats:
         file, line, first, first_line = rows.repeats[0]
         print(
