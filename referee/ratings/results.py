@@ -122,14 +122,13 @@ missing tournament, pairing or game number as -1."""
 
 
 class _Numbers(dict[str, int]):
-    """Texts numbered in the order met: a column is read as small numbers, each text kept
-    once however many games repeat it (a million games name ten bots)."""
+    """Texts numbered in the order met (`numbers[text]`, a new text gets the next number):
+    a column is read as small numbers, each text kept once however many games repeat it (a
+    million games name ten bots)."""
 
-    def number(self, text: str) -> int:
-        found = self.get(text)
-        if found is None:
-            found = self[text] = len(self)
-        return found
+    def __missing__(self, text: str) -> int:
+        number = self[text] = len(self)
+        return number
 
     def texts(self) -> np.ndarray:
         return np.array(list(self), dtype=object)
@@ -176,26 +175,26 @@ class _Rows:
         else:
             winner = DRAW if result.winner is None else result.winner
             points = result.points
-            reason = self.reasons.number(result.reason.value)
+            reason = self.reasons[result.reason.value]
             if points > MAX_POINTS:
                 self.huge[len(self.rows) // len(_FIELDS)] = points
                 points = MAX_POINTS + 1
         match = getattr(record, "match", None)
         tournament, pairing, number = event.tournament, event.pairing, event.game_number
         self.rows.extend((
-            self.games_.number(record.game),
-            self.rulesets.number(record.ruleset),
-            self.bots.number(record.players[0].name),
-            self.bots.number(record.players[1].name),
+            self.games_[record.game],
+            self.rulesets[record.ruleset],
+            self.bots[record.players[0].name],
+            self.bots[record.players[1].name],
             winner,
             first,
             points,
             reason,
-            -1 if tournament is None else self.tournaments.number(tournament),
+            -1 if tournament is None else self.tournaments[tournament],
             -1 if pairing is None else pairing,
             -1 if number is None else number,
             0 if match is None else match.game,
-            self.files.number(file),
+            self.files[file],
             line,
         ))  # fmt: skip
 
@@ -205,7 +204,7 @@ class _Rows:
         row = dict(zip(_FIELDS, table.T, strict=True))
         repeated, repeats = self._repeats(row)
         variants = _Numbers()
-        variant = np.array([variants.number(variant_of(ruleset)) for ruleset in self.rulesets])
+        variant = np.array([variants[variant_of(ruleset)] for ruleset in self.rulesets])
         variant = variant[row["ruleset"]] if len(variant) else row["ruleset"]
         keep = ~repeated & self._selected(row, variants, variant)
         unfinished = np.flatnonzero(keep & (row["winner"] == UNFINISHED))
@@ -356,9 +355,10 @@ def _bad(path: Path, number: int, line: int, error: RecordError) -> RatingsInput
     return RatingsInputError(path, f"record {number}{where}: {error.message}", line)
 
 
-def _games_of(path: Path) -> Iterator[tuple[Record | Header, int, int]]:
-    """The games of one file with the seat of their first turn and the line each starts
-    on; a bad record stops the reading. JSONL is scanned, other formats read in full."""
+def _read(rows: _Rows, path: Path) -> None:
+    """Add the games of one file to `rows`; a bad record stops the reading. JSONL is
+    scanned, other formats read in full."""
+    add, name = rows.add, str(path)
     try:
         with path.open("rb") as stream:
             file_format, stream = detect_stream(path, stream)
@@ -366,7 +366,7 @@ def _games_of(path: Path) -> Iterator[tuple[Record | Header, int, int]]:
                 raise RatingsInputError(path, "not a game record file in any format referee reads")
             if not isinstance(file_format, JsonlFormat):
                 for record, line in records_of(path):
-                    yield record, record.turns[0].seat if record.turns else 0, line
+                    add(record, record.turns[0].seat if record.turns else 0, name, line)
                 return
             for number, line, raw, header, error in scan_jsonl(stream):
                 if header is None:
@@ -376,7 +376,7 @@ def _games_of(path: Path) -> Iterator[tuple[Record | Header, int, int]]:
                     first = first_seat(header, raw)
                 except RecordError as refused:
                     raise _bad(path, number, line, refused) from None
-                yield header, first, line
+                add(header, first, name, line)
     except OSError as error:
         raise RatingsInputError(path, f"cannot read: {error.strerror or error}") from None
 
@@ -398,9 +398,7 @@ def read_games(
     rows = _Rows(Selection(_selection(game), _selection(variant), _selection(bots)))
     files = record_files(paths)
     for path in files:
-        name = str(path)
-        for record, first, line in _games_of(path):
-            rows.add(record, first, name, line)
+        _read(rows, path)
     games, repeats = rows.games([str(path) for path in files])
     if repeats is not None:
         file, line, first, first_line = repeats.first
