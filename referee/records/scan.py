@@ -137,7 +137,8 @@ def first_seat(header: Header, raw: bytes) -> int:
     try:
         seats = _SEATS.decode(turns)
     except msgspec.DecodeError as error:
-        raise _refused(raw, error) from None
+        _refused(raw, error, False)  # the full reader's RecordError, when it finds one
+        raise RecordError("schema", _message(error), _pointer(str(error))) from None
     return seats[0].seat if seats else 0
 
 
