@@ -1080,6 +1080,14 @@ class TakhtehState(State):
             return apply_legs(self.board, move), move
         return check_play(self.board, self.roll, move, self._legal_play)
 
+    def legs(self, move: TakhtehMove) -> tuple[Leg, ...]:
+        """The legs one die each of `move` (IllegalMove if it is not legal); a listed legal
+        move is its own legs, so writing out the legal list builds no boards."""
+        moves = self._moves
+        if moves is not None and move in moves:
+            return move
+        return self.resolve(move)[1]
+
     def play(self, move: TakhtehMove) -> TakhtehState:
         roll = self.roll
         if roll is None:
