@@ -447,41 +447,41 @@ def _double_walk(c: list[int], d: int, points: list[int]) -> list[tuple[Leg, ...
     plays: list[tuple[Leg, ...]] = []
     best = 0
     entry = 25 - d
+    # As in `_double_plays`: each point with its index, its leg and where it lands; a leg
+    # from the bar is followed by legs from any point (index 0 on).
+    steps = [(i, s, (s, s - d), s - d) for i, s in enumerate(points)]
+    enter = ((0, BAR, (BAR, entry), entry),)
 
-    def walk(depth: int, top: int, legs: tuple[Leg, ...], frozen: int) -> None:
+    def walk(depth: int, start: int, legs: tuple[Leg, ...], frozen: int) -> None:
         nonlocal best, plays
         if depth < 4:
-            if c[BAR] > 0:
-                options = [BAR] if c[entry] >= -1 else []
-            else:
-                options = [s for s in points if s <= top and c[s] > (frozen >> s & 1)]
-            if options:
-                for s in options:
-                    dst = s - d
-                    c[s] -= 1
-                    if c[dst] == -1:
-                        c[dst] = 1
-                        c[0] -= 1
-                        walk(
-                            depth + 1,
-                            s,
-                            (*legs, (s, dst)),
-                            frozen | (1 << dst) if dst <= HOME else frozen,
-                        )
-                        c[dst] = -1
-                        c[0] += 1
-                    else:
-                        c[dst] += 1
-                        walk(depth + 1, s, (*legs, (s, dst)), frozen)
-                        c[dst] -= 1
-                    c[s] += 1
+            # A checker on the bar enters first, or nothing moves when the entry is blocked.
+            options = steps[start:] if c[BAR] <= 0 else enter if c[entry] >= -1 else ()
+            moved = False
+            for i, s, leg, dst in options:
+                if c[s] <= (frozen >> s & 1):
+                    continue
+                moved = True
+                c[s] -= 1
+                if c[dst] == -1:
+                    c[dst] = 1
+                    c[0] -= 1
+                    walk(depth + 1, i, (*legs, leg), frozen | (1 << dst) if dst <= HOME else frozen)
+                    c[dst] = -1
+                    c[0] += 1
+                else:
+                    c[dst] += 1
+                    walk(depth + 1, i, (*legs, leg), frozen)
+                    c[dst] -= 1
+                c[s] += 1
+            if moved:
                 return
         if depth > best:
             best, plays = depth, [legs]
         elif depth == best:
             plays.append(legs)
 
-    walk(0, BAR, (), 0)
+    walk(0, 0, (), 0)
     return plays
 
 
