@@ -1,14 +1,16 @@
-"""Shared by the benchmark scripts: timing by the median of several runs, tables, and writing a
-section of docs/benchmarks.md."""
+"""Shared by the benchmark scripts: CPU time of several runs (median and range), the machine
+and its load, tables, and writing a section of docs/benchmarks.md."""
 
 from __future__ import annotations
 
 import os
 import platform
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 
@@ -21,6 +23,28 @@ def median_seconds(work: Callable[[], object], runs: int = 5) -> float:
         work()
         times.append(time.perf_counter() - started)
     return statistics.median(times)
+
+
+def cpu_seconds(work: Callable[[Any], object], prepared: Any = None) -> float:
+    """The CPU time of this process spent in one run of `work(prepared)`. Whatever `work`
+    needs made beforehand (fresh states, a file) is made by the caller, outside the clock."""
+    started = time.process_time()
+    work(prepared)
+    return time.process_time() - started
+
+
+def spread(values: list[float], digits: int = 0) -> str:
+    """The median and the range of `values`: `1,234 (1,100-1,300)`."""
+    low, mid, high = min(values), statistics.median(values), max(values)
+    return f"{mid:,.{digits}f} ({low:,.{digits}f}-{high:,.{digits}f})"
+
+
+def load_average() -> str:
+    """The 1-minute load average (Linux), or `unknown`."""
+    try:
+        return Path("/proc/loadavg").read_text().split()[0]
+    except OSError:
+        return "unknown"
 
 
 def cpu_model() -> str:
@@ -37,6 +61,29 @@ def cpu_model() -> str:
 def machine() -> str:
     """The cores, the CPU's model name and Python."""
     return f"{os.cpu_count()} cores, {cpu_model()}, Python {platform.python_version()}"
+
+
+IN_PROCESS = "CPU time of the process (`time.process_time`)"
+
+
+def conditions(runs: int, load_before: str, clock: str = IN_PROCESS) -> str:
+    """The line that goes above a table of CPU times: the machine, its load before and after
+    the runs, and how the figures are taken."""
+    return (
+        f"Machine: {machine()}; load average {load_before} before the runs, "
+        f"{load_average()} after. {clock}, median and range of {runs} runs."
+    )
+
+
+def empty_caches() -> None:
+    """Empty the memo caches of referee's engine modules (move notation), so that a run meets
+    them as a fresh process does, not warmed by the run before."""
+    for module in list(sys.modules.values()):
+        if module is None or not module.__name__.startswith("referee.games"):
+            continue
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
 
 
 def table(headers: list[str], rows: list[list[str]]) -> str:

@@ -1,9 +1,14 @@
-"""Start-up of the `referee` command: the CPU time of whole processes, beside Python itself.
+"""Start-up of the `referee` command: the CPU time of whole processes, beside Python itself,
+and beside another checkout of referee when one is given.
 
-Each command runs 10 times as a fresh process; its CPU time (user + system, from
-`resource.getrusage(RUSAGE_CHILDREN)`) is reported as the median and the range. The goal
-(issue 17): each command within 0.25 s of CPU or within 3x `python -c "import pydantic,
-typer"`, whichever is larger. Run it as `python benchmarks/startup.py [--write]`.
+Each command runs `--runs` times as a fresh process, the commands taking turns; its CPU time
+(user + system, from `resource.getrusage(RUSAGE_CHILDREN)`) is reported as the median and the
+range. The goal (issue 17): each command within 0.25 s of CPU or within 3x `python -c "import
+pydantic, typer"`, whichever is larger. With `--baseline DIR` (a checkout of the code before a
+change, e.g. `git worktree add /tmp/before main`) each `referee` command also runs with DIR's
+`referee` package first on the path, its runs alternating with this checkout's.
+
+Run: .venv/bin/python benchmarks/startup.py [--runs 10] [--baseline DIR] [--write]
 """
 
 from __future__ import annotations
@@ -11,49 +16,63 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from common import cpu_model, report, table
+from common import load_average, machine, report, spread, table
 
-RUNS = 10
 GOAL_SECONDS = 0.25
 GOAL_FACTOR = 3.0
 
 
-def cpu_seconds(command: list[str]) -> float:
-    """The user + system CPU time of one run of `command` and its children."""
+def child_cpu(command: list[str], folder: Path, env: dict[str, str]) -> float:
+    """The user + system CPU time of one run of `command` and its children. The command runs
+    in `folder`, so that the current directory puts no checkout on the path."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        command,
+        check=True,
+        cwd=folder,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def small_records(folder: Path) -> Path:
-    """A small record file: one THAX game between two built-in bots."""
-    referee = shutil.which("referee", path=str(Path(sys.executable).parent))
-    assert referee is not None, "referee is not installed beside this Python"
+def small_records(referee: str, folder: Path) -> Path:
+    """A small record file: the two games of a THAX pairing of two built-in bots."""
     out = folder / "t"
     subprocess.run(
         [referee, "tournament", "run", "--game", "thax", "--bots", "random,greedy",
          "--games-per-pair", "2", "--out", str(out), "-q"],
-        check=True, stdout=subprocess.DEVNULL,
+        check=True, cwd=folder, stdout=subprocess.DEVNULL,
     )  # fmt: skip
     return out / "games.jsonl"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=10, help="runs of each command")
+    parser.add_argument("--baseline", type=Path, help="a checkout of referee to compare with")
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     args = parser.parse_args()
     python = sys.executable
     referee = str(Path(python).parent / "referee")
-    with tempfile.TemporaryDirectory() as folder:
-        small = small_records(Path(folder))
+    ours = dict(os.environ)
+    ours.pop("PYTHONPATH", None)
+    theirs = None
+    if args.baseline is not None:
+        if not (args.baseline / "referee" / "cli" / "app.py").is_file():
+            raise SystemExit(f"{args.baseline}: not a checkout of referee (no referee/cli/app.py)")
+        theirs = {**ours, "PYTHONPATH": str(args.baseline.resolve())}
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        small = small_records(referee, folder)
         commands = {
             "python -c pass": [python, "-c", "pass"],
             'python -c "import pydantic, typer"': [python, "-c", "import pydantic, typer"],
@@ -66,31 +85,43 @@ def main() -> None:
             ],
             "referee validate small.jsonl (2 THAX games)": [referee, "validate", str(small)],
         }  # fmt: skip
-        load_before = os.getloadavg()[0]
-        times = {
-            name: [cpu_seconds(command) for _ in range(RUNS)] for name, command in commands.items()
-        }
-        load_after = os.getloadavg()[0]
+        load_before = load_average()
+        times: dict[str, list[float]] = {name: [] for name in commands}
+        before: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(args.runs):
+            for name, command in commands.items():
+                times[name].append(child_cpu(command, folder, ours))
+                if theirs is not None and name.startswith("referee"):
+                    before[name].append(child_cpu(command, folder, theirs))
+        load_after = load_average()
     base = statistics.median(times['python -c "import pydantic, typer"'])
     goal = max(GOAL_SECONDS, GOAL_FACTOR * base)
     rows = []
     for name, runs in times.items():
-        median = statistics.median(runs)
-        meets = "" if not name.startswith("referee") else ("yes" if median <= goal else "NO")
-        rows.append([f"`{name}`", f"{median:.3f}", f"{min(runs):.3f}–{max(runs):.3f}", meets])
+        meets = ""
+        if name.startswith("referee"):
+            meets = "yes" if statistics.median(runs) <= goal else "NO"
+        row = [f"`{name}`", spread(runs, 3)]
+        if theirs is not None:
+            row.append(spread(before[name], 3) if before[name] else "")
+        rows.append([*row, meets])
+    headers = ["command", "CPU s, median (range)"]
+    if theirs is not None:
+        headers.append(f"baseline ({args.baseline}), CPU s")
     text = "\n".join(
         [
-            f"CPU time (user + system) of whole processes, median and range of {RUNS} runs, "
-            f"on {os.cpu_count()} cores of an {cpu_model()}, Python "
-            f"{sys.version.split()[0]}, load average {load_before:.1f} before and "
-            f"{load_after:.1f} after. Goal: {GOAL_SECONDS} s or {GOAL_FACTOR:g}x `import "
+            f"CPU time (user + system) of whole processes, median and range of {args.runs} "
+            f"runs, the commands taking turns; {machine()}; load average {load_before} before "
+            f"and {load_after} after. Goal: {GOAL_SECONDS} s or {GOAL_FACTOR:g}x `import "
             f"pydantic, typer` ({GOAL_FACTOR:g} x {base:.3f} s), whichever is larger: "
             f"{goal:.3f} s.",
             "",
-            table(["command", "median CPU (s)", "range (s)", "meets the goal"], rows),
+            table([*headers, "meets the goal"], rows),
         ]
     )
-    report("startup", "Start-up", "python benchmarks/startup.py --write", text, args.write)
+    report(
+        "startup", "Start-up", ".venv/bin/python benchmarks/startup.py --write", text, args.write
+    )
 
 
 if __name__ == "__main__":

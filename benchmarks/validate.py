@@ -1,8 +1,14 @@
-"""Validation speed: moves per second per game from JSONL on one core; memory on a 50 MB file;
---jobs 1 against --jobs 2 on a folder of many files.
+"""Validation speed: moves per CPU second per game from JSONL on one core, python-chess reading
+PGN in the same runs, memory on a 50 MB file, --jobs 1 against --jobs 2 on many files.
 
-Run: .venv/bin/python benchmarks/validate.py [--write]
-The records are random games of each game's `random` bot, made once into a temporary folder.
+Run: .venv/bin/python benchmarks/validate.py [--runs 5] [--write]
+(not under `taskset`: the --jobs part wants both cores; the rest runs in one thread and counts
+its own CPU time).
+
+The records are distinct random games of each game's `random` bot, made once into a
+temporary folder. Each run reads the file again and replays every game from its start with
+the engines' notation caches emptied first, as a fresh `referee validate` process would; the
+runs of the four games and of python-chess alternate.
 """
 
 from __future__ import annotations
@@ -10,17 +16,19 @@ from __future__ import annotations
 import argparse
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from common import machine, median_seconds, report, table
+from anchors import CHESS, chess_games, chess_replay, missing, optional
+from common import conditions, cpu_seconds, empty_caches, load_average, report, spread, table
 
 from referee.games import GAME_NAMES, get_game
 from referee.games.bot import RandomBot
-from referee.records.io import record_to_json
+from referee.records.io import iter_jsonl, record_to_json
 from referee.records.model import Player
 from referee.tournament.play import play_game
 from referee.validator.check import validate_file
@@ -38,73 +46,130 @@ def random_games(name: str, count: int, seed: str = "bench") -> list[str]:
     ]
 
 
-def moves_per_second(path: Path) -> tuple[int, float]:
-    moves = sum(report.turns for report in validate_file(path))
-    seconds = median_seconds(lambda: list(validate_file(path)))
-    return moves, moves / seconds
+def validate(path: Path) -> int:
+    """Validate every game of the file: the moves replayed."""
+    empty_caches()
+    reports = list(validate_file(path))
+    assert all(r.valid for r in reports), next(r for r in reports if not r.valid)
+    return sum(r.turns for r in reports)
+
+
+def read_only(path: Path) -> int:
+    """Read the file's records (parsed and checked against the record model), no replay."""
+    with path.open("rb") as stream:
+        return sum(len(loaded.record.turns) for loaded in iter_jsonl(stream) if loaded.record)
+
+
+def speed(folder: Path, games: int, runs: int) -> str:
+    paths = {}
+    for name in GAME_NAMES:
+        paths[name] = folder / f"{name}.jsonl"
+        paths[name].write_text("\n".join(random_games(name, games)) + "\n")
+    chess = optional("chess")
+    pgn = chess_games(chess, games // 3, 1) if chess is not None else []
+    checked: dict[str, list[float]] = {name: [] for name in GAME_NAMES}
+    read: dict[str, list[float]] = {name: [] for name in GAME_NAMES}
+    moves = {name: read_only(paths[name]) for name in GAME_NAMES}
+    chess_rates: list[float] = []
+    chess_moves = chess_replay(pgn)
+    for _ in range(runs):
+        for name in GAME_NAMES:
+            checked[name].append(moves[name] / cpu_seconds(validate, paths[name]))
+            read[name].append(moves[name] / cpu_seconds(read_only, paths[name]))
+        if pgn:
+            chess_rates.append(chess_moves / cpu_seconds(chess_replay, pgn))
+    rows = [
+        [name, f"{games:,}", f"{moves[name]:,}", spread(checked[name]), spread(read[name])]
+        for name in GAME_NAMES
+    ]
+    headers = ["game", "games", "moves", "validation, moves/s", "of which reading alone, moves/s"]
+    text = table(headers, rows)
+    if not pgn:
+        return text + "\n\n" + missing(CHESS)
+    anchor = table(
+        ["anchor", "games", "moves", "moves/s"],
+        [["python-chess reading PGN", f"{len(pgn):,}", f"{chess_moves:,}", spread(chess_rates)]],
+    )
+    return (
+        text
+        + "\n\nThe anchor, in the same runs: random chess games of up to 200 plies as PGN text, "
+        "read by `chess.pgn.read_game` (each SAN move parsed against its position's legal "
+        "moves and played):\n\n" + anchor
+    )
 
 
 def peak_memory_mb(args: list[str]) -> tuple[float, float]:
-    """Run a command; its peak resident memory in MB and its wall time."""
-    started = time.perf_counter()
+    """Run a command; its peak resident memory in MB and its CPU seconds (user + system)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(args, check=False, stdout=subprocess.DEVNULL)
-    elapsed = time.perf_counter() - started
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, elapsed
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return after.ru_maxrss / 1024, cpu
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=300, help="games per game for speed")
-    parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
-    args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="referee-bench-"))
-    rows = []
-    for name in GAME_NAMES:
-        path = folder / f"{name}.jsonl"
-        path.write_text("\n".join(random_games(name, args.games)) + "\n")
-        moves, speed = moves_per_second(path)
-        rows.append([name, f"{moves:,}", f"{speed:,.0f}"])
-    speed_table = table(["game", "moves", "moves/s (one core)"], rows)
-
+def memory(folder: Path) -> str:
     big = folder / "big.jsonl"
     lines = random_games(GAME_NAMES[0], 500, "big")
     with big.open("w") as out:
         while out.tell() < 50 * 1024 * 1024:
             out.write("\n".join(lines) + "\n")
     size = big.stat().st_size / 1024 / 1024
-    memory, big_time = peak_memory_mb([*REFEREE, "validate", "-q", str(big)])
+    peak, cpu = peak_memory_mb([*REFEREE, "validate", "-q", str(big)])
+    return (
+        f"A {size:.0f} MB JSONL of valid {GAME_NAMES[0]} games (500 distinct games repeated): "
+        f"peak memory {peak:.0f} MB, {cpu:.1f} s of CPU (`referee validate -q`, one run)."
+    )
 
+
+def jobs(folder: Path, runs: int) -> str:
     many = folder / "many"
     many.mkdir()
+    lines = random_games(GAME_NAMES[0], 20, "many")
     for i in range(200):
-        (many / f"{i:03d}.jsonl").write_text("\n".join(lines[:20]) + "\n")
-    timings = {}
-    for jobs in (1, 2):
-        started = time.perf_counter()
-        subprocess.run(
-            [*REFEREE, "validate", "-q", "--jobs", str(jobs), str(many)],
-            check=False,
-            stdout=subprocess.DEVNULL,
-        )
-        timings[jobs] = time.perf_counter() - started
-    text = "\n\n".join(
-        [
-            f"Machine: {machine()}; median of 5 runs.",
-            speed_table,
-            f"A {size:.0f} MB JSONL of valid {GAME_NAMES[0]} games: peak memory "
-            f"{memory:.0f} MB, {big_time:.1f} s (`referee validate -q`).",
-            f"A folder of 200 files of 20 games: `--jobs 1` {timings[1]:.2f} s, "
-            f"`--jobs 2` {timings[2]:.2f} s.",
-        ]
+        (many / f"{i:03d}.jsonl").write_text("\n".join(lines) + "\n")
+    timings: dict[int, list[float]] = {1: [], 2: []}
+    for _ in range(runs):
+        for count in (1, 2):
+            started = time.perf_counter()
+            subprocess.run(
+                [*REFEREE, "validate", "-q", "--jobs", str(count), str(many)],
+                check=False,
+                stdout=subprocess.DEVNULL,
+            )
+            timings[count].append(time.perf_counter() - started)
+    gain = statistics.median(a / b for a, b in zip(timings[1], timings[2], strict=True))
+    return (
+        f"A folder of 200 files of 20 games, wall time (the point is the second core), "
+        f"median and range of {runs} alternating runs: `--jobs 1` {spread(timings[1], 2)} s, "
+        f"`--jobs 2` {spread(timings[2], 2)} s; `--jobs 1` over `--jobs 2`, run by run: "
+        f"{gain:.2f} (median). On a machine busy with other work the second core is shared."
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=300, help="games per game for speed")
+    parser.add_argument("--runs", type=int, default=5, help="runs of each measurement")
+    parser.add_argument("--no-jobs", action="store_true", help="skip --jobs 1 against 2")
+    parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="referee-bench-"))
+    try:
+        load = load_average()
+        parts = [speed(folder, args.games, args.runs)]
+        parts.insert(0, conditions(args.runs, load) + " One core.")
+        parts.append(memory(folder))
+        if not args.no_jobs:
+            parts.append(jobs(folder, args.runs))
+    finally:
+        shutil.rmtree(folder)
     report(
         "validation",
         "Validation",
         ".venv/bin/python benchmarks/validate.py --write",
-        text,
+        "\n\n".join(parts),
         args.write,
     )
-    shutil.rmtree(folder)
 
 
 if __name__ == "__main__":

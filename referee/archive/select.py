@@ -20,12 +20,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
 import msgspec
 
+from referee.archive.choices import STDOUT, SplitBy
 from referee.archive.entries import ArchiveError, Entry, read_entries
 from referee.archive.filters import Criteria
 from referee.records.formats import FileFormat, format_named, formats
@@ -34,17 +34,8 @@ from referee.records.io import RecordError
 from referee.records.model import Record
 
 T = TypeVar("T")
-STDOUT = "-"
 OPEN_FILES = 64
 """Files of a split kept open at once; others are closed and opened again to append."""
-
-
-class SplitBy(StrEnum):
-    game = "game"
-    variant = "variant"
-    event = "event"
-    player = "player"
-    pairing = "pairing"
 
 
 @dataclass

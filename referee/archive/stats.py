@@ -15,9 +15,9 @@ import statistics
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
+from referee.archive.choices import StatsFormat
 from referee.archive.entries import Entry, read_entries
 from referee.games import get_game
 
@@ -25,13 +25,6 @@ Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
 HISTOGRAM_BINS = 10
 HISTOGRAM_WIDTH = 40
-
-
-class StatsFormat(StrEnum):
-    text = "text"
-    markdown = "markdown"
-    csv = "csv"
-    json = "json"
 
 
 def score_interval(points: float, games: int, square_points: float) -> tuple[float, float]:

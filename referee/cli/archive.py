@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.archive.filters import Criteria, FilterError, TurnRange, parse_tag
-from referee.archive.positions import PositionQuery, position_query
-from referee.archive.select import (
-    STDOUT,
-    Counts,
-    Plan,
-    SplitBy,
-    selected,
-    split_selected,
-    write_selected,
-)
-from referee.archive.stats import StatsFormat, collect_stats, render_stats
+from referee.archive.choices import STDOUT, SplitBy, StatsFormat
 from referee.cli.output import fail
-from referee.records.model import Reason
+from referee.records.reasons import Reason
+
+if TYPE_CHECKING:
+    from referee.archive.positions import PositionQuery
 
 Inputs = Annotated[
     list[str],
@@ -128,6 +120,9 @@ def select(
     Counts of games read, kept and dropped go to stderr. Exit 0, or 1 when some games could
     not be read, 2 when the command is given wrong.
     """
+    from referee.archive.filters import Criteria, TurnRange, parse_tag
+    from referee.archive.select import Counts, Plan, selected, split_selected, write_selected
+
     counts = Counts()
     if first is not None and sample is not None:
         fail("give --first or --sample, not both")
@@ -161,6 +156,9 @@ def select(
 def _position(
     text: str | None, games: list[str] | None, variants: list[str] | None, symmetric: bool
 ) -> PositionQuery | None:
+    from referee.archive.filters import FilterError
+    from referee.archive.positions import position_query
+
     if text is None:
         if symmetric:
             raise FilterError("--symmetric goes with --position")
@@ -180,6 +178,8 @@ def stats(
 ) -> None:
     """Per game and variant: results by seat, the first mover's score with its 95% interval,
     reasons, game lengths, the common openings and each player's score."""
+    from referee.archive.stats import collect_stats, render_stats
+
     errors: list[str] = []
     summary = collect_stats(paths, plies, lambda line: errors.append(line))
     for line in errors:

@@ -7,9 +7,6 @@ from typing import Annotated
 
 import typer
 
-from referee.games import get_game
-from referee.tournament.openings import all_openings
-
 
 def openings(
     game: Annotated[str, typer.Option("--game", "-g", help="trax or thai")],
@@ -27,6 +24,9 @@ def openings(
     ] = None,
 ) -> None:
     """List every distinct opening of N plies, one a line, for `tournament run --openings`."""
+    from referee.games import get_game
+    from referee.tournament.openings import all_openings
+
     engine = get_game(game)
     ruleset = engine.ruleset(variant)
     found = all_openings(engine, ruleset, plies, symmetric)

@@ -25,7 +25,7 @@ from rich.text import Text
 from referee.cli.output import plural
 
 if TYPE_CHECKING:
-    from referee.records.model import Record
+    from referee.tournament.worker import PlayedGame
 
 WINDOW_SECONDS = 60.0
 """The rate counts the games finished in the last minute at least..."""
@@ -144,17 +144,17 @@ class TournamentProgress(_Live):
     def start(self, total: int, already: int) -> None:
         self.progress.update(self.task, total=total, completed=already)
 
-    def advance(self, records: list[Record]) -> None:
+    def advance(self, games: list[PlayedGame]) -> None:
         """One game (or the games of one match) finished."""
-        for record in records:
-            result = record.result
-            for seat, player in enumerate(record.players):
-                self.games[player.name] += 1
+        for game in games:
+            result = game.ending
+            for seat, name in enumerate(game.players):
+                self.games[name] += 1
                 if result is not None:
                     if result.winner is None:
-                        self.scores[player.name] += 0.5
+                        self.scores[name] += 0.5
                     elif result.winner == seat:
-                        self.scores[player.name] += 1
+                        self.scores[name] += 1
         leader = max(self.games, key=lambda name: self.scores[name] / self.games[name])
         share = 100 * self.scores[leader] / self.games[leader]
         self.rate.finished()

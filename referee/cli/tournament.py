@@ -44,6 +44,21 @@ game of this run was lost by `crash`; 130 or 143 stopped by Ctrl-C or SIGTERM (e
 game is stored)."""
 
 
+class VerifyChoice(StrEnum):
+    all = "all"
+    sample = "sample"
+    none = "none"
+
+
+VerifyOption = Annotated[
+    VerifyChoice,
+    typer.Option(
+        help="games replayed through the validator after they are played: all, one in 16 "
+        "(sample), or none; the engine that plays a game checks every move already"
+    ),
+]
+
+
 class Format(StrEnum):
     round_robin = "round-robin"
     gauntlet = "gauntlet"
@@ -100,6 +115,7 @@ def _run(
     quiet: bool,
     standings: bool = True,
     keep_going: bool = False,
+    verify: VerifyChoice = VerifyChoice.sample,
 ) -> None:
     from referee.cli.progress import TournamentProgress, stopped_message
     from referee.tournament.executors import dask_executors
@@ -115,7 +131,9 @@ def _run(
             if dask is not None:
                 factory = stack.enter_context(dask_executors(dask, concurrency))
             progress = stack.enter_context(TournamentProgress(not quiet, unit[1]))
-            summary = run_tournament(directory, config, concurrency, factory, progress, keep_going)
+            summary = run_tournament(
+                directory, config, concurrency, factory, progress, keep_going, verify.value
+            )
     except TournamentStopped as stopped:  # SIGINT or SIGTERM while games were played
         typer.echo(str(stopped), err=True)
         raise typer.Exit(128 + stopped.signal) from None
@@ -277,9 +295,9 @@ def run(
     dask: DaskOption = None,
     quiet: QuietOption = False,
     keep_going: KeepGoing = False,
+    verify: VerifyOption = VerifyChoice.sample,
 ) -> None:
-    """Play a round robin, a gauntlet or an SPRT; every finished game is validated and stored
-    at once."""
+    """Play a round robin, a gauntlet or an SPRT; every finished game is stored at once."""
     from referee.tournament.config import (
         bot_entries,
         build_config,
@@ -322,7 +340,7 @@ def run(
     config = with_bot_options(config, bot_option or [], Path.cwd())
     if openings is not None:
         config = with_openings(config, openings)
-    _run(out, config, concurrency, dask, quiet, keep_going=keep_going)
+    _run(out, config, concurrency, dask, quiet, keep_going=keep_going, verify=verify)
 
 
 run.__doc__ = (run.__doc__ or "") + EXIT_CODES
@@ -335,10 +353,11 @@ def resume(
     dask: DaskOption = None,
     quiet: QuietOption = False,
     keep_going: KeepGoing = False,
+    verify: VerifyOption = VerifyChoice.sample,
 ) -> None:
     """Play the games a stopped tournament is missing (the values of the bots' env come from
     this environment: tournament.json keeps their names only)."""
-    _run(directory, None, concurrency, dask, quiet, keep_going=keep_going)
+    _run(directory, None, concurrency, dask, quiet, keep_going=keep_going, verify=verify)
 
 
 resume.__doc__ = (resume.__doc__ or "") + EXIT_CODES

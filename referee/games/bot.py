@@ -119,6 +119,14 @@ class Bot(ABC, Generic[S, M]):
     def end_game(self, winner: int | None, reason: str) -> None:
         """Called after each game."""
 
+    def reset(self) -> bool:
+        """Forget every game played, so that the next game plays as with a new bot; whether
+        the bot could. A tournament worker keeps a bot that can for its next game, and builds
+        a new one for a bot that cannot (the default: a bot may keep tables, killer moves or
+        statistics from game to game). A bot whose only state is what `start_game` sets
+        (its seat and its seeded generator) returns True."""
+        return False
+
     def close(self) -> None:
         """Release what the bot holds (a process, a file)."""
 
@@ -126,6 +134,9 @@ class Bot(ABC, Generic[S, M]):
 class RandomBot(Bot[State[Any], Any]):
     name = "random"
     description = "a uniformly random legal move"
+
+    def reset(self) -> bool:
+        return True
 
     def choose(self, state: State[Any], history: Sequence[Any] = ()) -> Any:
         return self.rng.choice(state.legal_moves())
@@ -141,6 +152,10 @@ class GreedyBot(Bot[S, M]):
         """`evaluate` says how good a position is for a seat (higher is better)."""
         super().__init__()
         self.evaluate = evaluate
+
+    def reset(self) -> bool:
+        # Its evaluation is a pure function: a subclass that keeps more says so here.
+        return True
 
     def choose(self, state: S, history: Sequence[Any] = ()) -> M:
         seat = state.to_move

@@ -466,22 +466,132 @@ def _bootstrap(
 
     Each unit (a colour-swapped pair, or a game alone) is drawn a Poisson(1) number of
     times (the Poisson bootstrap: the same as drawing units with replacement, up to the
-    total varying a little), so the pairs keep their two games together."""
+    total varying a little), so the pairs keep their two games together. Units alike (the
+    same bots on the same seats with the same results) are drawn together, as the pair
+    table: a sum of m Poisson(1) draws is one Poisson(m) draw, so a million games of ten
+    bots cost a few hundred draws a replicate, not half a million.
+    """
     rng = np.random.default_rng(seed)
+    n = games.n
+    kinds, multiplicity = _unit_kinds(games)
+    keys, cell = np.unique(kinds.first * n + kinds.second, return_inverse=True)
+    first, second = keys // n, keys % n
+    half = prior_weights(counts, prior) / 2
+    i, j = counts.pairs[:, 0], counts.pairs[:, 1]
+    table = _Cells(
+        np.concatenate([first, i, j]),
+        np.concatenate([second, j, i]),
+        np.concatenate([np.zeros(len(keys)), half, half]),
+        np.concatenate([np.zeros(len(keys)), half / 2, half / 2]),
+    )
+    _, information = _hessian(params[:n], params[n], _cells(games, counts, prior))
+    free = np.flatnonzero(constraints.free)
+    inverse = np.linalg.inv(information[np.ix_(free, free)] + constraints.projector)
+    by_cell = np.argsort(cell, kind="stable")
+    kind_of, half_of = kinds.unit[by_cell], kinds.half[by_cell]
+    cell_starts = np.flatnonzero(np.r_[True, np.diff(cell[by_cell]) != 0])
+    replicates = np.empty((samples, n + 1))
+    block = max(1, _BLOCK // max(len(kind_of), len(table.first), 1))
+    for start in range(0, samples, block):
+        size = min(block, samples - start)
+        drawn = rng.poisson(multiplicity, size=(size, len(multiplicity)))[:, kind_of]
+        played = np.add.reduceat(drawn, cell_starts, axis=1).astype(np.float64)
+        scored = np.add.reduceat(drawn * half_of, cell_starts, axis=1) / 2
+        fitted = _solve_many(table, played, scored, n, params, constraints, free, inverse)
+        for row, values in enumerate(fitted, start):
+            replicates[row, :n] = _centre(values, pools, anchored, rating)
+            replicates[row, n] = ELO_PER_UNIT * values[n]
+    return replicates
+
+
+_BLOCK = 4_000_000
+"""Cells times replicates refitted at once: bounds the memory of the bootstrap."""
+_FIXED_STEPS = 200
+"""Steps with the full games' information before a replicate is solved on its own."""
+
+
+@dataclass(frozen=True)
+class _Kinds:
+    """The games of one unit of each kind: `unit` its kind, and each game's first and
+    second mover and first mover's score in half points."""
+
+    unit: np.ndarray
+    first: np.ndarray
+    second: np.ndarray
+    half: np.ndarray
+
+
+def _unit_kinds(games: FitGames) -> tuple[_Kinds, np.ndarray]:
+    """The kinds of units among the games (a unit: a colour-swapped pair, or a game alone;
+    a kind: the same games, seats and results) and how many units are of each kind."""
     n = games.n
     single = games.cluster < 0
     unit = np.where(
         single, np.arange(len(single)) + games.cluster.max(initial=-1) + 1, games.cluster
     )
     _, unit = np.unique(unit, return_inverse=True)
-    replicates = np.empty((samples, n + 1))
-    for sample in range(samples):
-        weight = rng.poisson(1.0, unit.max(initial=-1) + 1)[unit].astype(np.float64)
-        cells = _cells(games, counts, prior, weight)
-        fitted = _solve(cells, n, params, constraints)
-        replicates[sample, :n] = _centre(fitted, pools, anchored, rating)
-        replicates[sample, n] = ELO_PER_UNIT * fitted[n]
-    return replicates
+    code = (games.first * n + games.second) * 3 + games.half
+    order = np.lexsort((code, unit))
+    unit, code = unit[order], code[order]
+    starts = np.flatnonzero(np.r_[True, unit[1:] != unit[:-1]])
+    place = np.arange(len(unit)) - np.repeat(starts, np.diff(np.r_[starts, len(unit)]))
+    width = int(place.max(initial=0)) + 1
+    signature = np.full((len(starts), width), -1, dtype=np.int64)
+    signature[unit, place] = code
+    kinds, multiplicity = np.unique(signature, axis=0, return_counts=True)
+    held = kinds >= 0
+    codes = kinds[held]
+    return _Kinds(np.nonzero(held)[0], codes // 3 // n, codes // 3 % n, codes % 3), multiplicity
+
+
+def _solve_many(
+    table: _Cells,
+    played: np.ndarray,
+    scored: np.ndarray,
+    n: int,
+    start: np.ndarray,
+    constraints: _Constraints,
+    free: np.ndarray,
+    inverse: np.ndarray,
+) -> np.ndarray:
+    """(samples, n + 1) the fits of several replicates at once: `played` and `scored` the
+    games and first mover's score of each replicate in each cell of `table`, whose own
+    counts (the prior's) are added.
+
+    Newton steps with the information of all the games, the same for every replicate and
+    inverted once: a replicate's own information differs little, so the steps still
+    converge, fast. A replicate that has not after `_FIXED_STEPS` is solved on its own."""
+    extra = len(table.first) - played.shape[1]
+    samples = len(played)
+    # Cells sorted by first mover: summing them in runs gives each bot's part of the
+    # gradient in order (every bot moves first and second in some cell: the prior's go
+    # both ways).
+    order = np.argsort(table.first, kind="stable")
+    first, second = table.first[order], table.second[order]
+    games = np.hstack([played, np.broadcast_to(table.games[-extra:], (samples, extra))])[:, order]
+    score = np.hstack([scored, np.broadcast_to(table.score[-extra:], (samples, extra))])[:, order]
+    params = np.tile(start, (samples, 1))
+    active = np.arange(samples)
+    by_second = np.argsort(second, kind="stable")
+    first_starts = np.searchsorted(first, np.arange(n))
+    second_starts = np.searchsorted(second[by_second], np.arange(n))
+    for _ in range(_FIXED_STEPS):
+        if not len(active):
+            break
+        theta = params[active]
+        difference = theta[:, first] - theta[:, second] + theta[:, n : n + 1]
+        residual = score[active] - games[active] * 0.5 * (1.0 + np.tanh(difference / 2))
+        gradient = np.empty((len(active), n + 1))
+        gradient[:, :n] = np.add.reduceat(residual, first_starts, axis=1)
+        gradient[:, :n] -= np.add.reduceat(residual[:, by_second], second_starts, axis=1)
+        gradient[:, n] = residual.sum(axis=1)
+        step = gradient[:, free] @ inverse
+        params[active[:, None], free] += step
+        active = active[np.abs(step).max(axis=1) >= _STEP_TOLERANCE]
+    for sample in active:  # rare: a replicate far from the games' fit
+        cells = _Cells(first, second, games[sample], score[sample])
+        params[sample] = _solve(cells, n, params[sample], constraints)
+    return params
 
 
 def bounds(counts: PairCounts, pools: np.ndarray, anchors: set[int] | None = None) -> list[Bound]:

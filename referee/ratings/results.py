@@ -4,11 +4,17 @@ Records are read one at a time (a tournament's games.jsonl can hold millions of 
 only what the tables need is kept: the game and variant, the two names, the result and the
 pairing data. Unfinished games (no result yet) are left out and counted; a tournament game
 read a second time (same tournament, pairing and game number) is left out with a warning.
+
+A JSONL file is read by the scan (`referee.records.scan`): each line decoded with msgspec
+into the header fields, checked, and the first turn's seat, without building the record
+(the turns are passed over unread; `referee validate` checks them). Other formats are read
+into full records.
 """
 
 from __future__ import annotations
 
 import sys
+from array import array
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,8 +27,10 @@ import pandas as pd
 from referee.games.base import ruleset_variant
 from referee.ratings.errors import RatingsInputError
 from referee.records.formats import detect_stream
-from referee.records.keys import GameKey, game_key
+from referee.records.formats.referee_json import JsonlFormat
+from referee.records.io import RecordError
 from referee.records.model import Record
+from referee.records.scan import Header, first_seat, scan_jsonl
 
 TOURNAMENT_FILE = "games.jsonl"
 """The file of a tournament folder that holds its games."""
@@ -85,13 +93,6 @@ class Selection:
     variants: frozenset[str] | None = None
     bots: frozenset[str] | None = None
 
-    def keeps(self, game: str, variant: str, white: str, black: str) -> bool:
-        if self.games is not None and game not in self.games:
-            return False
-        if self.variants is not None and variant not in self.variants:
-            return False
-        return self.bots is None or (white in self.bots and black in self.bots)
-
 
 @dataclass
 class Games:
@@ -105,60 +106,187 @@ class Games:
     """The record files read, in order."""
 
 
+UNFINISHED = -2
+"""The `winner` of a game without a result, while games are read."""
+
+_FIELDS = (
+    "game", "ruleset", "white", "black", "winner", "first", "points", "reason",
+    "tournament", "pairing", "game_number", "match_game", "file", "line",
+)  # fmt: skip
+"""What is kept of each game read, as numbers: texts by their number in `_Numbers`, a
+missing tournament, pairing or game number as -1."""
+
+
+class _Numbers(dict[str, int]):
+    """Texts numbered in the order met (`numbers[text]`, a new text gets the next number):
+    a column is read as small numbers, each text kept once however many games repeat it (a
+    million games name ten bots)."""
+
+    def __missing__(self, text: str) -> int:
+        number = self[text] = len(self)
+        return number
+
+    def texts(self) -> np.ndarray:
+        return np.array(list(self), dtype=object)
+
+    def column(self, numbers: np.ndarray) -> pd.Categorical:
+        """The texts of `numbers` as a categorical column whose categories are the texts
+        used, sorted (as pandas makes a column of texts categorical)."""
+        texts = list(self)
+        used = sorted(np.unique(numbers).tolist(), key=texts.__getitem__)
+        rank = np.zeros(len(texts), dtype=np.int64)
+        rank[used] = np.arange(len(used))
+        return pd.Categorical.from_codes(rank[numbers], [texts[i] for i in used])
+
+
+@dataclass(frozen=True)
+class _Repeats:
+    count: int
+    first: tuple[str, int, str, int]
+    """The first game read again: (file, line, where first read, its line)."""
+
+
 class _Rows:
-    """Collects the games frame column by column while records stream past."""
+    """Every game read, as a row of numbers (`_FIELDS`) appended while records stream
+    past; `games` then leaves out the repeated, unselected and unfinished ones at once."""
 
     def __init__(self, selection: Selection) -> None:
         self.selection = selection
-        self.columns: dict[str, list[Any]] = {name: [] for name in COLUMNS}
-        self.unfinished: Counter[tuple[str, str]] = Counter()
-        self.seen: dict[GameKey, tuple[str, int]] = {}
-        self.repeats: list[tuple[str, int, str, int]] = []
-        """Games read again: (file, line, where first read, its line)."""
+        self.games_ = _Numbers()
+        self.rulesets = _Numbers()
+        self.bots = _Numbers()
+        self.reasons = _Numbers()
+        self.tournaments = _Numbers()
+        self.files = _Numbers()
+        self.rows = array("q")
+        self.huge: dict[int, int] = {}
+        """Points above MAX_POINTS by row (the row holds MAX_POINTS + 1)."""
 
-    def add(self, record: Record, file: str, line: int) -> None:
-        key = game_key(record)
-        if key is not None:
-            if key in self.seen:
-                self.repeats.append((file, line, *self.seen[key]))
-                return
-            self.seen[key] = (file, line)
-        white, black = record.players[0].name, record.players[1].name
-        variant = ruleset_variant(record.ruleset)
-        if not self.selection.keeps(record.game, variant, white, black):
-            return
-        result = record.result
+    def add(self, record: Record | Header, first: int, file: str, line: int) -> None:
+        """Add a game: its record (or scanned header), the seat of its first turn (0 when it
+        has none) and where it was read."""
+        result, event = record.result, record.event
         if result is None:
-            self.unfinished[record.game, variant] += 1
-            return
-        if result.points > MAX_POINTS:
-            raise RatingsInputError(
-                file,
-                f"the result gives {result.points} points, more than a table adds up "
-                f"(at most {MAX_POINTS} a game)",
-                line,
-            )
-        event = record.event
-        row = (
-            record.game,
-            variant,
-            white,
-            black,
-            DRAW if result.winner is None else result.winner,
-            record.turns[0].seat if record.turns else 0,
-            result.points,
-            result.reason.value,
-            event.tournament,
-            event.pairing,
-            event.game_number,
-            file,
+            winner, points, reason = UNFINISHED, 0, -1
+        else:
+            winner = DRAW if result.winner is None else result.winner
+            points = result.points
+            reason = self.reasons[result.reason.value]
+            if points > MAX_POINTS:
+                self.huge[len(self.rows) // len(_FIELDS)] = points
+                points = MAX_POINTS + 1
+        match = getattr(record, "match", None)
+        tournament, pairing, number = event.tournament, event.pairing, event.game_number
+        self.rows.extend((
+            self.games_[record.game],
+            self.rulesets[record.ruleset],
+            self.bots[record.players[0].name],
+            self.bots[record.players[1].name],
+            winner,
+            first,
+            points,
+            reason,
+            -1 if tournament is None else self.tournaments[tournament],
+            -1 if pairing is None else pairing,
+            -1 if number is None else number,
+            0 if match is None else match.game,
+            self.files[file],
             line,
-        )
-        for column, value in zip(self.columns.values(), row, strict=True):
-            column.append(value)
+        ))  # fmt: skip
 
-    def games(self, files: Sequence[str]) -> Games:
-        return Games(make_frame(self.columns), dict(self.unfinished), tuple(files))
+    def games(self, files: Sequence[str]) -> tuple[Games, _Repeats | None]:
+        """The games frame of the games kept, and the games read again, if any."""
+        table = np.frombuffer(self.rows, dtype=np.int64).reshape(-1, len(_FIELDS))
+        row = dict(zip(_FIELDS, table.T, strict=True))
+        repeated, repeats = self._repeats(row)
+        variants = _Numbers()
+        variant = np.array([variants[ruleset_variant(ruleset)] for ruleset in self.rulesets])
+        variant = variant[row["ruleset"]] if len(variant) else row["ruleset"]
+        keep = ~repeated & self._selected(row, variants, variant)
+        unfinished = np.flatnonzero(keep & (row["winner"] == UNFINISHED))
+        games, names = self.games_.texts(), variants.texts()
+        counts = Counter(
+            zip(
+                games[row["game"][unfinished]].tolist(),
+                names[variant[unfinished]].tolist(),
+                strict=True,
+            )
+        )
+        keep[unfinished] = False
+        kept = np.flatnonzero(keep)
+        huge = kept[row["points"][kept] > MAX_POINTS]
+        if len(huge):
+            first = int(huge[0])
+            raise RatingsInputError(
+                self.files.texts()[row["file"][first]],
+                f"the result gives {self.huge[first]} points, more than a table adds up "
+                f"(at most {MAX_POINTS} a game)",
+                int(row["line"][first]),
+            )
+        frame = make_frame(
+            {
+                "game": self.games_.column(row["game"][kept]),
+                "variant": variants.column(variant[kept]),
+                "white": self.bots.column(row["white"][kept]),
+                "black": self.bots.column(row["black"][kept]),
+                "winner": row["winner"][kept],
+                "first": row["first"][kept],
+                "points": row["points"][kept],
+                "reason": self.reasons.column(row["reason"][kept]),
+                # -1, no tournament: the None appended last
+                "tournament": np.append(self.tournaments.texts(), None)[row["tournament"][kept]],
+                "pairing": _nullable(row["pairing"][kept]),
+                "game_number": _nullable(row["game_number"][kept]),
+                "file": self.files.column(row["file"][kept]),
+                "line": row["line"][kept],
+            }
+        )
+        return Games(frame, dict(counts), tuple(files)), repeats
+
+    def _selected(
+        self, row: dict[str, np.ndarray], variants: _Numbers, variant: np.ndarray
+    ) -> np.ndarray:
+        """Whether each game is one the selection keeps."""
+        selection = self.selection
+
+        def allowed(texts: Iterable[str], chosen: frozenset[str] | None) -> np.ndarray:
+            return np.array([chosen is None or text in chosen for text in texts], dtype=bool)
+
+        bots = allowed(self.bots, selection.bots)
+        return (
+            allowed(self.games_, selection.games)[row["game"]]
+            & allowed(variants, selection.variants)[variant]
+            & bots[row["white"]]
+            & bots[row["black"]]
+        )
+
+    def _repeats(self, row: dict[str, np.ndarray]) -> tuple[np.ndarray, _Repeats | None]:
+        """Which games repeat a tournament game read before (`keys.game_key`: same
+        tournament, pairing, game number and match game), and the first of them."""
+        keyed = (row["tournament"] >= 0) & (row["game_number"] >= 0)
+        key = pd.DataFrame({name: row[name] for name in _KEY})
+        repeated = key.duplicated(keep="first").to_numpy() & keyed
+        if not repeated.any():
+            return repeated, None
+        again = int(np.flatnonzero(repeated)[0])
+        same = np.logical_and.reduce([row[name] == row[name][again] for name in _KEY])
+        original = int(np.flatnonzero(same)[0])
+        files = self.files.texts()
+        where = (
+            str(files[row["file"][again]]),
+            int(row["line"][again]),
+            str(files[row["file"][original]]),
+            int(row["line"][original]),
+        )
+        return repeated, _Repeats(int(repeated.sum()), where)
+
+
+_KEY = ("tournament", "pairing", "game_number", "match_game")
+
+
+def _nullable(values: np.ndarray) -> pd.api.extensions.ExtensionArray:
+    """Numbers with -1 for missing, as a nullable integer column."""
+    return pd.arrays.IntegerArray(values.copy(), values < 0)
 
 
 def games_from_records(
@@ -172,8 +300,8 @@ def games_from_records(
     """The games frame of records already in memory (for callers that hold them)."""
     rows = _Rows(Selection(_selection(game), _selection(variant), _selection(bots)))
     for number, record in enumerate(records, 1):
-        rows.add(record, file, number)
-    return rows.games([file] if file else [])
+        rows.add(record, record.turns[0].seat if record.turns else 0, file, number)
+    return rows.games([file] if file else [])[0]
 
 
 def record_files(paths: Iterable[str | Path]) -> list[Path]:
@@ -211,13 +339,40 @@ def records_of(path: Path) -> Iterator[tuple[Record, int]]:
                 raise RatingsInputError(path, "not a game record file in any format referee reads")
             for loaded in file_format.read(stream):
                 if loaded.error is not None:
-                    error = loaded.error
-                    where = f" at {error.pointer}" if error.pointer else ""
-                    raise RatingsInputError(
-                        path, f"record {loaded.number}{where}: {error.message}", loaded.line
-                    )
+                    raise _bad(path, loaded.number, loaded.line, loaded.error)
                 if loaded.record is not None:
                     yield loaded.record, loaded.line
+    except OSError as error:
+        raise RatingsInputError(path, f"cannot read: {error.strerror or error}") from None
+
+
+def _bad(path: Path, number: int, line: int, error: RecordError) -> RatingsInputError:
+    where = f" at {error.pointer}" if error.pointer else ""
+    return RatingsInputError(path, f"record {number}{where}: {error.message}", line)
+
+
+def _read(rows: _Rows, path: Path) -> None:
+    """Add the games of one file to `rows`; a bad record stops the reading. JSONL is
+    scanned, other formats read in full."""
+    add, name = rows.add, str(path)
+    try:
+        with path.open("rb") as stream:
+            file_format, stream = detect_stream(path, stream)
+            if file_format is None:
+                raise RatingsInputError(path, "not a game record file in any format referee reads")
+            if not isinstance(file_format, JsonlFormat):
+                for record, line in records_of(path):
+                    add(record, record.turns[0].seat if record.turns else 0, name, line)
+                return
+            for number, line, raw, header, error in scan_jsonl(stream):
+                if header is None:
+                    assert error is not None
+                    raise _bad(path, number, line, error)
+                try:
+                    first = first_seat(header, raw)
+                except RecordError as refused:
+                    raise _bad(path, number, line, refused) from None
+                add(header, first, name, line)
     except OSError as error:
         raise RatingsInputError(path, f"cannot read: {error.strerror or error}") from None
 
@@ -239,14 +394,14 @@ def read_games(
     rows = _Rows(Selection(_selection(game), _selection(variant), _selection(bots)))
     files = record_files(paths)
     for path in files:
-        for record, line in records_of(path):
-            rows.add(record, str(path), line)
-    if rows.repeats:
-        file, line, first, first_line = rows.repeats[0]
+        _read(rows, path)
+    games, repeats = rows.games([str(path) for path in files])
+    if repeats is not None:
+        file, line, first, first_line = repeats.first
         print(
-            f"referee: warning: {len(rows.repeats)} games repeat a game read before (same "
+            f"referee: warning: {repeats.count} games repeat a game read before (same "
             f"tournament, pairing and game number), each counted once; the first at "
             f"{file}:{line} repeats {first}:{first_line}",
             file=sys.stderr,
         )
-    return rows.games([str(path) for path in files])
+    return games

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -172,11 +171,3 @@ def write_jsonl(path: str | Path, records: Iterable[Record]) -> None:
     with Path(path).open("w", encoding="utf-8") as stream:
         for record in records:
             stream.write(record_to_json(record) + "\n")
-
-
-def append_durably(stream: IO[str], records: Iterable[Record]) -> None:
-    """Append records and make them survive a crash of this process or the machine: one
-    sync for all of them (a group commit), which costs as much as writing a short game."""
-    stream.write("".join(record_to_json(record) + "\n" for record in records))
-    stream.flush()
-    os.fsync(stream.fileno())

@@ -19,6 +19,7 @@ or `record.result.reason` works on either.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Annotated, Literal, NamedTuple
 
@@ -26,7 +27,7 @@ import msgspec
 
 from referee.games import GAME_NAMES
 from referee.records.io import RecordError, load_json, parse_record
-from referee.records.model import Reason
+from referee.records.model import RULESET_ID, Reason
 
 Seat = Literal[0, 1]
 Count = Annotated[int, msgspec.Meta(ge=0)]
@@ -80,7 +81,8 @@ class _Header(msgspec.Struct, frozen=True):
     format: Literal["referee"]
     version: Literal[1]
     game: Literal["thax", "takhteh", "trax", "thai"]
-    ruleset: str
+    # As the model's pattern, but `\Z`: Python's `$` also matches before a final line break.
+    ruleset: Annotated[str, msgspec.Meta(pattern=RULESET_ID.removesuffix("$") + r"\Z")]
     players: Annotated[list[ScanPlayer], msgspec.Meta(min_length=2, max_length=2)]
     event: ScanEvent = NO_EVENT
     start: str | None = None
@@ -111,6 +113,33 @@ class PluginHeader(Header, frozen=True):
 
 class PluginHeaderWithTurns(HeaderWithTurns, frozen=True):
     game: str  # type: ignore[assignment]  # as in PluginHeader
+
+
+class _Seat(msgspec.Struct, frozen=True):
+    seat: Seat
+
+
+_SEATS = msgspec.json.Decoder(list[_Seat])
+_FIRST_SEAT = re.compile(rb'\[\s*\{\s*"seat"\s*:\s*([01])\s*[,}]')
+"""A turn list that opens with the first turn's seat, as referee writes it."""
+
+
+def first_seat(header: Header, raw: bytes) -> int:
+    """The seat of the first turn of a header's unread turns (`raw` the line it was read
+    from), 0 when there are none; RecordError says what is wrong.
+
+    The turns as referee writes them name the seat first, and that is read from the text
+    alone; turns written otherwise are decoded down to their seats (each checked)."""
+    turns = memoryview(header.turns)
+    found = _FIRST_SEAT.match(turns)
+    if found is not None:
+        return found[1][0] - ord("0")
+    try:
+        seats = _SEATS.decode(turns)
+    except msgspec.DecodeError as error:
+        _refused(raw, error, False)  # the full reader's RecordError, when it finds one
+        raise RecordError("schema", _message(error), _pointer(str(error))) from None
+    return seats[0].seat if seats else 0
 
 
 _DECODERS: dict[bool, msgspec.json.Decoder[Header] | msgspec.json.Decoder[HeaderWithTurns]] = {

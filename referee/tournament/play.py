@@ -6,11 +6,13 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple, Protocol, overload
 
 from referee.games.base import Game, GameError, Roll, Ruleset, State
 from referee.games.bot import NO_INFO, Bot, Forfeit, MoveInfo
 from referee.records.model import (
+    FORMAT,
+    VERSION,
     EventInfo,
     MatchInfo,
     Player,
@@ -18,12 +20,42 @@ from referee.records.model import (
     Record,
     Result,
     Turn,
-    record_type,
+    record_adapter,
 )
 from referee.records.replay import result_of
 from referee.tournament.adjudication import Adjudication, Adjudicator
 from referee.tournament.clock import GameClocks, OutOfTime, TimeControl
 from referee.tournament.openings import Opening
+
+
+class Scored(Protocol):
+    """How a game ended, as far as a match score or a test counts it: a record's `Result`,
+    or the `Ending` a worker sends back."""
+
+    @property
+    def winner(self) -> int | None: ...
+
+    @property
+    def points(self) -> int: ...
+
+
+class Ending(NamedTuple):
+    """A finished game's result without its detail: what the runner keeps of a game once it
+    is written (a few dozen bytes, where the record is kilobytes)."""
+
+    winner: int | None
+    points: int
+    reason: str
+
+    @classmethod
+    def of(cls, result: Result | None) -> Ending | None:
+        return None if result is None else cls(result.winner, result.points, result.reason.value)
+
+    @classmethod
+    def of_data(cls, data: dict[str, Any]) -> Ending:
+        """The ending of a record as JSON data (`record_data`: it always has a result)."""
+        result = data["result"]
+        return cls(result["winner"], result["points"], result["reason"])
 
 
 class DiceSource:
@@ -40,6 +72,34 @@ class DiceSource:
     def roll(self, seat: int | None) -> Roll:
         rng = self._opening if seat is None else self._seats[seat]
         return (rng.randint(1, 6), rng.randint(1, 6))
+
+
+class History(Sequence[Turn]):
+    """The turns of a game in play, as the bots see them: kept as plain dicts, each made a
+    `Turn` (and checked) only when a bot looks at it. Random and engine bots never do, and a
+    `Turn` a move costs about as much as a random bot's move."""
+
+    def __init__(self) -> None:
+        self.fields: list[dict[str, Any]] = []
+        """Each turn's fields, those at their default left out."""
+        self._turns: list[Turn] = []
+
+    def append(self, fields: dict[str, Any]) -> None:
+        self.fields.append(fields)
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    @overload
+    def __getitem__(self, index: int) -> Turn: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Turn]: ...
+
+    def __getitem__(self, index: int | slice) -> Turn | Sequence[Turn]:
+        for fields in self.fields[len(self._turns) :]:
+            self._turns.append(Turn(**fields))
+        return self._turns[index]
 
 
 @dataclass(frozen=True)
@@ -63,8 +123,28 @@ def play_game(
     control: GameControl | None = None,
     book: Opening | None = None,
 ) -> Record:
+    """`play_game_data` as a record."""
+    data = play_game_data(
+        game, ruleset, bots, players, seed, turn_cap, event, dice, match, control, book
+    )
+    return record_adapter().validate_python(data)
+
+
+def play_game_data(
+    game: Game[Any, Any],
+    ruleset: Ruleset,
+    bots: Sequence[Bot[Any, Any]],
+    players: Sequence[Player],
+    seed: str,
+    turn_cap: int | None = None,
+    event: EventInfo | None = None,
+    dice: DiceSource | None = None,
+    match: MatchInfo | None = None,
+    control: GameControl | None = None,
+    book: Opening | None = None,
+) -> dict[str, Any]:
     """Play one game to its end, a forfeit, the turn cap or an adjudication, and return its
-    record.
+    record as JSON data (`record_data`).
 
     In a match, `match.first` (the last game's winner) starts without an opening roll. Each
     move is timed from asking the bot to having played its move; with clocks, that time is
@@ -73,7 +153,8 @@ def play_game(
     With `book`, the game starts from the opening's position and its moves are played for the
     bots, kept as turns marked `book`.
     """
-    dice = dice or DiceSource(seed)
+    # Seeding the dice streams costs a short game's move: only the dice games have any.
+    dice = dice or (DiceSource(seed) if game.has_dice else None)
     control = control or GameControl()
     clocks = GameClocks(control.clocks)
     judge = Adjudicator(control.adjudication)
@@ -83,15 +164,16 @@ def play_game(
     state: State[Any] = game.initial_state(ruleset, start, first)
     opening_rolls: list[list[int]] = []
     while state.is_opening_roll():
-        opening = dice.roll(None)
-        opening_rolls.append(list(opening))
-        state = state.apply_chance(opening)
-    turns: list[Turn] = []
+        assert dice is not None  # only dice games have chance states
+        roll = dice.roll(None)
+        opening_rolls.append(list(roll))
+        state = state.apply_chance(roll)
+    turns = History()
     for text in book.moves if book is not None else ():
         seat = state.to_move
         assert seat is not None  # book moves are for games without dice
         state = state.play(game.parse_move(state, text))
-        turns.append(Turn(seat=seat, move=text, book=True))
+        turns.append({"seat": seat, "move": text, "book": True})
     result: Result | None = None
     for seat, bot in enumerate(bots):
         try:
@@ -99,6 +181,7 @@ def play_game(
         except Forfeit as forfeit:
             result = _forfeit(seat, Reason(forfeit.reason), forfeit.detail)
             break
+    timed = clocks.running
     while result is None:
         outcome = state.outcome()
         if outcome is not None:
@@ -109,15 +192,16 @@ def play_game(
                 winner=None, points=0, reason=Reason.ADJUDICATED, detail=f"turn cap {cap}"
             )
             break
-        roll: Roll | None = None
+        roll = None
         if state.is_chance():
+            assert dice is not None
             roll = dice.roll(state.to_move)
             state = state.apply_chance(roll)
         seat = state.to_move
         assert seat is not None
         started = time.perf_counter()
         try:
-            move, info = bots[seat].think(state, turns, clocks.reading())
+            move, info = bots[seat].think(state, turns, clocks.reading() if timed else None)
             text = game.format_move(state, move)
             after = state.play(move)
         except Forfeit as forfeit:
@@ -145,22 +229,44 @@ def play_game(
             result = judge.after_turn(len(turns), seat, info.score)
     for bot in bots:
         bot.end_game(result.winner, result.reason.value)
-    fields: dict[str, Any] = {
-        "game": game.name,
-        "ruleset": ruleset.id,
-        "players": list(players),
-        "event": event or EventInfo(),
-        "turns": turns,
-        "result": result,
-    }
-    if game.has_dice:
-        fields["opening_rolls"] = opening_rolls
-    if match is not None:
-        fields["match"] = match
+    return record_data(game, ruleset, players, event, start, turns, result, opening_rolls, match)
+
+
+def record_data(
+    game: Game[Any, Any],
+    ruleset: Ruleset,
+    players: Sequence[Player],
+    event: EventInfo | None,
+    start: str | None,
+    turns: History,
+    result: Result,
+    opening_rolls: list[list[int]],
+    match: MatchInfo | None,
+) -> dict[str, Any]:
+    """The record as JSON data, exactly as `record_to_dict` writes the record (the envelope,
+    then the fields in the model's order, those at their default left out), built from the
+    turns' plain fields: checking a few thousand values with pydantic and dumping them again
+    would cost a random game's time again. tests/tournament/test_pipeline.py holds the two
+    equal."""
+
+    def dump(model: Player | EventInfo | Result | MatchInfo) -> dict[str, Any]:
+        return model.model_dump(mode="json", exclude_defaults=True)
+
+    data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": game.name}
+    data["ruleset"] = ruleset.id
+    data["players"] = [dump(player) for player in players]
+    if event is not None and (header := dump(event)):
+        data["event"] = header
     if start is not None:
-        fields["start"] = start
-    # A plug-in game's record class is made at run time, outside the built-in games' union.
-    return record_type(game.name)(**fields)  # type: ignore[return-value]
+        data["start"] = start
+    if turns:
+        data["turns"] = turns.fields
+    data["result"] = dump(result)
+    if opening_rolls:
+        data["opening_rolls"] = opening_rolls
+    if match is not None:
+        data["match"] = dump(match)
+    return data
 
 
 def play_match(
@@ -171,12 +277,13 @@ def play_match(
     seed: str,
     turn_cap: int | None = None,
     event: EventInfo | None = None,
-    played: Sequence[Record] = (),
+    played: Sequence[Scored | None] = (),
     control: GameControl | None = None,
     book: Opening | None = None,
-) -> list[Record]:
+) -> list[dict[str, Any]]:
     """Play the games of a match to `game.match_length(ruleset)` points that are not in
-    `played` (the match's games already stored, when a tournament resumes).
+    `played` (the results of the match's games already stored, when a tournament resumes);
+    their records as JSON data.
 
     `bots` gives the two bots for each game. Each game has a seed of its own, so a resumed
     match plays as it would have at once. The winner of a game starts the next; after a draw
@@ -184,11 +291,12 @@ def play_match(
     """
     length = game.match_length(ruleset)
     score, first = match_score(played)
-    records: list[Record] = []
+    records: list[dict[str, Any]] = []
+    results: list[Scored | None] = list(played)
     number = len(played) + 1
     while max(score) < length:
         match = MatchInfo(length=length, game=number, score=list(score), first=first)
-        record = play_game(
+        record = play_game_data(
             game,
             ruleset,
             bots(),
@@ -201,29 +309,30 @@ def play_match(
             book=book,
         )
         records.append(record)
-        score, first = match_score([*played, *records])
+        results.append(Ending.of_data(record))
+        score, first = match_score(results)
         number += 1
     return records
 
 
-def match_score(games: Sequence[Record]) -> tuple[list[int], int | None]:
-    """The score after `games` and who starts the next game (the last winner)."""
+def match_score(results: Sequence[Scored | None]) -> tuple[list[int], int | None]:
+    """The score after games with these results (None: a game stored without one) and who
+    starts the next game (the last winner)."""
     score = [0, 0]
     first = None
-    for record in games:
-        result = record.result
+    for result in results:
         first = None if result is None else result.winner
         if result is not None and result.winner is not None:
             score[result.winner] += result.points
     return score, first
 
 
-def job_finished(records: Sequence[Record], match_length: int) -> bool:
-    """Whether a scheduled job's stored games finish it: a game once stored, a match once a
-    player has reached its length."""
+def job_finished(results: Sequence[Scored | None], match_length: int) -> bool:
+    """Whether a scheduled job's stored games (their results) finish it: a game once stored,
+    a match once a player has reached its length."""
     if match_length == 1:
-        return bool(records)
-    score, _ = match_score(records)
+        return bool(results)
+    score, _ = match_score(results)
     return max(score) >= match_length
 
 
@@ -233,15 +342,24 @@ def _milliseconds_since(started: float) -> int:
 
 def _turn(
     seat: int, roll: Roll | None, move: str, time_ms: int, clock_ms: int | None, info: MoveInfo
-) -> Turn:
-    # Only the fields that are there: a turn is made for every move of every game.
-    extra: dict[str, object] = {}
+) -> dict[str, Any]:
+    # The fields that are there, in the order of `Turn`'s: a turn is made for every move.
+    turn: dict[str, Any] = {"seat": seat}
+    if roll:
+        turn["roll"] = list(roll)
+    turn["move"] = move
+    turn["time_ms"] = time_ms
     if clock_ms is not None:
-        extra["clock_ms"] = clock_ms
+        turn["clock_ms"] = clock_ms
     if info is not NO_INFO:
-        pv = None if info.pv is None else list(info.pv)
-        extra.update(score=info.score, depth=info.depth, nodes=info.nodes, pv=pv)
-    return Turn(seat=seat, roll=list(roll) if roll else None, move=move, time_ms=time_ms, **extra)  # type: ignore[arg-type]
+        output = (info.score, info.depth, info.nodes, None if info.pv is None else list(info.pv))
+        for name, value in zip(ENGINE_FIELDS, output, strict=True):
+            if value is not None:
+                turn[name] = value
+    return turn
+
+
+ENGINE_FIELDS = ("score", "depth", "nodes", "pv")
 
 
 def _forfeit(seat: int, reason: Reason, detail: str) -> Result:

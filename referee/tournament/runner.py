@@ -1,14 +1,15 @@
-"""Running a tournament: schedule, execute in batches, validate and store every game at once."""
+"""Running a tournament: schedule, execute in batches, store every game at once and forget it."""
 
 from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import chain, groupby
 from pathlib import Path
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Protocol
@@ -16,11 +17,12 @@ from typing import IO, TYPE_CHECKING, Protocol
 from referee.bots.process import kill_orphans
 from referee.bots.registry import make_bot
 from referee.errors import RefereeError
-from referee.records.keys import describe_key, game_key
+from referee.records.io import parse_record_json
+from referee.records.keys import GameKey, describe_key
 from referee.records.model import Reason, Record
 from referee.tournament.config import TournamentConfig, with_environment, without_secrets
 from referee.tournament.executors import ExecutorFactory, process_pool, shutdown, stop_at_once
-from referee.tournament.play import job_finished
+from referee.tournament.play import Scored, job_finished
 from referee.tournament.schedule import GameJob
 from referee.tournament.sequential import SprtTracker, wave_of
 from referee.tournament.store import TournamentFile, TournamentStore
@@ -28,6 +30,7 @@ from referee.tournament.worker import (
     GROUPS,
     PlayedBatch,
     PlayedGame,
+    Verify,
     play_batch,
     tournament_ruleset,
 )
@@ -39,6 +42,15 @@ if TYPE_CHECKING:
 PAIRS_PER_BATCH = 4
 RESTARTS = 3
 
+IN_FLIGHT_PER_WORKER = 2
+"""Batches sent ahead per worker: one playing and one waiting, so that no worker idles while
+the runner stores a batch. The rest of the schedule is not even listed yet."""
+
+DEFAULT_VERIFY: Verify = "sample"
+"""Replaying every game through the validator cost a quarter of a random-bot tournament's
+time, and finds only faults of the referee itself (the engine that played the game checked
+every move): one game in 16 finds such a fault as surely, at a sixteenth of the cost
+(docs/tournaments.md)."""
 
 POLL = 0.2
 """Seconds between the runner's looks at whether it was told to stop."""
@@ -84,21 +96,29 @@ class RunSummary:
 
 
 class Progress(Protocol):
-    """Told how many games (or matches) there are, then of each one finished."""
+    """Told how many games (or matches) there are, then of each one finished (the games of a
+    match together), with its players' names and result."""
 
     def start(self, total: int, already: int) -> None: ...
 
-    def advance(self, records: list[Record]) -> None: ...
+    def advance(self, games: list[PlayedGame]) -> None: ...
 
 
-def batches(jobs: list[GameJob], pairs_per_batch: int = PAIRS_PER_BATCH) -> Iterator[list[GameJob]]:
-    """Whole seat-swapped pairs, a few at a time: a killed run loses only the batches in flight."""
-    by_pair: dict[int, list[GameJob]] = {}
+def batches(
+    jobs: Iterable[GameJob], pairs_per_batch: int = PAIRS_PER_BATCH
+) -> Iterator[list[GameJob]]:
+    """Whole seat-swapped pairs, a few at a time: a killed run loses only the batches in
+    flight. The jobs of a pair come one after the other, as the schedule lists them."""
+    batch: list[GameJob] = []
+    pairs: set[int] = set()
     for job in jobs:
-        by_pair.setdefault(job.pair, []).append(job)
-    pairs = list(by_pair.values())
-    for start in range(0, len(pairs), pairs_per_batch):
-        yield [job for pair in pairs[start : start + pairs_per_batch] for job in pair]
+        if job.pair not in pairs and len(pairs) == pairs_per_batch:
+            yield batch
+            batch, pairs = [], set()
+        pairs.add(job.pair)
+        batch.append(job)
+    if batch:
+        yield batch
 
 
 def check_participants(config: TournamentConfig) -> None:
@@ -116,6 +136,7 @@ def run_tournament(
     executor_factory: ExecutorFactory | None = None,
     progress: Progress | None = None,
     keep_going: bool = False,
+    verify: Verify = DEFAULT_VERIFY,
 ) -> RunSummary:
     """Play every missing game of the tournament in `directory` (created from `config`).
 
@@ -123,7 +144,11 @@ def run_tournament(
     run at once (TournamentError). SIGINT and SIGTERM stop it within seconds
     (TournamentStopped); every game finished by then is stored, and no bot is left running.
     The runner holds the folder's lock throughout: a second runner on the same folder is
-    refused at once (FolderBusy) instead of playing the same games again.
+    refused at once (FolderBusy) instead of playing the same games again. `verify` says which
+    games the workers replay through the validator (`--verify`).
+
+    The runner writes each game as it comes back and forgets it: it holds the batches in
+    flight, a byte per scheduled game, and the results that a match or the SPRT still needs.
     """
     store = TournamentStore(directory)
     if config is not None:
@@ -131,7 +156,42 @@ def run_tournament(
     elif not store.exists():
         store.load()  # says that there is no tournament here, before any lock file is made
     with store.lock():
-        return _run_locked(store, config, concurrency, executor_factory, progress, keep_going)
+        return _run_locked(
+            store, config, concurrency, executor_factory, progress, keep_going, verify
+        )
+
+
+class Ledger:
+    """What the runner keeps of the stored games, in memory flat in their number: a byte per
+    scheduled job (finished or not), and the results of the games that are still looked at
+    (a match not finished; with an SPRT, the pairs it has not counted)."""
+
+    def __init__(self, size: int, match_length: int, keep_finished: bool) -> None:
+        self.finished = bytearray(size)
+        self.count = 0
+        """Jobs of the schedule finished."""
+        self.results: dict[int, list[Scored | None]] = {}
+        self._match_length = match_length
+        self._keep_finished = keep_finished
+
+    def add(self, number: int, ending: Scored | None) -> None:
+        """Note a stored game of job `number`."""
+        if number >= len(self.finished) or self.finished[number]:
+            return  # beyond the schedule, or a game after its match ended: nothing to play
+        results = self.results.setdefault(number, [])
+        results.append(ending)
+        if job_finished(results, self._match_length):
+            self.finished[number] = 1
+            self.count += 1
+            if not self._keep_finished:
+                del self.results[number]
+
+    def done(self, job: GameJob) -> bool:
+        return bool(self.finished[job.number])
+
+    def forget(self, jobs: Iterable[GameJob]) -> None:
+        for job in jobs:
+            self.results.pop(job.number, None)
 
 
 def _run_locked(
@@ -141,6 +201,7 @@ def _run_locked(
     executor_factory: ExecutorFactory | None,
     progress: Progress | None,
     keep_going: bool,
+    verify: Verify,
 ) -> RunSummary:
     directory = store.directory
     # tournament.json keeps the names of the bots' env, not their values (secrets).
@@ -149,25 +210,44 @@ def _run_locked(
     )
     game, ruleset = tournament_ruleset(info.config)
     length = game.match_length(ruleset)
-    stored = store.by_job()
-    everything = info.jobs()
-    jobs = [job for job in everything if not job_finished(stored.get(job.number, []), length)]
-    tracker = _sprt_tracker(info.config, everything, length, stored)
-    if tracker is not None and (last := tracker.last_wave()) is not None:
-        jobs = [job for job in jobs if wave_of(job) <= last]
-    total = len(everything)
-    summary = RunSummary(directory, total, total - len(jobs))
+    spec = info.config.sprt_spec()
+    ledger = Ledger(info.size(), length, keep_finished=spec is not None)
+    for stored in store.scan():
+        if stored.key is not None:
+            ledger.add(stored.key[2], stored.ending)
+    tracker = None if spec is None else SprtTracker(spec, info.jobs(), length)
+    last = None
+    if tracker is not None:
+        _look(tracker, ledger)
+        last = tracker.last_wave()
+
+    def wanted(job: GameJob) -> bool:
+        return not ledger.done(job) and (last is None or wave_of(job) <= last)
+
+    total = info.size()
+    todo = filter(wanted, info.iter_jobs())
+    left = total - ledger.count
+    if last is not None:  # the SPRT has decided: nothing after its wave is played
+        left = sum(1 for _ in filter(wanted, info.iter_jobs()))
+    summary = RunSummary(directory, total, total - left)
     if tracker is not None:
         summary.sprt = tracker.state()
     if progress is not None:
         progress.start(summary.total, summary.already)
-    if not jobs:
+    first = next(todo, None)
+    if first is None:
         return summary
+    todo = chain([first], todo)
+    # An SPRT plays its schedule wave by wave, looking at the test after each.
+    waves: Iterator[Iterator[list[GameJob]]] = (
+        iter([batches(todo)])
+        if tracker is None
+        else (batches(wave) for _, wave in groupby(todo, key=wave_of))
+    )
 
     playing = config if config is not None else with_environment(info.config)
-    run = _Run(store, info.id, playing, length, stored, summary, progress, keep_going)
-    waves = _waves(jobs, sequential=tracker is not None)
-    run.pending = waves.pop(0)
+    run = _Run(store, info.id, playing, ledger, summary, progress, keep_going, verify, concurrency)
+    run.source = next(waves)
     with store.open_for_append() as out, _stop_signals() as told:
         for _attempt in range(RESTARTS + 1):
             executor = (executor_factory or process_pool(concurrency))()
@@ -177,13 +257,14 @@ def _run_locked(
                     if broken:
                         break
                     if tracker is not None:
-                        tracker.update(stored)
+                        _look(tracker, ledger)
                         summary.sprt = tracker.state()
                         if tracker.decided_at is not None:
-                            waves.clear()
-                    if not waves:
+                            break
+                    wave = next(waves, None)
+                    if wave is None:
                         break
-                    run.pending = waves.pop(0)
+                    run.source = wave
             finally:
                 shutdown(executor)
                 kill_orphans(directory / GROUPS)
@@ -191,9 +272,16 @@ def _run_locked(
                 return summary
             # A worker died (killed, out of memory): every game that came back is stored;
             # a new pool plays the batches that did not.
-    raise TournamentError(
-        f"worker processes kept dying; {len(run.pending)} batches were not played"
-    )
+    raise TournamentError(f"worker processes kept dying; {len(run.retry)} batches were not played")
+
+
+def _look(tracker: SprtTracker, ledger: Ledger) -> None:
+    """Advance the test over the stored games; the results of the pairs it counted are
+    dropped (it never looks at them again)."""
+    before = tracker.counted
+    tracker.update(ledger.results)
+    for pair in tracker.pairs[before : tracker.counted]:
+        ledger.forget(pair)
 
 
 @dataclass
@@ -204,110 +292,114 @@ class _Run:
     store: TournamentStore
     tournament_id: str
     config: TournamentConfig
-    length: int
-    stored: dict[int, list[Record]]
+    ledger: Ledger
     summary: RunSummary
     progress: Progress | None
     keep_going: bool
-    pending: list[list[GameJob]] = field(default_factory=list)
+    verify: Verify
+    concurrency: int
+    source: Iterator[list[GameJob]] = field(default_factory=lambda: iter(()))
+    """The batches not sent yet, made as they are sent."""
+    retry: list[list[GameJob]] = field(default_factory=list)
+    """Batches sent to a pool that broke before they came back: sent first to the next."""
     started: set[str] = field(default_factory=set)
 
-    def attempt(self, executor: Executor, out: IO[str], told: list[int]) -> bool:
-        """Play the pending batches on `executor`; whether its pool broke (the batches that
-        did not come back stay pending)."""
+    def attempt(self, executor: Executor, out: IO[bytes], told: list[int]) -> bool:
+        """Play the batches to retry and those of the source on `executor`, a few in flight at
+        a time; whether its pool broke (the batches that did not come back are to retry)."""
         futures: dict[Future[PlayedBatch], list[GameJob]] = {}
-        waiting: set[Future[PlayedBatch]] = set()
         folder = str(self.store.directory.resolve())
+        limit = IN_FLIGHT_PER_WORKER * max(1, self.concurrency)
 
         def submit(batch: list[GameJob], keep_going: bool) -> None:
-            earlier = {n: self.stored[n] for n in (job.number for job in batch) if n in self.stored}
+            results = self.ledger.results
+            earlier = {job.number: results[job.number] for job in batch if job.number in results}
             future = executor.submit(
-                play_batch, self.config, batch, self.tournament_id, folder, earlier, keep_going
+                play_batch,
+                self.config,
+                batch,
+                self.tournament_id,
+                folder,
+                earlier,
+                keep_going,
+                self.verify,
             )
             futures[future] = batch
-            waiting.add(future)
 
-        for batch in self.pending:
-            submit(batch, self.keep_going)
+        def fill() -> None:
+            while len(futures) < limit:
+                batch = self.retry.pop(0) if self.retry else next(self.source, None)
+                if batch is None:
+                    return
+                submit(batch, self.keep_going)
+
         broken = False
-        while waiting:
-            done, _ = wait(waiting, timeout=POLL, return_when=FIRST_COMPLETED)
-            if told:  # store whatever has finished, then stop
-                done = {future for future in waiting if future.done()}
-            waiting -= done
+        fill()
+        while futures:
+            wait(futures, timeout=POLL, return_when=FIRST_COMPLETED)
+            # Every batch back by now is stored with one sync (a group commit): a sync can
+            # take as long as a batch of short games takes to play.
+            done = {future for future in futures if future.done()}
+            back: list[tuple[list[GameJob], PlayedBatch]] = []
             for future in done:
-                batch = futures[future]
+                batch = futures.pop(future)
                 try:
-                    result = future.result()
+                    back.append((batch, future.result()))
                 except BrokenProcessPool:
                     broken = True
-                    continue
+                    self.retry.append(batch)
                 except Exception as error:
                     # Stop nothing else: the other batches' games are still played.
                     self.summary.failed.append(f"{type(error).__name__}: {error}")
-                    self.pending.remove(batch)
-                    continue
-                self._keep(out, result)
-                self.pending.remove(batch)
+            self._keep(out, back)
+            for batch, result in back:
                 if result.cannot_start is not None:
                     bot, message = result.cannot_start
                     if bot not in self.started:
                         _stop_now(executor, futures)
                         raise TournamentError(message)
                     # It did start in another batch: play the rest of this one regardless.
-                    rest = [job for job in batch if not self._finished(job)]
+                    rest = [job for job in batch if not self.ledger.done(job)]
                     if rest:
-                        self.pending.append(rest)
                         submit(rest, keep_going=True)
             if told:
                 _stop_now(executor, futures)
                 finished = self.summary.already + self.summary.played
                 raise TournamentStopped(self.store.directory, finished, told[0])
+            if not broken:
+                fill()
         return broken
 
-    def _finished(self, job: GameJob) -> bool:
-        return job_finished(self.stored.get(job.number, []), self.length)
-
-    def _keep(self, out: IO[str], result: PlayedBatch) -> None:
-        _store(self.store, out, result.games, self.summary)
-        for number, new in _by_number([game.record for game in result.games]).items():
-            self.stored.setdefault(number, []).extend(new)
+    def _keep(self, out: IO[bytes], back: list[tuple[list[GameJob], PlayedBatch]]) -> None:
+        """Store the games of the batches that came back, then count them."""
+        played = [game for _, result in back for game in result.games]
+        pairs = {job.number: job.pair for batch, _ in back for job in batch}
+        keys = [
+            (self.tournament_id, pairs[game.number], game.number, game.match_game)
+            for game in played
+        ]
+        _store(self.store, out, played, keys, self.summary)
+        by_number: dict[int, list[PlayedGame]] = {}
+        for game in played:
+            self.ledger.add(game.number, game.ending)
+            by_number.setdefault(game.number, []).append(game)
+        for games in by_number.values():
             self.summary.played += 1
             if self.progress is not None:
-                self.progress.advance(new)
-        self.started |= result.started
+                self.progress.advance(games)
+        for _, result in back:
+            self.started |= result.started
 
 
-def sprt_status(info: TournamentFile, stored: dict[int, list[Record]]) -> SprtState | None:
+def sprt_status(info: TournamentFile, stored: Mapping[int, Sequence[Record]]) -> SprtState | None:
     """Where the SPRT of a tournament stands over its stored games (None: it runs none)."""
-    game, ruleset = tournament_ruleset(info.config)
-    tracker = _sprt_tracker(info.config, info.jobs(), game.match_length(ruleset), stored)
-    return None if tracker is None else tracker.state()
-
-
-def _sprt_tracker(
-    config: TournamentConfig,
-    jobs: list[GameJob],
-    length: int,
-    stored: dict[int, list[Record]],
-) -> SprtTracker | None:
-    spec = config.sprt_spec()
+    spec = info.config.sprt_spec()
     if spec is None:
         return None
-    tracker = SprtTracker(spec, jobs, length)
-    tracker.update(stored)
-    return tracker
-
-
-def _waves(jobs: list[GameJob], sequential: bool) -> list[list[list[GameJob]]]:
-    """The batches to play, in waves: one wave of everything, or for an SPRT the waves of its
-    schedule (tournament/sequential.py), each played whole before the test is looked at."""
-    if not sequential:
-        return [list(batches(jobs))]
-    by_wave: dict[int, list[GameJob]] = {}
-    for job in jobs:
-        by_wave.setdefault(wave_of(job), []).append(job)
-    return [list(batches(by_wave[wave])) for wave in sorted(by_wave)]
+    game, ruleset = tournament_ruleset(info.config)
+    tracker = SprtTracker(spec, info.jobs(), game.match_length(ruleset))
+    tracker.update({number: [r.result for r in records] for number, records in stored.items()})
+    return tracker.state()
 
 
 def _stop_now(executor: Executor, futures: dict[Future[PlayedBatch], list[GameJob]]) -> None:
@@ -338,28 +430,25 @@ def _stop_signals() -> Iterator[list[int]]:
             signal.signal(number, handler)
 
 
-def _by_number(records: list[Record]) -> dict[int, list[Record]]:
-    groups: dict[int, list[Record]] = {}
-    for record in records:
-        groups.setdefault(record.event.game_number or 0, []).append(record)
-    return groups
-
-
 def _store(
-    store: TournamentStore, out: IO[str], played: list[PlayedGame], summary: RunSummary
+    store: TournamentStore,
+    out: IO[bytes],
+    played: list[PlayedGame],
+    keys: list[GameKey],
+    summary: RunSummary,
 ) -> None:
     """Append the games of a batch together (one sync), saying what is wrong with any that
     the worker found invalid, at its place in the file."""
-    refused = store.append(out, [game.record for game in played])
-    summary.refused.extend(describe_key(key) for key in map(game_key, refused) if key)
-    kept = [game for game in played if all(game.record is not r for r in refused)]
+    lines = list(zip(keys, (game.line for game in played), strict=True))
+    refused = set(store.append_lines(out, lines))
+    summary.refused.extend(describe_key(keys[index]) for index in sorted(refused))
+    kept = [game for index, game in enumerate(played) if index not in refused]
     for number, game in enumerate(kept, start=summary.stored + 1):
-        if not game.valid:
-            report = validate_record(game.record, str(store.games_path), number)
+        if game.valid is False:
+            record = parse_record_json(game.line)
+            report = validate_record(record, str(store.games_path), number)
             summary.invalid.extend(d.one_line() for d in report.diagnostics)
     summary.stored += len(kept)
     summary.crashes += sum(
-        1
-        for game in kept
-        if game.record.result is not None and game.record.result.reason == Reason.CRASH
+        1 for game in kept if game.ending is not None and game.ending.reason == Reason.CRASH
     )

@@ -53,15 +53,24 @@ def pairings(config: TournamentConfig) -> Iterator[tuple[int, int]]:
 
 
 def schedule(config: TournamentConfig, layout: Layout = "by-round") -> list[GameJob]:
+    return list(iter_schedule(config, layout))
+
+
+def schedule_size(config: TournamentConfig) -> int:
+    """How many games (or matches) the schedule holds, without listing them."""
+    return 2 * (config.rounds * config.games_per_pair // 2) * len(list(pairings(config)))
+
+
+def iter_schedule(config: TournamentConfig, layout: Layout = "by-round") -> Iterator[GameJob]:
+    """The schedule one job at a time: a runner of a million games holds the jobs in flight,
+    not the whole list."""
     met = list(pairings(config))
     per_pairing = config.rounds * config.games_per_pair // 2
-    if layout == "by-round":
-        order = [(r, p) for r in range(per_pairing) for p in range(len(met))]
-    else:
-        order = [(r, p) for p in range(len(met)) for r in range(per_pairing)]
-    jobs: list[GameJob] = []
-    for pair, (index, pairing) in enumerate(order):
+    for pair in range(per_pairing * len(met)):
+        if layout == "by-round":
+            index, pairing = divmod(pair, len(met))
+        else:
+            pairing, index = divmod(pair, per_pairing)
         first, second = met[pairing]
-        jobs.append(GameJob(2 * pair, pair, (first, second), index))
-        jobs.append(GameJob(2 * pair + 1, pair, (second, first), index))
-    return jobs
+        yield GameJob(2 * pair, pair, (first, second), index)
+        yield GameJob(2 * pair + 1, pair, (second, first), index)

@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from referee.records.model import Record
-from referee.tournament.play import job_finished, match_score
+from referee.tournament.play import Scored, job_finished, match_score
 from referee.tournament.schedule import GameJob
 
 if TYPE_CHECKING:
@@ -52,9 +51,10 @@ class SprtTracker:
         self.decided_at: int | None = None
         """The pair after which the test decided, if it has."""
 
-    def update(self, stored: dict[int, list[Record]]) -> None:
+    def update(self, stored: dict[int, list[Scored | None]]) -> None:
         """Count the pairs that have finished since the last look, in schedule order, up to
-        the first one not finished or the decision."""
+        the first one not finished or the decision; `stored` holds the results of the stored
+        games by job number (those of the pairs counted already may be dropped)."""
         from referee.ratings.sprt import llr
 
         while self.decided_at is None and self.counted < len(self.pairs):
@@ -63,8 +63,8 @@ class SprtTracker:
             if len(pair) != 2 or not all(job_finished(g, self.match_length) for g in games):
                 return
             points = 0
-            for job, records in zip(pair, games, strict=True):
-                half = self._half_points(job, records)
+            for job, results in zip(pair, games, strict=True):
+                half = self._half_points(job, results)
                 if half is None:
                     return
                 points += half
@@ -85,14 +85,14 @@ class SprtTracker:
 
         return sprt_state(self.spec, self.counts)
 
-    def _half_points(self, job: GameJob, records: list[Record]) -> int | None:
+    def _half_points(self, job: GameJob, results: list[Scored | None]) -> int | None:
         """A's score in a finished game (or match) of the schedule, in half points (2 a win);
         None for a game stored without a result."""
         seat_of_a = job.seats.index(0)
         if self.match_length > 1:
-            score, _ = match_score(records)
+            score, _ = match_score(results)
             return 2 if score[seat_of_a] > score[1 - seat_of_a] else 0
-        result = records[-1].result
+        result = results[-1]
         if result is None:
             return None
         if result.winner is None:

@@ -1,12 +1,13 @@
-"""What a worker process does: play a batch of scheduled games and return their records."""
+"""What a worker process does: play a batch of scheduled games and return them compactly."""
 
 from __future__ import annotations
 
 import functools
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from referee.bots.external import JsonLineBot, Limits, ProgramBot, TraxContestBot
 from referee.bots.process import BotLog, Launch, minimal_environment
@@ -15,10 +16,11 @@ from referee.bots.running import release, running_bot
 from referee.games import get_game
 from referee.games.base import Game, Ruleset
 from referee.games.bot import Bot
-from referee.records.model import EventInfo, Player, Record
+from referee.records.io import parse_record
+from referee.records.model import EventInfo, Player
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.openings import Opening, opening_order, read_opening
-from referee.tournament.play import GameControl, play_game, play_match
+from referee.tournament.play import Ending, GameControl, play_game_data, play_match
 from referee.tournament.schedule import GameJob
 from referee.validator.check import validate_record
 
@@ -95,6 +97,38 @@ def book_of(
     return book
 
 
+Verify = Literal["all", "sample", "none"]
+"""Which games a worker replays through the validator after playing them (`--verify`)."""
+
+SAMPLE_EVERY = 16
+"""`--verify sample` replays one game in SAMPLE_EVERY, by game number: a fault of the
+referee's own (a move written in a notation that does not read back) shows within a few
+dozen games, at a sixteenth of the cost of replaying every game."""
+
+
+def verified(verify: Verify, number: int) -> bool:
+    """Whether the game of this number is replayed through the validator."""
+    return verify == "all" or (verify == "sample" and number % SAMPLE_EVERY == 0)
+
+
+class PlayedGame(NamedTuple):
+    """A finished game as a worker sends it back: the record as the line games.jsonl stores,
+    and the few fields the runner reads (a pickled record would cost more than its game)."""
+
+    line: bytes
+    """The record as one line of JSON, with its line break."""
+    number: int
+    """The game number (the job's, in a match the match's)."""
+    match_game: int
+    """The number of the game in its match, or 0."""
+    players: tuple[str, str]
+    ending: Ending | None
+    valid: bool | None
+    """Whether the record replays and its result holds, checked where it was played (the
+    runner is one process, and checking there would cap a large pool); None: not replayed
+    (`--verify`)."""
+
+
 class PlayedBatch(NamedTuple):
     games: list[PlayedGame]
     started: frozenset[str]
@@ -104,11 +138,23 @@ class PlayedBatch(NamedTuple):
     and the one-line message saying why; None when keeping going, or when all could start."""
 
 
-class PlayedGame(NamedTuple):
-    record: Record
-    valid: bool
-    """Whether the record replays and its result holds, checked where it was played: the
-    runner is one process, and checking every game there would cap a large pool."""
+_BUILT: dict[tuple[str, str, int], Bot[Any, Any]] = {}
+"""This worker process's built-in bots that can be reused, by game, spec and seat."""
+
+
+def built_in_bot(game: str, spec: str, seat: int) -> Bot[Any, Any]:
+    """The built-in bot for a seat: the one this process reset after an earlier game
+    (`Bot.reset`), else a new one. Either way it starts the game as a new bot would."""
+    bot = _BUILT.pop((game, spec, seat), None)
+    return make_bot(game, spec) if bot is None else bot
+
+
+def _put_back(game: str, spec: str, seat: int, bot: Bot[Any, Any]) -> None:
+    """Keep a bot for the next game when it can forget this one, or close it."""
+    if bot.reset():
+        _BUILT[(game, spec, seat)] = bot
+    else:
+        bot.close()
 
 
 def play_batch(
@@ -116,14 +162,16 @@ def play_batch(
     jobs: list[GameJob],
     tournament_id: str,
     folder: str | None = None,
-    played: dict[int, list[Record]] | None = None,
+    played: dict[int, list[Ending | None]] | None = None,
     keep_going: bool = True,
+    verify: Verify = "all",
 ) -> PlayedBatch:
-    """Play `jobs` in order: each a game, or the games of a match not yet in `played`; every
-    record comes back validated.
+    """Play `jobs` in order: each a game, or the games of a match not yet played (`played`
+    holds the results of the games of a match stored before); the games chosen by `verify`
+    come back validated.
 
-    Built-in bots are made afresh for each game, so batching and resuming never change a
-    game; external programs keep running from game to game and from batch to batch in this
+    Built-in bots are reset and reseeded for each game, so batching and resuming never change
+    a game; external programs keep running from game to game and from batch to batch in this
     worker (restarted after a forfeit, referee/bots/running.py) and their standard error goes
     to a log per bot. Unless `keep_going`, the batch stops once a
     program could not start in each of its first two games.
@@ -132,22 +180,25 @@ def play_batch(
     base = Path(folder) if folder is not None else None
     externals: dict[int, ProgramBot] = {}
     starts: dict[int, list[str | None]] = {}
-    built: list[Bot[Any, Any]] = []
-    records: list[Record] = []
+    built: list[tuple[str, int, Bot[Any, Any]]] = []
+    games: list[PlayedGame] = []
     cannot_start = None
     book = book_of(config, game, ruleset)
 
-    def seated(job: GameJob) -> list[Bot[Any, Any]]:
-        for bot in built:
-            bot.close()
+    def put_back() -> None:
+        for spec, seat, bot in built:
+            _put_back(config.game, spec, seat, bot)
         built.clear()
+
+    def seated(job: GameJob) -> list[Bot[Any, Any]]:
+        put_back()
         bots: list[Bot[Any, Any]] = []
-        for index in job.seats:
+        for seat, index in enumerate(job.seats):
             entry = config.bots[index]
             if entry.command is None:
                 assert entry.spec is not None
-                bots.append(make_bot(config.game, entry.spec))
-                built.append(bots[-1])
+                bots.append(built_in_bot(config.game, entry.spec, seat))
+                built.append((entry.spec, seat, bots[-1]))
             else:
                 if index not in externals:
                     externals[index] = running_bot(entry.name, external_bot(config, entry, base))
@@ -171,10 +222,10 @@ def play_batch(
             )
             if game.match_length(ruleset) > 1:
                 earlier = (played or {}).get(job.number, [])
-                records += play_match(
+                records = play_match(
                     game,
                     ruleset,
-                    functools.partial(seated, job),
+                    lambda job=job: seated(job),
                     players,
                     seed,
                     config.turn_cap,
@@ -185,8 +236,8 @@ def play_batch(
                 )
             else:
                 bots = seated(job)
-                records.append(
-                    play_game(
+                records = [
+                    play_game_data(
                         game,
                         ruleset,
                         bots,
@@ -197,19 +248,36 @@ def play_batch(
                         control=control,
                         book=book(job.round),
                     )
-                )
+                ]
+            check = verified(verify, job.number)
+            games += (compact(record, job.number, check) for record in records)
             cannot_start = None if keep_going else _cannot_start(config, job, externals, starts)
             if cannot_start is not None:
                 break
         finished = True
     finally:
-        for bot in built:
-            bot.close()
+        put_back()
         for program in externals.values():
             release(program, clean=finished)
     started = frozenset(config.bots[i].name for i, bot in externals.items() if bot.ever_ready)
-    games = [PlayedGame(record, validate_record(record, "", 0).valid) for record in records]
     return PlayedBatch(games, started, cannot_start)
+
+
+def compact(data: dict[str, Any], number: int, check: bool) -> PlayedGame:
+    """The game (its record as JSON data) as a worker sends it back, replayed through the
+    validator when `check`."""
+    line = json.dumps(data, ensure_ascii=False) + "\n"  # as record_to_json writes it
+    valid = None
+    if check:
+        valid = validate_record(parse_record(data), "", 0).valid
+    return PlayedGame(
+        line.encode("utf-8"),
+        number,
+        data["match"]["game"] if "match" in data else 0,
+        (data["players"][0]["name"], data["players"][1]["name"]),
+        Ending.of_data(data),
+        valid,
+    )
 
 
 def _cannot_start(

@@ -17,7 +17,7 @@ from referee.games.base import NotationError
 from referee.games.trax.symmetry import shape, symmetric_shape, transforms
 from referee.records.io import RecordError, record_to_json
 from referee.records.model import Record
-from referee.records.scan import scan_jsonl, scan_line
+from referee.records.scan import first_seat, scan_jsonl, scan_line
 
 
 @settings(max_examples=40, deadline=None)
@@ -52,6 +52,8 @@ BROKEN = [
     ("/result/reason", {"result": {"winner": 0, "points": 1, "reason": "boredom"}}),
     ("/event/pairing", {"event": {"pairing": "3"}}),
     ("/turns/0/seat", {"turns": [{"seat": 2, "move": "P3"}]}),
+    ("/ruleset", {"ruleset": "thax/standard@01"}),
+    ("/ruleset", {"ruleset": "thax/standard@1\n"}),
 ]
 
 
@@ -127,3 +129,35 @@ def test_trax_shapes_under_the_eight_symmetries(moves: str) -> None:
     # A quarter turn (the third image) lays each north-south straight east-west.
     straight = Counter(tile for _, _, tile in cells)[0b0101]
     assert Counter(tile for _, _, tile in images[2])[0b1010] == straight
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([0, 1]), st.booleans(), st.sampled_from(["", " ", "\n\t"])),
+        max_size=4,
+    )
+)
+def test_the_first_seat_is_read_whatever_the_layout(turns: list[tuple[int, bool, str]]) -> None:
+    """Protects `first_seat`: the seat of the first turn (0 without turns), whether a turn
+    names its seat first (as referee writes) or after its move, with any spacing."""
+    written = []
+    for seat, seat_first, space in turns:
+        fields = [f'"seat"{space}:{space}{seat}', f'"move"{space}:{space}"P3 \\"seat\\": 1"']
+        written.append("{" + space + f",{space}".join(fields if seat_first else fields[::-1]) + "}")
+    raw = (
+        '{"format": "referee", "version": 1, "game": "thax", "ruleset": "thax/standard@1", '
+        '"players": [{"name": "a"}, {"name": "b"}], "turns": [' + ",".join(written) + "]}"
+    ).encode()
+    expected = json.loads(raw)["turns"][0]["seat"] if turns else 0
+    assert first_seat(scan_line(raw), raw) == expected
+
+
+def test_a_bad_seat_after_the_move_is_refused() -> None:
+    raw = (
+        b'{"format": "referee", "version": 1, "game": "thax", "ruleset": "thax/standard@1", '
+        b'"players": [{"name": "a"}, {"name": "b"}], "turns": [{"move": "P3", "seat": 2}]}'
+    )
+    with pytest.raises(RecordError) as error:
+        first_seat(scan_line(raw), raw)
+    assert error.value.pointer == "/turns/0/seat"

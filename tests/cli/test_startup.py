@@ -49,3 +49,33 @@ def test_light_commands_load_no_heavy_library(args: list[str]) -> None:
 def test_the_probe_sees_a_heavy_import() -> None:
     """The check above can fail: a command that draws a plot loads matplotlib."""
     assert "numpy" in loaded([], body="import numpy")
+
+
+def referee_modules(args: list[str]) -> set[str]:
+    """The referee modules that `referee ARGS` has loaded as it exits."""
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print('modules:', sorted(m for m in sys.modules"
+        " if m.startswith('referee')), file=sys.stderr))\n"
+        f"sys.argv = ['referee', *{args!r}]\n"
+        "from referee.cli.app import main; main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    line = next(line for line in done.stderr.splitlines() if line.startswith("modules:"))
+    return set(eval(line.removeprefix("modules:")))
+
+
+def test_help_builds_no_record_model_and_loads_no_engine() -> None:
+    """`--help` lists every command's options without the pydantic record models (building
+    them is most of a command's start) or any game's engine."""
+    modules = referee_modules(["--help"])
+    assert "referee.cli.archive" in modules  # the probe sees the command modules
+    assert "referee.records.model" not in modules
+    assert not {name for name in modules if name.startswith("referee.games.")}
+
+
+def test_validate_loads_the_record_model() -> None:
+    """The check above can fail: a command that reads records builds the model."""
+    assert "referee.records.model" in referee_modules(["schema"])

@@ -28,7 +28,7 @@ def test_each_job_is_a_whole_match_with_its_score_and_starter(tmp_path: Path) ->
     jobs = TournamentStore(tmp_path).by_job()
     assert sorted(jobs) == [0, 1]
     for games in jobs.values():
-        score, _ = match_score(games)
+        score, _ = match_score([g.result for g in games])
         assert max(score) >= 3
         assert [g.match.game for g in games] == list(range(1, len(games) + 1))
         for earlier, later in itertools.pairwise(games):
