@@ -11,6 +11,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    JsonValue,
     Strict,
     StrictFloat,
     StrictInt,
@@ -62,7 +63,7 @@ RULESET_ID = r"^[a-z]+/[a-z0-9_-]+@[1-9][0-9]*(\?[^?#\s]*)?$"
 """`game/variant@N` with options after `?`: N written as a plain positive number (no `@01`)."""
 
 
-def _fresh(default: list[Any] | dict[str, str], description: str | None = None) -> Any:
+def _fresh(default: list[JsonValue] | dict[str, JsonValue], description: str | None = None) -> Any:
     """A mutable default made anew for each record by a factory. Pydantic deep-copies an
     unhashable default every time it fills one in (about a third of the cost of reading a
     record); a factory call costs next to nothing. The schema still shows the default."""

@@ -127,7 +127,8 @@ def play_game(
     data = play_game_data(
         game, ruleset, bots, players, seed, turn_cap, event, dice, match, control, book
     )
-    return record_adapter().validate_python(data)
+    record: Record = record_adapter().validate_python(data)
+    return record
 
 
 def play_game_data(
@@ -165,9 +166,9 @@ def play_game_data(
     opening_rolls: list[list[int]] = []
     while state.is_opening_roll():
         assert dice is not None  # only dice games have chance states
-        roll = dice.roll(None)
-        opening_rolls.append(list(roll))
-        state = state.apply_chance(roll)
+        opening = dice.roll(None)
+        opening_rolls.append(list(opening))
+        state = state.apply_chance(opening)
     turns = History()
     for text in book.moves if book is not None else ():
         seat = state.to_move
@@ -192,7 +193,7 @@ def play_game_data(
                 winner=None, points=0, reason=Reason.ADJUDICATED, detail=f"turn cap {cap}"
             )
             break
-        roll = None
+        roll: Roll | None = None
         if state.is_chance():
             assert dice is not None
             roll = dice.roll(state.to_move)

@@ -225,7 +225,7 @@ def play_batch(
                 records = play_match(
                     game,
                     ruleset,
-                    lambda job=job: seated(job),
+                    functools.partial(seated, job),
                     players,
                     seed,
                     config.turn_cap,
