@@ -6,7 +6,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, overload
 
 from referee.games.base import Game, GameError, Roll, Ruleset, State
 from referee.games.bot import NO_INFO, Bot, Forfeit, MoveInfo
@@ -26,6 +26,9 @@ from referee.records.replay import result_of
 from referee.tournament.adjudication import Adjudication, Adjudicator
 from referee.tournament.clock import GameClocks, OutOfTime, TimeControl
 from referee.tournament.openings import Opening
+
+if TYPE_CHECKING:
+    from referee.records.scan import ScanResult
 
 
 class Scored(Protocol):
@@ -48,7 +51,7 @@ class Ending(NamedTuple):
     reason: str
 
     @classmethod
-    def of(cls, result: Result | None) -> Ending | None:
+    def of(cls, result: Result | ScanResult | None) -> Ending | None:
         return None if result is None else cls(result.winner, result.points, result.reason.value)
 
     @classmethod

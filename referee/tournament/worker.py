@@ -20,7 +20,7 @@ from referee.records.io import parse_record
 from referee.records.model import EventInfo, Player
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.openings import Opening, opening_order, read_opening
-from referee.tournament.play import Ending, GameControl, play_game_data, play_match
+from referee.tournament.play import Ending, GameControl, Scored, play_game_data, play_match
 from referee.tournament.schedule import GameJob
 from referee.validator.check import validate_record
 
@@ -162,7 +162,7 @@ def play_batch(
     jobs: list[GameJob],
     tournament_id: str,
     folder: str | None = None,
-    played: dict[int, list[Ending | None]] | None = None,
+    played: dict[int, list[Scored | None]] | None = None,
     keep_going: bool = True,
     verify: Verify = "all",
 ) -> PlayedBatch:
