@@ -41,7 +41,6 @@ for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np
 import pandas as pd
-
 from common import machine, report, table
 
 from referee.ratings import RatingOptions, build_tables

@@ -55,7 +55,8 @@ class Entry:
 
     @property
     def game(self) -> str:
-        return self.view.game
+        name: str = self.view.game
+        return name
 
     @property
     def variant(self) -> str:
@@ -80,7 +81,7 @@ def _open(name: str) -> tuple[IO[bytes], bool]:
     if name == STDIN:
         stream: IO[bytes] = sys.stdin.buffer
         if not hasattr(stream, "peek"):
-            stream = io.BufferedReader(stream)  # type: ignore[arg-type]
+            stream = io.BufferedReader(stream)  # type: ignore[type-var]
         return stream, False
     return Path(name).open("rb"), True
 
@@ -125,11 +126,11 @@ def read_entries(
         try:
             file_format = _format(name, stream)
             if isinstance(file_format, JsonlFormat):
-                for number, line, raw, header, error in scan_jsonl(stream, with_turns, keep):
+                for number, line, raw, header, problem in scan_jsonl(stream, with_turns, keep):
                     if header is not None:
                         yield Entry(label, number, line, header, raw)
-                    elif error is not None:
-                        unreadable(label, number, line, error)
+                    elif problem is not None:
+                        unreadable(label, number, line, problem)
                     elif passed_over is not None:
                         passed_over()
                 continue

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any
 
 from referee.games import game_names, get_game
 from referee.games.base import GameError, State
@@ -14,7 +15,9 @@ from referee.games.trax.symmetry import shape, symmetric_shape
 from referee.records.model import Record
 from referee.records.replay import ReplayError, game_of, replay, start_state
 
-Key = Callable[[State], Hashable]
+Key = Callable[[Any], Hashable]
+"""What makes a position of one game, from a state of that game (chosen by the game's name, so
+the state's class is known only at run time)."""
 
 
 def _trax_key(symmetric: bool) -> Key:
@@ -23,8 +26,7 @@ def _trax_key(symmetric: bool) -> Key:
     a position with another number of tiles is told apart without working out its shape."""
     of_shape = symmetric_shape if symmetric else shape
 
-    def key(state: State) -> Hashable:
-        assert isinstance(state, TraxState)
+    def key(state: TraxState) -> Hashable:
         return state.seat, len(state.tiles), _Lazy(of_shape, state)
 
     return key
@@ -52,9 +54,9 @@ class _Lazy:
 
 
 KEYS: dict[str, Key] = {
-    "thax": lambda state: (state.sides, state.seat),  # type: ignore[attr-defined]
-    "takhteh": lambda state: state.board,  # type: ignore[attr-defined]
-    "thai": lambda state: (state.turn, state.black, state.white, state.kings),  # type: ignore[attr-defined]
+    "thax": lambda state: (state.sides, state.seat),
+    "takhteh": lambda state: state.board,
+    "thai": lambda state: (state.turn, state.black, state.white, state.kings),
 }
 """What makes a position in the other games, read from the state without writing its text:
 the THAX sides and seat to roll, the Takhteh board seen from the player on roll (what its
@@ -96,7 +98,7 @@ def position_query(
     Trax moves (`@0+ B1/`) or a THAX position (`11200/01000 1`). Without `game_name` the
     notation tells the game (GameError when it fits none, or more than one)."""
     names = [game_name] if game_name else list(game_names())
-    found: list[tuple[str, State]] = []
+    found: list[tuple[str, State[Any]]] = []
     errors: list[str] = []
     for name in names:
         game = get_game(name)

@@ -28,7 +28,7 @@ import msgspec
 from referee.archive.choices import STDOUT, SplitBy
 from referee.archive.entries import ArchiveError, Entry, read_entries
 from referee.archive.filters import Criteria
-from referee.records.formats import FORMATS, FileFormat, format_named
+from referee.records.formats import FileFormat, format_named, formats
 from referee.records.formats.referee_json import JsonlFormat
 from referee.records.io import RecordError
 from referee.records.model import Record
@@ -169,10 +169,10 @@ def output_format(target: str, name: str | None) -> FileFormat:
     if target == STDOUT:
         return format_named("jsonl")
     suffix = Path(target).suffix.lower()
-    for file_format in FORMATS:
+    for file_format in formats():
         if suffix in file_format.extensions:
             return file_format
-    known = ", ".join(f.name for f in FORMATS)
+    known = ", ".join(f.name for f in formats())
     raise ArchiveError(f"{target}: no format has this extension; give --format ({known})")
 
 
@@ -237,7 +237,8 @@ def _write(
         return
     text = _TextStream(stream)
     try:
-        file_format.write(_fitting(entries, file_format, counts, report), text)
+        # The writers only write and flush: the text stream is all the IO they use.
+        file_format.write(_fitting(entries, file_format, counts, report), text)  # type: ignore[arg-type]
     except ValueError as error:
         raise ArchiveError(f"cannot write {file_format.name}: {error}") from None
     text.flush()
@@ -270,7 +271,7 @@ def write_selected(
     if path.is_dir():
         raise ArchiveError(f"{target}: a folder; --split-by writes into folders")
     with _target(path) as stream:
-        _write(entries, file_format, stream, counts, report)  # type: ignore[arg-type]
+        _write(entries, file_format, stream, counts, report)
 
 
 def split_values(entry: Entry, by: SplitBy) -> list[str]:
@@ -339,7 +340,7 @@ def split_selected(
                 groups.setdefault(names(value), []).append(entry)
         for name, group in groups.items():
             with _target(root / name) as stream:
-                _write(group, file_format, stream, counts, report)  # type: ignore[arg-type]
+                _write(group, file_format, stream, counts, report)
     return sorted(set(names.names.values()))
 
 

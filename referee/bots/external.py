@@ -50,7 +50,7 @@ class Limits:
     """For the hello (or the Trax team name), and added to a Trax program's first move."""
 
 
-class ProgramBot(Bot):
+class ProgramBot(Bot[Any, Any]):
     """What both protocols share: the process, its log, restarts after a forfeit, and knowing
     whether the program could start at all."""
 
@@ -62,7 +62,7 @@ class ProgramBot(Bot):
         self.limits = limits
         self.log = log or BotLog(None)
         self.process: BotProcess | None = None
-        self.game: Game | None = None
+        self.game: Game[Any, Any] | None = None
         self.ruleset: Ruleset | None = None
         self.ready = False
         """Whether the running process has answered its hello (Trax: played a move)."""
@@ -137,7 +137,7 @@ class ProgramBot(Bot):
         limit = self.limits.move_seconds
         return limit if left is None else min(limit, left)
 
-    def _parse(self, state: State, text: str) -> Any:
+    def _parse(self, state: State[Any], text: str) -> Any:
         """The move, checked here (the game loop checks it again) so that an illegal one is a
         forfeit whose detail carries the program's last stderr line."""
         assert self.game is not None
@@ -224,7 +224,7 @@ class JsonLineBot(ProgramBot):
         except Forfeit as forfeit:
             self._fail(forfeit)
 
-    def choose(self, state: State, history: Sequence[Any] = ()) -> Any:
+    def choose(self, state: State[Any], history: Sequence[Any] = ()) -> Any:
         assert self.process is not None and self.ruleset is not None and self.game is not None
         self.turns_json += map(turn_message, history[len(self.turns_json) :])
         message: dict[str, Any] = {"type": "position"}
@@ -399,7 +399,7 @@ class TraxContestBot(ProgramBot):
         except Forfeit as forfeit:
             self._fail(forfeit)
 
-    def choose(self, state: State, history: Sequence[Any] = ()) -> Any:
+    def choose(self, state: State[Any], history: Sequence[Any] = ()) -> Any:
         assert self.process is not None
         try:
             for turn in history[self.sent :]:

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -348,7 +348,7 @@ def kill_orphans(groups: Path) -> None:
 _libc: ctypes.CDLL | None = None
 
 
-def _child_setup(memory_mb: int | None, parent: int):
+def _child_setup(memory_mb: int | None, parent: int) -> Callable[[], None]:
     """What the child does between fork and exec: the memory cap, and on Linux a SIGKILL when
     the worker dies (libc is loaded here, before the fork, so the child only calls it)."""
     global _libc

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from referee.games import get_game
 from referee.games.base import GameError
@@ -25,11 +26,11 @@ class BotInfo:
     """Option name -> its default, as text."""
 
 
-def bot_classes(game_name: str) -> dict[str, type[Bot]]:
+def bot_classes(game_name: str) -> dict[str, type[Bot[Any, Any]]]:
     return {"random": RandomBot, **get_game(game_name).bots()}
 
 
-def _options_of(cls: type[Bot]) -> dict[str, str]:
+def _options_of(cls: type[Bot[Any, Any]]) -> dict[str, str]:
     parameters = inspect.signature(cls.__init__).parameters.values()
     return {
         p.name: repr(p.default)
@@ -65,7 +66,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, int | float | str]]:
     return name.strip(), options
 
 
-def _checked(spec: str, cls: type[Bot], key: str, value: int | float | str) -> int | float | str:
+def _checked(
+    spec: str, cls: type[Bot[Any, Any]], key: str, value: int | float | str
+) -> int | float | str:
     """An option's value of the type its default has; counts and limits are never negative
     (a bot's own range checks follow in its constructor)."""
     default = inspect.signature(cls.__init__).parameters[key].default
@@ -79,7 +82,7 @@ def _checked(spec: str, cls: type[Bot], key: str, value: int | float | str) -> i
     return value if isinstance(default, int) else float(value)
 
 
-def make_bot(game_name: str, spec: str) -> Bot:
+def make_bot(game_name: str, spec: str) -> Bot[Any, Any]:
     name, options = parse_spec(spec)
     classes = bot_classes(game_name)
     if name not in classes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -56,7 +56,7 @@ def _position(
     record: Path | None,
     turn: int,
     game_number: int,
-) -> tuple[Game, State]:
+) -> tuple[Game[Any, Any], State[Any]]:
     from referee.records.positions import position_from_record, position_from_text
 
     if record is not None:
@@ -119,7 +119,7 @@ def moves(
             typer.echo(_move_text(engine, state, move, format))
 
 
-def _move_text(engine: Game, state: State, move: object, format: MoveFormat) -> str:
+def _move_text(engine: Game[Any, Any], state: State[Any], move: object, format: MoveFormat) -> str:
     if format is MoveFormat.notation:
         return engine.format_move(state, move)
     return engine.format_position(state.play(move))

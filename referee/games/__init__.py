@@ -9,6 +9,7 @@ read the first time a name is not known or every game is listed.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from referee.games.base import Game, RulesetError
 
@@ -17,12 +18,12 @@ GAME_NAMES: tuple[str, ...] = ("thax", "takhteh", "trax", "thai")
 
 ENTRY_POINTS = "referee.games"
 
-_plugins: dict[str, Game] = {}
+_plugins: dict[str, Game[Any, Any]] = {}
 """The games registered besides the built-in ones, by name."""
 _entry_points_read = False
 
 
-def register_game(game: Game) -> Game:
+def register_game(game: Game[Any, Any]) -> Game[Any, Any]:
     """Make `game` known to every part of referee: records of it read, validate, play in
     tournaments, rate and show in reports. Registering the same object again does nothing."""
     name = game.name
@@ -45,9 +46,9 @@ def game_names() -> tuple[str, ...]:
     return registered_names()
 
 
-def get_game(name: str) -> Game:
+def get_game(name: str) -> Game[Any, Any]:
     if name in GAME_NAMES:
-        game: Game = importlib.import_module(f"referee.games.{name}").GAME
+        game: Game[Any, Any] = importlib.import_module(f"referee.games.{name}").GAME
         return game
     if name not in _plugins:
         _read_entry_points()
@@ -56,7 +57,7 @@ def get_game(name: str) -> Game:
     return _plugins[name]
 
 
-def get_ruleset_game(ruleset_id: str) -> Game:
+def get_ruleset_game(ruleset_id: str) -> Game[Any, Any]:
     """The game a ruleset id such as `thax/standard@1` belongs to."""
     return get_game(ruleset_id.partition("/")[0])
 

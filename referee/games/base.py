@@ -11,12 +11,20 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from referee.errors import RefereeError
 
+if TYPE_CHECKING:
+    from referee.games.bot import Bot
+
 Roll = tuple[int, ...]
 """The dice of one chance event: the opening (one die per seat) or a turn roll (two dice)."""
+
+M = TypeVar("M")
+"""A game's move (ThaxMove, TakhtehMove, ...)."""
+S = TypeVar("S", bound="State[Any]")
+"""A game's state class."""
 
 
 class GameError(RefereeError, ValueError):
@@ -55,6 +63,7 @@ class ParseError(GameError):
     it could not read instead of raising it."""
 
     code = "syntax"
+    line: int
 
     def __init__(self, message: str, line: int, column: int = 1, code: str | None = None) -> None:
         super().__init__(message, code, line=line)
@@ -121,8 +130,9 @@ def ruleset_variant(text: str) -> str:
     return text.partition("/")[2].partition("@")[0]
 
 
-class State(ABC):
-    """An immutable position, with whose turn it is or the chance event that comes next."""
+class State(ABC, Generic[M]):
+    """An immutable position, with whose turn it is or the chance event that comes next;
+    `M` is the game's move."""
 
     __slots__ = ()
 
@@ -145,7 +155,7 @@ class State(ABC):
         """True before the opening roll of a dice game, which decides who plays first."""
         return self.to_move is None and self.is_chance()
 
-    def apply_chance(self, roll: Roll) -> State:
+    def apply_chance(self, roll: Roll) -> Self:
         """The state after the dice show `roll` (as rolled, in any order)."""
         raise IllegalMove("no-roll-expected", "no dice roll is expected here")
 
@@ -155,11 +165,11 @@ class State(ABC):
         return None
 
     @abstractmethod
-    def legal_moves(self) -> list[Any]:
+    def legal_moves(self) -> list[M]:
         """Every legal move, each distinct move once."""
 
     @abstractmethod
-    def play(self, move: Any) -> State:
+    def play(self, move: M) -> Self:
         """The state after `move`; raises IllegalMove naming the rule broken."""
 
     @abstractmethod
@@ -170,8 +180,10 @@ class State(ABC):
         return self.outcome() is not None
 
 
-class Game(ABC):
-    """One game: its rulesets, start positions, notation and rendering."""
+class Game(ABC, Generic[S, M]):
+    """One game: its rulesets, start positions, notation and rendering; `S` is its state
+    class and `M` its move. Code that finds a game by name (`get_game`) holds a
+    `Game[Any, Any]`: the types meet again inside each game's own modules."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -204,7 +216,7 @@ class Game(ABC):
         """Points that win a match under `ruleset`; 1 means single games."""
         return 1
 
-    def win_points(self, state: State, winner: int) -> tuple[int, ...]:
+    def win_points(self, state: S, winner: int) -> tuple[int, ...]:
         """The points a win that the rules did not decide (a resignation, a forfeit, an
         adjudication) may score when the game stops at `state`: a single game, unless the game
         scores more for a win the position still allows (a Takhteh gammon)."""
@@ -218,57 +230,57 @@ class Game(ABC):
     @abstractmethod
     def initial_state(
         self, ruleset: Ruleset, start: str | None = None, first: int | None = None
-    ) -> State:
+    ) -> S:
         """The start of a game: the standard start, or the position string `start`.
 
         `first` is the seat that starts when no opening roll decides it (a later game of a
         Takhteh match).
         """
 
-    def parse_position(self, ruleset: Ruleset, text: str) -> State:
+    def parse_position(self, ruleset: Ruleset, text: str) -> S:
         """A state from the game's own position text (FEN, Position ID, token list)."""
         raise NotationError(f"{self.title} has no position notation")
 
-    def format_position(self, state: State) -> str:
+    def format_position(self, state: S) -> str:
         """The game's own position text for `state`."""
         raise NotationError(f"{self.title} has no position notation")
 
     @abstractmethod
-    def parse_move(self, state: State, text: str) -> Any:
+    def parse_move(self, state: S, text: str) -> M:
         """The move that `text` denotes in `state`; NotationError if it is not notation."""
 
     @abstractmethod
-    def format_move(self, state: State, move: Any) -> str:
+    def format_move(self, state: S, move: M) -> str:
         """The canonical notation of `move` in `state`."""
 
     @abstractmethod
-    def render_text(self, state: State) -> str:
+    def render_text(self, state: S) -> str:
         """A compact board for the terminal."""
 
     @abstractmethod
-    def render_svg(self, state: State, before: State | None = None) -> str:
+    def render_svg(self, state: S, before: S | None = None) -> str:
         """A standalone SVG picture of the position. With `before`, the position the last
         move was played in (its dice rolled), the picture marks that move (`games/marks.py`)
         and shows its dice."""
 
-    def bots(self) -> dict[str, type]:
+    def bots(self) -> dict[str, type[Bot[S, M]]]:
         """Game-specific bot classes by name; `random` is added for every game."""
         return {}
 
-    def play_text(self, state: State, text: str) -> State:
+    def play_text(self, state: S, text: str) -> S:
         return state.play(self.parse_move(state, text))
 
 
-def chance_children(state: State) -> list[State]:
+def chance_children(state: S) -> list[S]:
     """The distinct states a chance event leads to (an opening roll has two: who starts)."""
     return list(dict.fromkeys(state.apply_chance(roll) for roll, _ in state.chance_outcomes()))
 
 
-def perft_counts(state: State, depth: int) -> list[int]:
+def perft_counts(state: State[Any], depth: int) -> list[int]:
     """The move-sequence counts of depths 1..`depth` from one walk of the tree."""
     counts = [0] * (depth + 1)
 
-    def walk(node: State, level: int) -> None:
+    def walk(node: State[Any], level: int) -> None:
         if node.is_terminal():
             return
         if node.is_chance():
@@ -286,7 +298,7 @@ def perft_counts(state: State, depth: int) -> list[int]:
     return counts[1:]
 
 
-def perft(state: State, depth: int) -> int:
+def perft(state: State[Any], depth: int) -> int:
     """Count the move sequences of `depth` decisions from `state`.
 
     As in chess perft, a finished position has no moves: it ends sequences, it does not

@@ -6,9 +6,9 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic
 
-from referee.games.base import Ruleset, State
+from referee.games.base import M, Ruleset, S, State
 from referee.games.search import WIN
 
 
@@ -56,8 +56,9 @@ MOVE_OVERHEAD = 0.02
 search, the referee's own work, a moment the machine gives to other work."""
 
 
-class Bot(ABC):
+class Bot(ABC, Generic[S, M]):
     """Given a state, return a move; seeded per game, so a game can be played again exactly.
+    `S` and `M` are the game's state and move classes (`Any` for a bot of every game).
 
     The game loop calls `think`, which hands the bot the clocks (`self.clock`) and collects
     what the bot reports about its move (`self.info`, which `choose` may set); a bot that
@@ -76,8 +77,8 @@ class Bot(ABC):
         self.seat = 0
 
     def think(
-        self, state: State, history: Sequence[Any] = (), clock: Clock | None = None
-    ) -> tuple[Any, MoveInfo]:
+        self, state: S, history: Sequence[Any] = (), clock: Clock | None = None
+    ) -> tuple[M, MoveInfo]:
         """The move `choose` picks with the clocks as given, and what the bot says about it."""
         self.clock = clock
         self.info = NO_INFO
@@ -109,7 +110,7 @@ class Bot(ABC):
         self.rng = random.Random(seed)
 
     @abstractmethod
-    def choose(self, state: State, history: Sequence[Any] = ()) -> Any:
+    def choose(self, state: S, history: Sequence[Any] = ()) -> M:
         """The move to play in `state`; `history` holds the record's turns so far.
 
         May raise Forfeit (time, crash, protocol error, a move that is not notation).
@@ -130,28 +131,25 @@ class Bot(ABC):
         """Release what the bot holds (a process, a file)."""
 
 
-class RandomBot(Bot):
+class RandomBot(Bot[State[Any], Any]):
     name = "random"
     description = "a uniformly random legal move"
 
     def reset(self) -> bool:
         return True
 
-    def choose(self, state: State, history: Sequence[Any] = ()) -> Any:
+    def choose(self, state: State[Any], history: Sequence[Any] = ()) -> Any:
         return self.rng.choice(state.legal_moves())
 
 
-Evaluation = Callable[[State, int], float]
-"""How good a position is for a seat (higher is better)."""
-
-
-class GreedyBot(Bot):
+class GreedyBot(Bot[S, M]):
     """One ply: the move whose resulting position evaluates best, ties broken at random."""
 
     name = "greedy"
     description = "the move whose resulting position scores best (one ply)"
 
-    def __init__(self, evaluate: Evaluation) -> None:
+    def __init__(self, evaluate: Callable[[S, int], float]) -> None:
+        """`evaluate` says how good a position is for a seat (higher is better)."""
         super().__init__()
         self.evaluate = evaluate
 
@@ -159,10 +157,10 @@ class GreedyBot(Bot):
         # Its evaluation is a pure function: a subclass that keeps more says so here.
         return True
 
-    def choose(self, state: State, history: Sequence[Any] = ()) -> Any:
+    def choose(self, state: S, history: Sequence[Any] = ()) -> M:
         seat = state.to_move
         assert seat is not None
-        best: list[Any] = []
+        best: list[M] = []
         best_score = -float("inf")
         for move in state.legal_moves():
             after = state.play(move)

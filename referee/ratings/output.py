@@ -12,7 +12,7 @@ import io
 import json
 import math
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 import pandas as pd
 from rich import box
@@ -24,7 +24,6 @@ from rich.text import Text
 from referee.ratings.standings import FORFEIT_REASONS
 from referee.ratings.table import STANDINGS_COLUMNS, RatingTable
 
-Format = Literal["csv", "markdown", "json", "html"]
 FORMATS: tuple[str, ...] = ("csv", "markdown", "json", "html")
 
 ROUNDED = ("score_pct", "elo", "elo_low", "elo_high", "los_next_pct", "incremental_elo")
@@ -125,7 +124,7 @@ def _pair_cells(table: RatingTable) -> list[list[str]]:
     """Pentanomial counts, one row per pair of bots that played colour-swapped game pairs,
     from the side of the better-ranked bot."""
     rank = {bot: i for i, bot in enumerate(table.standings["bot"])}
-    rows = []
+    rows: list[list[Any]] = []
     for row in table.crosstable.itertuples():
         counts = [getattr(row, f"pairs_{k}") for k in range(5)]
         if rank[row.bot] < rank[row.opponent] and sum(counts):
@@ -321,7 +320,7 @@ def to_html(tables: Sequence[RatingTable]) -> str:
     return "\n".join(parts) + "\n"
 
 
-def render(tables: Sequence[RatingTable], fmt: Format) -> str:
+def render(tables: Sequence[RatingTable], fmt: str) -> str:
     """The tables as text in `fmt`: csv, markdown, json or html. Raises ValueError for
     another format."""
     writers = {"csv": to_csv, "markdown": to_markdown, "json": to_json, "html": to_html}

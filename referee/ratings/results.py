@@ -68,7 +68,7 @@ was read.
 """
 
 
-def make_frame(columns: Mapping[str, Sequence[Any] | np.ndarray]) -> pd.DataFrame:
+def make_frame(columns: Mapping[str, Any]) -> pd.DataFrame:
     """A games frame from its columns (every column of `COLUMNS`), with the proper types."""
     return pd.DataFrame(
         {name: pd.Series(columns[name], dtype=kind) for name, kind in COLUMNS.items()}
@@ -136,7 +136,8 @@ class _Numbers(dict[str, int]):
         used = sorted(np.unique(numbers).tolist(), key=texts.__getitem__)
         rank = np.zeros(len(texts), dtype=np.int64)
         rank[used] = np.arange(len(used))
-        return pd.Categorical.from_codes(rank[numbers], [texts[i] for i in used])
+        # pandas-stubs want the categories as an Index; pandas takes the list as documented.
+        return pd.Categorical.from_codes(rank[numbers], [texts[i] for i in used])  # type: ignore[call-overload]
 
 
 @dataclass(frozen=True)
@@ -234,7 +235,9 @@ class _Rows:
                 "points": row["points"][kept],
                 "reason": self.reasons.column(row["reason"][kept]),
                 # -1, no tournament: the None appended last
-                "tournament": np.append(self.tournaments.texts(), None)[row["tournament"][kept]],
+                "tournament": np.append(self.tournaments.texts(), None)[  # type: ignore[call-overload]
+                    row["tournament"][kept]
+                ],
                 "pairing": _nullable(row["pairing"][kept]),
                 "game_number": _nullable(row["game_number"][kept]),
                 "file": self.files.column(row["file"][kept]),
@@ -356,8 +359,8 @@ def _read(rows: _Rows, path: Path) -> None:
     scanned, other formats read in full."""
     add, name = rows.add, str(path)
     try:
-        with path.open("rb") as stream:
-            file_format, stream = detect_stream(path, stream)
+        with path.open("rb") as opened:
+            file_format, stream = detect_stream(path, opened)
             if file_format is None:
                 raise RatingsInputError(path, "not a game record file in any format referee reads")
             if not isinstance(file_format, JsonlFormat):
@@ -368,11 +371,12 @@ def _read(rows: _Rows, path: Path) -> None:
                 if header is None:
                     assert error is not None
                     raise _bad(path, number, line, error)
+                # Scanned without turns: a Header, whose turns are left unread.
                 try:
-                    first = first_seat(header, raw)
+                    first = first_seat(header, raw)  # type: ignore[arg-type]
                 except RecordError as refused:
                     raise _bad(path, number, line, refused) from None
-                add(header, first, name, line)
+                add(header, first, name, line)  # type: ignore[arg-type]
     except OSError as error:
         raise RatingsInputError(path, f"cannot read: {error.strerror or error}") from None
 

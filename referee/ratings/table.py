@@ -229,7 +229,9 @@ def _table(
 
     # Rank by rating; rounding first keeps ties (a perfect cycle) from being broken by the
     # last bits of floating point, so names then decide.
-    rank = sorted(range(n), key=lambda i: (-round(fit.ratings[i], 6), -table.score_pct[i], bots[i]))
+    rank = sorted(
+        range(n), key=lambda i: (-np.round(fit.ratings[i], 6), -table.score_pct[i], bots[i])
+    )
     los = los_matrix(fit)
     table["los_next_pct"] = np.nan
     for above, below in itertools.pairwise(rank):

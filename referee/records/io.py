@@ -88,7 +88,8 @@ def parse_record(data: Any) -> Record:
         known = ", ".join(registered_names())
         raise RecordError("game", f"unknown game {game!r} (known: {known})", "/game")
     try:
-        return record_adapter().validate_python(data)
+        record: Record = record_adapter().validate_python(data)
+        return record
     except ValidationError as error:
         raise schema_error(error, data.get("ruleset")) from None
 
@@ -97,7 +98,8 @@ def parse_record_json(text: str | bytes) -> Record:
     """A record from JSON text: the fast path validates in one pass; only a record that fails
     is parsed again to say which envelope check or field is wrong."""
     try:
-        return record_adapter().validate_json(text)
+        record: Record = record_adapter().validate_json(text)
+        return record
     except ValidationError:
         pass
     return parse_record(load_json(text))

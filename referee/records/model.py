@@ -11,6 +11,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    JsonValue,
     Strict,
     StrictFloat,
     StrictInt,
@@ -62,7 +63,7 @@ RULESET_ID = r"^[a-z]+/[a-z0-9_-]+@[1-9][0-9]*(\?[^?#\s]*)?$"
 """`game/variant@N` with options after `?`: N written as a plain positive number (no `@01`)."""
 
 
-def _fresh(default: list[Any] | dict[str, str], description: str | None = None) -> Any:
+def _fresh(default: list[JsonValue] | dict[str, JsonValue], description: str | None = None) -> Any:
     """A mutable default made anew for each record by a factory. Pydantic deep-copies an
     unhashable default every time it fills one in (about a third of the cost of reading a
     record); a factory call costs next to nothing. The schema still shows the default."""
@@ -206,7 +207,7 @@ class _PluginRecord:
     game: str
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _plugin_record, (self.game, self.__getstate__())  # type: ignore[attr-defined]
+        return _plugin_record, (self.game, self.__getstate__())
 
 
 def _plugin_record(name: str, state: Any) -> _RecordBase:
@@ -228,11 +229,13 @@ def record_type(name: str) -> type[_RecordBase]:
     if known is not None:
         return known
     game = get_game(name)
-    made = create_model(
+    # A class made at run time: its bases and its `game` literal are values, which the type
+    # checker cannot follow.
+    made: type[_RecordBase] = create_model(
         f"{name.capitalize()}Record",
-        __base__=(_PluginRecord, _DiceRecord if game.has_dice else _RecordBase),
+        __base__=(_PluginRecord, _DiceRecord if game.has_dice else _RecordBase),  # type: ignore[arg-type]
         __module__=__name__,
-        game=(Literal[name], ...),  # type: ignore[valid-type]
+        game=(Literal[name], ...),  # type: ignore[arg-type]
     )
     _plugin_types[name] = made
     return made
@@ -244,6 +247,10 @@ def record_adapter() -> TypeAdapter[Any]:
     names = registered_names()
     adapter = _adapters.get(names)
     if adapter is None:
-        union = Union[tuple(record_type(name) for name in names)]  # noqa: UP007
-        adapter = _adapters[names] = TypeAdapter(Annotated[union, Field(discriminator="game")])
+        # A union of the games registered now: a type made of values, which pydantic reads
+        # and the type checker cannot.
+        union = Union[tuple(record_type(name) for name in names)]  # type: ignore[valid-type]  # noqa: UP007
+        adapter = _adapters[names] = TypeAdapter(
+            Annotated[union, Field(discriminator="game")]  # type: ignore[arg-type]
+        )
     return adapter

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from referee.games import get_game
 from referee.games.base import Game, NotationError, State, chance_children
@@ -22,7 +23,7 @@ def roll_text(roll: tuple[int, ...]) -> str:
     return "".join(str(die) for die in roll)
 
 
-def after_opening(state: State) -> State:
+def after_opening(state: State[Any]) -> State[Any]:
     """The first turn of a dice game: the opening roll decides who starts (and is not played),
     so the first player's turn is the same whoever wins it; it is shown as the first seat's."""
     if not state.is_opening_roll():
@@ -30,7 +31,7 @@ def after_opening(state: State) -> State:
     return next(child for child in chance_children(state) if child.to_move == 0)
 
 
-def _rolled(state: State, roll: str | None) -> State:
+def _rolled(state: State[Any], roll: str | None) -> State[Any]:
     if roll is None:
         return state
     if not state.is_chance():
@@ -40,7 +41,7 @@ def _rolled(state: State, roll: str | None) -> State:
 
 def position_from_text(
     game_name: str, variant: str, text: str | None, roll: str | None
-) -> tuple[Game, State]:
+) -> tuple[Game[Any, Any], State[Any]]:
     """The start of the game, or the position `text` in the game's notation; then the roll.
 
     With a roll at the start of a dice game, the roll is the first player's first turn.
@@ -60,7 +61,7 @@ def position_from_record(
     roll: str | None,
     game_name: str | None = None,
     recorded_roll: bool = False,
-) -> tuple[Game, State]:
+) -> tuple[Game[Any, Any], State[Any]]:
     """The position after `turn` turns (None: all of them) of game `game_number` (1-based) of
     a record file, rolled with `roll` when given, or with `recorded_roll` with the roll the
     record holds for the next turn. `game_name`, when given, must be the record's game."""

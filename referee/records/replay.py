@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, overload
 
 from referee.errors import RefereeError
 from referee.games import get_game
-from referee.games.base import Game, GameError, IllegalMove, NotationError, Outcome, State
+from referee.games.base import Game, GameError, IllegalMove, NotationError, Outcome, S, State
 from referee.records.model import Record, Result
 
 
@@ -20,7 +20,7 @@ class ReplayError(RefereeError):
         message: str,
         pointer: str = "",
         turn: int | None = None,
-        state: State | None = None,
+        state: State[Any] | None = None,
     ) -> None:
         super().__init__(message, code)
         self.pointer = pointer
@@ -30,25 +30,29 @@ class ReplayError(RefereeError):
         """The position before the bad turn."""
 
 
-class Step(NamedTuple):
+class Step(NamedTuple, Generic[S]):
     """One turn replayed (a named tuple: made for every move, it must be cheap to build)."""
 
     turn: int
     """The index of the turn in the record."""
-    before: State
+    before: S
     """The position after the roll, when there is one, and before the move."""
     move: Any
-    after: State
+    after: S
 
 
-def game_of(record: Record) -> Game:
+def game_of(record: Record) -> Game[Any, Any]:
     try:
         return get_game(record.game)
     except GameError as error:
         raise ReplayError("ruleset", str(error), "/game") from None
 
 
-def start_state(record: Record, game: Game | None = None) -> State:
+@overload
+def start_state(record: Record) -> State[Any]: ...
+@overload
+def start_state(record: Record, game: Game[S, Any]) -> S: ...
+def start_state(record: Record, game: Game[Any, Any] | None = None) -> State[Any]:
     """The position before the first turn, after the opening rolls."""
     game = game or game_of(record)
     try:
@@ -56,7 +60,7 @@ def start_state(record: Record, game: Game | None = None) -> State:
     except GameError as error:
         raise ReplayError("ruleset", str(error), "/ruleset") from None
     try:
-        state = game.initial_state(ruleset, record.start, record.first_seat())
+        state: State[Any] = game.initial_state(ruleset, record.start, record.first_seat())
     except GameError as error:
         raise ReplayError("start", f"start position: {error}", "/start") from None
     for index, roll in enumerate(record.opening_dice()):
@@ -69,8 +73,13 @@ def start_state(record: Record, game: Game | None = None) -> State:
     return state
 
 
-def replay(record: Record, game: Game | None = None) -> Iterator[Step]:
-    """Each turn of the record played on the engine; raises ReplayError at a bad turn."""
+@overload
+def replay(record: Record) -> Iterator[Step[Any]]: ...
+@overload
+def replay(record: Record, game: Game[S, Any]) -> Iterator[Step[S]]: ...
+def replay(record: Record, game: Game[Any, Any] | None = None) -> Iterator[Step[Any]]:
+    """Each turn of the record played on the engine; raises ReplayError at a bad turn.
+    Given the game, the steps hold its own state class."""
     game = game or game_of(record)
     state = start_state(record, game)
     parse, dice = game.parse_move, game.has_dice
@@ -108,18 +117,20 @@ def replay(record: Record, game: Game | None = None) -> Iterator[Step]:
         state = after
 
 
-def _turn_error(code: str, message: str, index: int, state: State, field: str = "") -> ReplayError:
+def _turn_error(
+    code: str, message: str, index: int, state: State[Any], field: str = ""
+) -> ReplayError:
     return ReplayError(code, message, f"/turns/{index}{field}", index, state)
 
 
-def _seat_error(seat: int, state: State, index: int) -> ReplayError:
+def _seat_error(seat: int, state: State[Any], index: int) -> ReplayError:
     message = f"seat {seat} moves, but it is seat {state.to_move}'s turn"
     return _turn_error("seat", message, index, state, "/seat")
 
 
-def final_state(record: Record, game: Game | None = None) -> State:
+def final_state(record: Record, game: Game[Any, Any] | None = None) -> State[Any]:
     game = game or game_of(record)
-    state = start_state(record, game)
+    state: State[Any] = start_state(record, game)
     for step in replay(record, game):
         state = step.after
     return state

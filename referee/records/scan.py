@@ -108,11 +108,11 @@ class PluginHeader(Header, frozen=True):
     """The header of a plug-in game's record: read once the full reader has taken the record
     (the fast decoders know only the built-in games, so that checking `game` costs nothing)."""
 
-    game: str
+    game: str  # type: ignore[assignment]  # any registered name, not only the built-in ones
 
 
 class PluginHeaderWithTurns(HeaderWithTurns, frozen=True):
-    game: str
+    game: str  # type: ignore[assignment]  # as in PluginHeader
 
 
 class _Seat(msgspec.Struct, frozen=True):
@@ -146,7 +146,9 @@ _DECODERS: dict[bool, msgspec.json.Decoder[Header] | msgspec.json.Decoder[Header
     False: msgspec.json.Decoder(Header),
     True: msgspec.json.Decoder(HeaderWithTurns),
 }
-_PLUGIN_DECODERS = {
+_PLUGIN_DECODERS: dict[
+    bool, msgspec.json.Decoder[PluginHeader] | msgspec.json.Decoder[PluginHeaderWithTurns]
+] = {
     False: msgspec.json.Decoder(PluginHeader),
     True: msgspec.json.Decoder(PluginHeaderWithTurns),
 }

@@ -50,7 +50,9 @@ class BoardEncoder:
         # A cache per encoder, not per module, so that its memory goes with the report.
         self._position = lru_cache(maxsize=cache_size)(self._draw)
 
-    def _draw(self, game: Game, state: State, before: State | None) -> list[int]:
+    def _draw(
+        self, game: Game[Any, Any], state: State[Any], before: State[Any] | None
+    ) -> list[int]:
         numbers = self._numbers
         tokens = inline_svg(game.render_svg(state, before)).split("<")
         # Numbered in order of first use, so that the same games give the same page.
@@ -59,7 +61,11 @@ class BoardEncoder:
         return [numbers[token] for token in tokens]
 
     def pack_game(
-        self, game: Game | None, states: list[State], befores: list[State], turns: list[Any]
+        self,
+        game: Game[Any, Any] | None,
+        states: list[State[Any]],
+        befores: list[State[Any]],
+        turns: list[Any],
     ) -> str:
         """One game for the viewer: its `turns` and the token numbers of each position of
         `states` (none without an engine), packed. `befores[i]` is the position the move that

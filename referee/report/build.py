@@ -111,13 +111,15 @@ def _records(path: Path) -> Iterator[Record]:
             yield loaded.record
 
 
-def _positions(record: Record) -> tuple[Game | None, list[State], list[State], str | None]:
+def _positions(
+    record: Record,
+) -> tuple[Game[Any, Any] | None, list[State[Any]], list[State[Any]], str | None]:
     """The record's engine, its start and the position after each turn, the position each
     turn was played in (its dice rolled), as far as the record replays, and why it stops when
     it does."""
     game = None
-    states: list[State] = []
-    befores: list[State] = []
+    states: list[State[Any]] = []
+    befores: list[State[Any]] = []
     try:
         game = game_of(record)
         states.append(start_state(record, game))

@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from referee.errors import RefereeError
 from referee.games.base import Game, GameError, IllegalMove, Ruleset, State
@@ -67,7 +67,7 @@ def _tokens(text: str) -> list[str]:
     return [token for token in text.split() if not token.rstrip(".").isdigit()]
 
 
-def read_opening(game: Game, ruleset: Ruleset, text: str, where: str) -> Opening:
+def read_opening(game: Game[Any, Any], ruleset: Ruleset, text: str, where: str) -> Opening:
     """One line's opening, checked by playing it; OpeningError says what is wrong."""
     start_text, bar, moves_text = text.partition(SEPARATOR)
     if not bar:
@@ -104,7 +104,7 @@ def read_opening(game: Game, ruleset: Ruleset, text: str, where: str) -> Opening
     return Opening(start, tuple(played))
 
 
-def read_openings(path: Path, game: Game, ruleset: Ruleset) -> list[Opening]:
+def read_openings(path: Path, game: Game[Any, Any], ruleset: Ruleset) -> list[Opening]:
     """Every opening of a suite file, in file order; OpeningError at the first bad line."""
     try:
         text = path.read_bytes().decode("utf-8")
@@ -143,10 +143,10 @@ def opening_order(
     return pick
 
 
-PositionKey = Callable[[Game, State], Hashable]
+PositionKey = Callable[[Game[Any, Any], State[Any]], Hashable]
 
 
-def position_key(game: Game, symmetric: bool = False) -> PositionKey:
+def position_key(game: Game[Any, Any], symmetric: bool = False) -> PositionKey:
     """What makes two positions the same opening, whatever the order of the moves that made
     them: in Trax the engine's state (the tiles' shape and the side to move), or its shape up
     to rotation and reflection with `symmetric`; elsewhere the position text (a Thai state
@@ -158,7 +158,7 @@ def position_key(game: Game, symmetric: bool = False) -> PositionKey:
     return lambda game, state: game.format_position(state)
 
 
-def _wins_at_once(state: State) -> bool:
+def _wins_at_once(state: State[Any]) -> bool:
     """Whether the side to move has a move that wins the game: a book that ends there decides
     the game instead of opening it."""
     mover = state.to_move
@@ -170,7 +170,7 @@ def _wins_at_once(state: State) -> bool:
 
 
 def all_openings(
-    game: Game, ruleset: Ruleset, plies: int, symmetric: bool = False
+    game: Game[Any, Any], ruleset: Ruleset, plies: int, symmetric: bool = False
 ) -> list[Opening]:
     """Every distinct position after `plies` moves from the start, each once (the first
     move sequence that reaches it, in the engine's move order), none where the game is over
@@ -185,10 +185,10 @@ def all_openings(
     if plies < 1:
         raise RefereeError("--plies must be at least 1", "openings")
     key = position_key(game, symmetric)
-    frontier: list[tuple[State, tuple[str, ...]]] = [(game.initial_state(ruleset), ())]
+    frontier: list[tuple[State[Any], tuple[str, ...]]] = [(game.initial_state(ruleset), ())]
     for _ in range(plies):
         seen: set[Hashable] = set()
-        following: list[tuple[State, tuple[str, ...]]] = []
+        following: list[tuple[State[Any], tuple[str, ...]]] = []
         for state, moves in frontier:
             for move in state.legal_moves():
                 after = state.play(move)

@@ -6,7 +6,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, overload
 
 from referee.games.base import Game, GameError, Roll, Ruleset, State
 from referee.games.bot import NO_INFO, Bot, Forfeit, MoveInfo
@@ -26,6 +26,9 @@ from referee.records.replay import result_of
 from referee.tournament.adjudication import Adjudication, Adjudicator
 from referee.tournament.clock import GameClocks, OutOfTime, TimeControl
 from referee.tournament.openings import Opening
+
+if TYPE_CHECKING:
+    from referee.records.scan import ScanResult
 
 
 class Scored(Protocol):
@@ -48,7 +51,7 @@ class Ending(NamedTuple):
     reason: str
 
     @classmethod
-    def of(cls, result: Result | None) -> Ending | None:
+    def of(cls, result: Result | ScanResult | None) -> Ending | None:
         return None if result is None else cls(result.winner, result.points, result.reason.value)
 
     @classmethod
@@ -111,9 +114,9 @@ class GameControl:
 
 
 def play_game(
-    game: Game,
+    game: Game[Any, Any],
     ruleset: Ruleset,
-    bots: Sequence[Bot],
+    bots: Sequence[Bot[Any, Any]],
     players: Sequence[Player],
     seed: str,
     turn_cap: int | None = None,
@@ -127,13 +130,14 @@ def play_game(
     data = play_game_data(
         game, ruleset, bots, players, seed, turn_cap, event, dice, match, control, book
     )
-    return record_adapter().validate_python(data)
+    record: Record = record_adapter().validate_python(data)
+    return record
 
 
 def play_game_data(
-    game: Game,
+    game: Game[Any, Any],
     ruleset: Ruleset,
-    bots: Sequence[Bot],
+    bots: Sequence[Bot[Any, Any]],
     players: Sequence[Player],
     seed: str,
     turn_cap: int | None = None,
@@ -161,13 +165,13 @@ def play_game_data(
     cap = game.turn_cap if turn_cap is None else turn_cap
     first = match.first if match is not None else None
     start = book.start if book is not None else None
-    state: State = game.initial_state(ruleset, start, first)
+    state: State[Any] = game.initial_state(ruleset, start, first)
     opening_rolls: list[list[int]] = []
     while state.is_opening_roll():
         assert dice is not None  # only dice games have chance states
-        roll = dice.roll(None)
-        opening_rolls.append(list(roll))
-        state = state.apply_chance(roll)
+        opening = dice.roll(None)
+        opening_rolls.append(list(opening))
+        state = state.apply_chance(opening)
     turns = History()
     for text in book.moves if book is not None else ():
         seat = state.to_move
@@ -192,7 +196,7 @@ def play_game_data(
                 winner=None, points=0, reason=Reason.ADJUDICATED, detail=f"turn cap {cap}"
             )
             break
-        roll = None
+        roll: Roll | None = None
         if state.is_chance():
             assert dice is not None
             roll = dice.roll(state.to_move)
@@ -233,7 +237,7 @@ def play_game_data(
 
 
 def record_data(
-    game: Game,
+    game: Game[Any, Any],
     ruleset: Ruleset,
     players: Sequence[Player],
     event: EventInfo | None,
@@ -270,9 +274,9 @@ def record_data(
 
 
 def play_match(
-    game: Game,
+    game: Game[Any, Any],
     ruleset: Ruleset,
-    bots: Callable[[], Sequence[Bot]],
+    bots: Callable[[], Sequence[Bot[Any, Any]]],
     players: Sequence[Player],
     seed: str,
     turn_cap: int | None = None,

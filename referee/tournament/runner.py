@@ -225,7 +225,7 @@ def _run_locked(
         return not ledger.done(job) and (last is None or wave_of(job) <= last)
 
     total = info.size()
-    todo = filter(wanted, info.iter_jobs())
+    todo: Iterator[GameJob] = filter(wanted, info.iter_jobs())
     left = total - ledger.count
     if last is not None:  # the SPRT has decided: nothing after its wave is played
         left = sum(1 for _ in filter(wanted, info.iter_jobs()))

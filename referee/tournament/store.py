@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 from referee.records.io import iter_jsonl, record_to_json
 from referee.records.keys import GameKey, game_key
 from referee.records.model import Record
-from referee.records.scan import Header, scan_jsonl
+from referee.records.scan import Header, HeaderWithTurns, scan_jsonl
 from referee.tournament.config import ConfigError, TournamentConfig, build_config, same_games
 from referee.tournament.play import Ending
 from referee.tournament.schedule import GameJob, Layout, iter_schedule, schedule, schedule_size
@@ -146,7 +146,7 @@ class StoredGame(NamedTuple):
     ending: Ending | None
 
 
-def header_key(header: Header) -> GameKey | None:
+def header_key(header: Header | HeaderWithTurns) -> GameKey | None:
     """`game_key` of a scanned header, without building the record."""
     event = header.event
     if event.tournament is None or event.game_number is None:

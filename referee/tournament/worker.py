@@ -20,12 +20,12 @@ from referee.records.io import parse_record
 from referee.records.model import EventInfo, Player
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.openings import Opening, opening_order, read_opening
-from referee.tournament.play import Ending, GameControl, play_game_data, play_match
+from referee.tournament.play import Ending, GameControl, Scored, play_game_data, play_match
 from referee.tournament.schedule import GameJob
 from referee.validator.check import validate_record
 
 
-def tournament_ruleset(config: TournamentConfig) -> tuple[Game, Ruleset]:
+def tournament_ruleset(config: TournamentConfig) -> tuple[Game[Any, Any], Ruleset]:
     game = get_game(config.game)
     return game, game.ruleset_from(config.variant, config.options)
 
@@ -80,7 +80,7 @@ def _file_name(name: str) -> str:
 
 
 def book_of(
-    config: TournamentConfig, game: Game, ruleset: Ruleset
+    config: TournamentConfig, game: Game[Any, Any], ruleset: Ruleset
 ) -> Callable[[int], Opening | None]:
     """The opening that a pair plays, by its index among its pairing's pairs (None: no suite).
 
@@ -138,18 +138,18 @@ class PlayedBatch(NamedTuple):
     and the one-line message saying why; None when keeping going, or when all could start."""
 
 
-_BUILT: dict[tuple[str, str, int], Bot] = {}
+_BUILT: dict[tuple[str, str, int], Bot[Any, Any]] = {}
 """This worker process's built-in bots that can be reused, by game, spec and seat."""
 
 
-def built_in_bot(game: str, spec: str, seat: int) -> Bot:
+def built_in_bot(game: str, spec: str, seat: int) -> Bot[Any, Any]:
     """The built-in bot for a seat: the one this process reset after an earlier game
     (`Bot.reset`), else a new one. Either way it starts the game as a new bot would."""
     bot = _BUILT.pop((game, spec, seat), None)
     return make_bot(game, spec) if bot is None else bot
 
 
-def _put_back(game: str, spec: str, seat: int, bot: Bot) -> None:
+def _put_back(game: str, spec: str, seat: int, bot: Bot[Any, Any]) -> None:
     """Keep a bot for the next game when it can forget this one, or close it."""
     if bot.reset():
         _BUILT[(game, spec, seat)] = bot
@@ -162,7 +162,7 @@ def play_batch(
     jobs: list[GameJob],
     tournament_id: str,
     folder: str | None = None,
-    played: dict[int, list[Ending | None]] | None = None,
+    played: dict[int, list[Scored | None]] | None = None,
     keep_going: bool = True,
     verify: Verify = "all",
 ) -> PlayedBatch:
@@ -180,7 +180,7 @@ def play_batch(
     base = Path(folder) if folder is not None else None
     externals: dict[int, ProgramBot] = {}
     starts: dict[int, list[str | None]] = {}
-    built: list[tuple[str, int, Bot]] = []
+    built: list[tuple[str, int, Bot[Any, Any]]] = []
     games: list[PlayedGame] = []
     cannot_start = None
     book = book_of(config, game, ruleset)
@@ -190,9 +190,9 @@ def play_batch(
             _put_back(config.game, spec, seat, bot)
         built.clear()
 
-    def seated(job: GameJob) -> list[Bot]:
+    def seated(job: GameJob) -> list[Bot[Any, Any]]:
         put_back()
-        bots: list[Bot] = []
+        bots: list[Bot[Any, Any]] = []
         for seat, index in enumerate(job.seats):
             entry = config.bots[index]
             if entry.command is None:
@@ -225,7 +225,7 @@ def play_batch(
                 records = play_match(
                     game,
                     ruleset,
-                    lambda job=job: seated(job),
+                    functools.partial(seated, job),
                     players,
                     seed,
                     config.turn_cap,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from referee.games.base import Game, Outcome, State, ruleset_variant
 from referee.records.formats import detect_stream
@@ -17,7 +17,7 @@ from referee.validator.matches import MatchTracker
 LEGAL_SHOWN = 20
 
 
-def _legal_moves(game: Game, state: State) -> list[str]:
+def _legal_moves(game: Game[Any, Any], state: State[Any]) -> list[str]:
     if state.is_terminal() or state.is_chance():
         return []
     moves = [game.format_move(state, move) for move in state.legal_moves()]
@@ -126,7 +126,7 @@ def validate_record(
         diagnostics.append(diagnostic)
     else:
         result = record.result
-        points = (1,)
+        points: tuple[int, ...] = (1,)
         if result is not None and result.winner is not None:
             points = game.win_points(state, result.winner)
         for code, message in result_problems(result, state.outcome(), points):
@@ -171,7 +171,7 @@ def _replay_diagnostic(
         seat=None if turn is None else turn.seat,
         move=None if turn is None else turn.move,
         position=None if game is None else game.render_text(error.state),
-        legal=None if game is None else _legal_moves(game, error.state),
+        legal=None if game is None or error.state is None else _legal_moves(game, error.state),
     )
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from referee.games.base import Game, NotationError, Ruleset, RulesetError, State
+from referee.games.base import Game, NotationError, Ruleset, RulesetError
+from referee.games.bot import Bot
 from referee.games.takhteh import notation, position_id, render
 from referee.games.takhteh.rules import (
     NO_MOVE,
@@ -20,7 +21,7 @@ LONGEST_MATCH = 2**53 - 1
 """The largest integer a record holds (records/model.py), so a match's length and score fit."""
 
 
-class TakhtehGame(Game):
+class TakhtehGame(Game[TakhtehState, TakhtehMove]):
     name: ClassVar[str] = "takhteh"
     title: ClassVar[str] = "Takhteh"
     has_dice: ClassVar[bool] = True
@@ -52,9 +53,8 @@ class TakhtehGame(Game):
         """Points needed to win the match the ruleset describes (1 for a single game)."""
         return int(ruleset.option("match", 1))
 
-    def win_points(self, state: State, winner: int) -> tuple[int, ...]:
+    def win_points(self, state: TakhtehState, winner: int) -> tuple[int, ...]:
         """A single game, or a gammon (2) while the loser has borne off no checker."""
-        assert isinstance(state, TakhtehState)
         return (1, 2) if state.checkers(1 - winner)[2] == 0 else (1,)
 
     def initial_state(
@@ -90,28 +90,24 @@ class TakhtehGame(Game):
             return TakhtehState(ruleset, board, 0, None, 1, 2 if sum(board) == 15 else 1)
         return TakhtehState(ruleset, board, 0)
 
-    def format_position(self, state: State) -> str:
+    def format_position(self, state: TakhtehState) -> str:
         """The Position ID with the player on roll (seat 0 before the opening roll)."""
-        assert isinstance(state, TakhtehState)
         return position_id.encode(state.board)
 
-    parse_move = staticmethod(notation.parse_move)  # type: ignore[assignment]
-    """The play `text` denotes in `state` (its legality is checked by `state.play`)."""
+    def parse_move(self, state: TakhtehState, text: str) -> TakhtehMove:
+        """The play `text` denotes in `state` (its legality is checked by `state.play`)."""
+        return notation.parse_move(state, text)
 
-    def format_move(self, state: State, move: Any) -> str:
-        assert isinstance(state, TakhtehState)
+    def format_move(self, state: TakhtehState, move: TakhtehMove) -> str:
         return notation.format_move(state, move)
 
-    def render_text(self, state: State) -> str:
-        assert isinstance(state, TakhtehState)
+    def render_text(self, state: TakhtehState) -> str:
         return render.render_text(state)
 
-    def render_svg(self, state: State, before: State | None = None) -> str:
-        assert isinstance(state, TakhtehState)
-        assert before is None or isinstance(before, TakhtehState)
+    def render_svg(self, state: TakhtehState, before: TakhtehState | None = None) -> str:
         return render.render_svg(state, before)
 
-    def bots(self) -> dict[str, type]:
+    def bots(self) -> dict[str, type[Bot[TakhtehState, TakhtehMove]]]:
         from referee.games.takhteh.bots import BOTS
 
         return BOTS

@@ -14,7 +14,6 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from referee.games.base import State
 from referee.games.bot import Bot, MoveInfo
 from referee.games.search import Budget, OutOfTime
 from referee.games.takhteh.net import Net, equity
@@ -111,9 +110,8 @@ def terminal_value(after: Board) -> float | None:
     return GAME_POINT * (2 if sum(after) == -15 else 1)
 
 
-def evaluate(state: State, seat: int) -> float:
+def evaluate(state: TakhtehState, seat: int) -> float:
     """`evaluate_board` for `seat` in any state (the interface GreedyBot-style bots use)."""
-    assert isinstance(state, TakhtehState)
     outcome = state.outcome()
     if outcome is not None:
         value = GAME_POINT * outcome.points
@@ -130,18 +128,17 @@ def _scored(board: Board, plays: list[TakhtehMove]) -> list[tuple[float, Takhteh
     return scored
 
 
-class TakhtehGreedyBot(Bot):
+class TakhtehGreedyBot(Bot[TakhtehState, TakhtehMove]):
     name = "greedy"
     description = "the play whose position evaluates best (pips, points, primes, blots), one ply"
 
-    def choose(self, state: State, history: Sequence[Any] = ()) -> TakhtehMove:
-        assert isinstance(state, TakhtehState)
+    def choose(self, state: TakhtehState, history: Sequence[Any] = ()) -> TakhtehMove:
         scored = _scored(state.board, state.legal_moves())
         best = max(score for score, _, _ in scored)
         return self.rng.choice([play for score, play, _ in scored if score == best])
 
 
-class ExpectimaxBot(Bot):
+class ExpectimaxBot(Bot[TakhtehState, TakhtehMove]):
     name = "expectimax"
     description = (
         "looks ahead over all 21 rolls of the opponent (and more plies with depth > 1), "
@@ -158,10 +155,9 @@ class ExpectimaxBot(Bot):
         self._budget = Budget(0)
         self.nodes = 0
 
-    def choose(self, state: State, history: Sequence[Any] = ()) -> TakhtehMove:
+    def choose(self, state: TakhtehState, history: Sequence[Any] = ()) -> TakhtehMove:
         """The play, and as `info` its value in pips for the mover (a game won scores
         1000 a point), the plies looked ahead and the positions evaluated."""
-        assert isinstance(state, TakhtehState)
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
@@ -212,7 +208,7 @@ def _net() -> Net:
     return Net.load()
 
 
-class TDNetBot(Bot):
+class TDNetBot(Bot[TakhtehState, TakhtehMove]):
     name = "tdnet"
     description = (
         "a network evaluation learned by self-play (TD); weighs its `top` plays over the "
@@ -228,10 +224,9 @@ class TDNetBot(Bot):
         one whose look-ahead the limit cuts is dropped: the answer is the best fully weighed."""
         self.nodes = 0
 
-    def choose(self, state: State, history: Sequence[Any] = ()) -> TakhtehMove:
+    def choose(self, state: TakhtehState, history: Sequence[Any] = ()) -> TakhtehMove:
         """The play, and as `info` its equity (expected points for the mover, a gammon
         counting 2), the plies looked ahead (0 or 1) and the positions the network rated."""
-        assert isinstance(state, TakhtehState)
         moves = state.legal_moves()
         budget = Budget(self.seconds_for_move(self.time))
         board = state.board
@@ -302,7 +297,7 @@ class TDNetBot(Bot):
         return total
 
 
-BOTS: dict[str, type[Bot]] = {
+BOTS: dict[str, type[Bot[TakhtehState, TakhtehMove]]] = {
     "greedy": TakhtehGreedyBot,
     "expectimax": ExpectimaxBot,
     "tdnet": TDNetBot,

@@ -149,8 +149,13 @@ class Net:
             return cls(*(data[key].astype(dtype) for key in ("w1", "b1", "w2", "b2")))
 
     def save(self, path: Path) -> None:
-        arrays = {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}
-        np.savez_compressed(path, **{k: v.astype(np.float32) for k, v in arrays.items()})
+        np.savez_compressed(
+            path,
+            w1=self.w1.astype(np.float32),
+            b1=self.b1.astype(np.float32),
+            w2=self.w2.astype(np.float32),
+            b2=self.b2.astype(np.float32),
+        )
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The hidden layer and the outputs for inputs x (N, INPUTS)."""
@@ -164,4 +169,5 @@ class Net:
 
 def equity(probabilities: np.ndarray) -> np.ndarray:
     """Expected points (a gammon counts 2): 2 P(win) - 1 + P(win gammon) - P(lose gammon)."""
-    return 2 * probabilities[:, 0] - 1 + probabilities[:, 1] - probabilities[:, 2]
+    points: np.ndarray = 2 * probabilities[:, 0] - 1 + probabilities[:, 1] - probabilities[:, 2]
+    return points

@@ -172,9 +172,9 @@ def _format_chains(board: Board, legs: tuple[Leg, ...]) -> str:
     for chain in chains:
         key = tuple(chain)
         counts[key] = counts.get(key, 0) + 1
-    for chain, count in counts.items():
-        text = names[chain[0]]
-        for point in chain[1:]:
+    for key, count in counts.items():
+        text = names[key[0]]
+        for point in key[1:]:
             text += "/" + names[point]
             if point != OFF and board[point] == -1 and not marked >> point & 1:
                 marked |= 1 << point

@@ -149,7 +149,7 @@ def _empty_board() -> str:
 def _piles(board: Board) -> list[tuple[float, float, bool, int, int]]:
     """Every pile of checkers as it is drawn: (x, edge, from the top, count, most drawn), the
     viewer's checkers positive, the opponent's negative."""
-    piles = []
+    piles: list[tuple[float, float, bool, int, int]] = []
     for point in range(1, 25):
         x, on_top = _point_x(point)
         piles.append((x, _TOP if on_top else _BOTTOM, on_top, board[point], _ROWS))
@@ -169,7 +169,7 @@ def _marks(before: TakhtehState, state: TakhtehState) -> str:
     """The checkers that arrived on a point or the bar (ringed), and where checkers left or
     were hit (dashed), comparing each pile with the same pile before the move."""
     was = before.board if before.seat == _viewer(state) else flip(before.board)
-    parts = []
+    parts: list[str] = []
     for (x, edge, from_top, count, most), (*_, old, _most) in zip(
         _piles(state.board), _piles(was), strict=True
     ):

@@ -40,7 +40,7 @@ def _start() -> Board:
 
 START: Board = _start()
 
-_ORDERED: dict[tuple[int, int], tuple[int, int]] = {
+_ORDERED: dict[tuple[int, ...], tuple[int, int]] = {
     (a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)
 }
 """Each roll of two dice, larger die first."""
@@ -586,11 +586,11 @@ def check_play(
     # 4. The position it stands for (each checker straight to its written point, hitting
     # nothing on the way) may still be legal, reached in another order or by other checkers
     # (2/1 8/2 is written 8/1).
-    reached = _transfer(board, segments)
-    if reached is not None:
-        same = legal_play(reached)
+    transferred = _transfer(board, segments)
+    if transferred is not None:
+        same = legal_play(transferred)
         if same is not None:
-            return reached, same
+            return transferred, same
     # 5. Every reading again, now hitting blots on unwritten points passed on the way.
     found = search.run(hits_on_the_way=True)
     if found is not None:
@@ -946,7 +946,7 @@ def _max_dice_error(board: Board, roll: tuple[int, int], used: int) -> IllegalMo
 # --- the state ------------------------------------------------------------------------------
 
 
-class TakhtehState(State):
+class TakhtehState(State[TakhtehMove]):
     """A Takhteh position with who is on roll, the dice once rolled, and the winner if over.
 
     `board` is seen from `seat` (the player on roll; seat 0 during the opening roll). A
@@ -969,8 +969,8 @@ class TakhtehState(State):
     ruleset: Ruleset
     board: Board
     seat: int | None
-    to_move: int | None  # type: ignore[assignment]
-    roll: tuple[int, int] | None  # type: ignore[assignment]
+    to_move: int | None
+    roll: tuple[int, int] | None
     winner: int | None
     points: int
 
@@ -997,7 +997,7 @@ class TakhtehState(State):
         self._moves: list[TakhtehMove] | None = None
         self._afters: dict[Board, TakhtehMove] | None = None
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[Board, int | None, tuple[int, int] | None, int | None]:
         return (self.board, self.seat, self.roll, self.winner)
 
     def __eq__(self, other: object) -> bool:

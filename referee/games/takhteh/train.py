@@ -49,7 +49,9 @@ class _Chain:
         net.w2 += delta[:, None] * self.w2
         net.b2 += delta * self.b2
 
-    def trace(self, net: Net, x: np.ndarray, hidden: np.ndarray, out: np.ndarray, lam: float):
+    def trace(
+        self, net: Net, x: np.ndarray, hidden: np.ndarray, out: np.ndarray, lam: float
+    ) -> None:
         """Decay the traces and add the gradient of each output at the new position."""
         slope = out * (1 - out)
         grad_hidden = slope[:, None] * net.w2 * (hidden * (1 - hidden))

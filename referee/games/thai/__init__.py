@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from referee.games.base import Game, GameError, NotationError, Ruleset, State
+from referee.games.base import Game, GameError, NotationError, Ruleset
+from referee.games.bot import Bot
 from referee.games.thai import fen, notation, render
 from referee.games.thai.rules import BLACK, WHITE, ThaiMove, ThaiState
 
 __all__ = ["BLACK", "GAME", "WHITE", "ThaiGame", "ThaiMove", "ThaiState"]
 
 
-class ThaiGame(Game):
+class ThaiGame(Game[ThaiState, ThaiMove]):
     name: ClassVar[str] = "thai"
     title: ClassVar[str] = "Thai checkers"
     turn_cap: ClassVar[int] = 400
@@ -44,31 +45,26 @@ class ThaiGame(Game):
         except GameError as error:
             raise NotationError(f"FEN {text!r}: {error}") from None
 
-    def format_position(self, state: State) -> str:
-        assert isinstance(state, ThaiState)
+    def format_position(self, state: ThaiState) -> str:
         return fen.format_fen(state.turn, state.black, state.white, state.kings)
 
-    def parse_move(self, state: State, text: str) -> ThaiMove:
+    def parse_move(self, state: ThaiState, text: str) -> ThaiMove:
         # The common case first, one lookup: a step between neighbouring squares.
         step = notation.STEPS.get(text)
         if step is not None:
             return step
-        assert isinstance(state, ThaiState)
         return notation.parse_move(state, text)
 
-    def format_move(self, state: State, move: Any) -> str:
+    def format_move(self, state: ThaiState, move: ThaiMove) -> str:
         return notation.format_move(move)
 
-    def render_text(self, state: State) -> str:
-        assert isinstance(state, ThaiState)
+    def render_text(self, state: ThaiState) -> str:
         return render.render_text(state)
 
-    def render_svg(self, state: State, before: State | None = None) -> str:
-        assert isinstance(state, ThaiState)
-        assert before is None or isinstance(before, ThaiState)
+    def render_svg(self, state: ThaiState, before: ThaiState | None = None) -> str:
         return render.render_svg(state, before)
 
-    def bots(self) -> dict[str, type]:
+    def bots(self) -> dict[str, type[Bot[ThaiState, ThaiMove]]]:
         from referee.games.thai.bots import BOTS
 
         return BOTS

@@ -3,9 +3,8 @@ lighter defaults, live in `search.py`."""
 
 from __future__ import annotations
 
-from referee.games.base import State
 from referee.games.bot import Bot, GreedyBot
-from referee.games.thai.rules import BLACK, ThaiState
+from referee.games.thai.rules import BLACK, ThaiMove, ThaiState
 from referee.games.thai.search import AlphaBetaBot, SearchBot
 
 MAN = 100
@@ -19,9 +18,8 @@ ADVANCE = 4
 _ROWS = tuple(0xF << (4 * row) for row in range(8))
 
 
-def material(state: State, seat: int) -> float:
+def material(state: ThaiState, seat: int) -> float:
     """Men and kings, weighted, of `seat` minus the opponent's."""
-    assert isinstance(state, ThaiState)
     kings = state.kings
     own, other = (state.black, state.white) if seat == BLACK else (state.white, state.black)
     return MAN * ((own & ~kings).bit_count() - (other & ~kings).bit_count()) + KING * (
@@ -41,21 +39,20 @@ def evaluate(state: ThaiState, seat: int) -> int:
     return score if seat == BLACK else -score
 
 
-def exposed(state: State, seat: int) -> float:
+def exposed(state: ThaiState, seat: int) -> float:
     """`evaluate` less the most the opponent, to move, can capture at once.
 
     Capturing is compulsory, so a piece left en prise is usually lost: counting the
     opponent's best immediate capture keeps a one-ply bot from walking into it.
     """
-    assert isinstance(state, ThaiState)
-    score = evaluate(state, seat)
+    score: float = evaluate(state, seat)
     if state.turn != seat and state.has_capture():
         before = material(state, seat)
         score -= max(before - material(state.play(move), seat) for move in state.legal_moves())
     return score
 
 
-class ThaiGreedyBot(GreedyBot):
+class ThaiGreedyBot(GreedyBot[ThaiState, ThaiMove]):
     description = (
         "one ply: the move after which material and advancement, less the opponent's best "
         "immediate capture, score best"
@@ -65,7 +62,7 @@ class ThaiGreedyBot(GreedyBot):
         super().__init__(exposed)
 
 
-BOTS: dict[str, type[Bot]] = {
+BOTS: dict[str, type[Bot[ThaiState, ThaiMove]]] = {
     "greedy": ThaiGreedyBot,
     "alphabeta": AlphaBetaBot,
     "search": SearchBot,

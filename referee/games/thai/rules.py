@@ -10,7 +10,8 @@ threefold repetition needs, and its length is the count of plies for the 60-ply 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from enum import Enum
+from typing import Final, NamedTuple
 
 from referee.games.base import GameError, IllegalMove, NotationError, Outcome, Ruleset, State
 from referee.games.thai.geometry import (
@@ -284,10 +285,17 @@ def _lines_from(
     return lines
 
 
-_UNSET: object = object()
+class _Unset(Enum):
+    """The type of `_UNSET`, so that the type checker narrows `is _UNSET` away."""
+
+    TOKEN = 0
 
 
-class ThaiState(State):
+_UNSET: Final = _Unset.TOKEN
+"""A state's outcome not yet computed (None is an outcome: the game goes on)."""
+
+
+class ThaiState(State[ThaiMove]):
     """A Thai checkers position with the player to move and the history the draw rules need."""
 
     __slots__ = (
@@ -308,6 +316,9 @@ class ThaiState(State):
     turn: int
     history: tuple[int, ...]
     """Keys of the earlier positions since the last capture or man move, oldest first."""
+    _next: tuple[ThaiMove, ThaiState] | None
+    """The last move played from here and the state it gave (see `play`)."""
+    _outcome: Outcome | _Unset | None
 
     def __init__(
         self,
@@ -679,7 +690,7 @@ class ThaiState(State):
         if outcome is _UNSET:
             outcome = self._compute_outcome()
             object.__setattr__(self, "_outcome", outcome)
-        return outcome  # type: ignore[return-value]
+        return outcome
 
     def _compute_outcome(self) -> Outcome | None:
         # A player left without a move has lost even when the same ply also completes a
@@ -707,7 +718,8 @@ class _Building(ThaiState):
     becomes a ThaiState, which is several times faster than writing through the guard."""
 
     __slots__ = ()
-    __setattr__ = object.__setattr__
+    # The same signature as ThaiState's guard; mypy cannot see through the method alias.
+    __setattr__ = object.__setattr__  # type: ignore[assignment]
 
 
 _new = object.__new__
@@ -921,7 +933,7 @@ def _kings_after(kings: int, origin: int, target: int, taken: int, far: int) -> 
 def _make(
     ruleset: Ruleset, black: int, white: int, kings: int, turn: int, history: tuple[int, ...]
 ) -> ThaiState:
-    state = _new(_Building)
+    state: ThaiState = _new(_Building)
     state.ruleset = ruleset
     state.black = black
     state.white = white

@@ -32,7 +32,6 @@ from collections.abc import Sequence
 from time import perf_counter
 from typing import Any, NamedTuple
 
-from referee.games.base import State
 from referee.games.bot import Bot, MoveInfo
 from referee.games.search import DECIDED, MAX_PLY, WIN, Budget, OutOfTime, deepen, lost_in
 from referee.games.thai.geometry import FORWARD, SQUARES, STEP
@@ -184,7 +183,7 @@ DRAWS = ("early", "rules")
 only the draws the rules call (`rules`: the third occurrence, the 60 plies)."""
 
 
-class SearchBot(Bot):
+class SearchBot(Bot[ThaiState, ThaiMove]):
     """Principal-variation alpha-beta, deepened one ply at a time to a depth or time limit.
 
     It stops at `depth` plies or when `time` seconds are used (0 turns a limit off), playing
@@ -261,10 +260,9 @@ class SearchBot(Bot):
         self._table, self._old_table = {}, {}
         self._history = ({}, {})
 
-    def choose(self, state: State, history: Sequence[Any] = ()) -> ThaiMove:
+    def choose(self, state: ThaiState, history: Sequence[Any] = ()) -> ThaiMove:
         """The move, and as `info` its score (hundredths of a man for the mover; a win in
         n plies is 1,000,000 - n), the depth finished and the nodes searched."""
-        assert isinstance(state, ThaiState)
         kids = state.successors()
         if len(kids) == 1:
             return kids[0][0]

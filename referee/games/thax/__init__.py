@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from referee.games.base import Game, NotationError, Ruleset, State
+from referee.games.base import Game, NotationError, Ruleset
+from referee.games.bot import Bot
 from referee.games.thax import notation, render
 from referee.games.thax.rules import EMPTY_SIDE, PASS, SPACES, ThaxMove, ThaxState
 
 __all__ = ["GAME", "PASS", "ThaxGame", "ThaxMove", "ThaxState"]
 
 
-class ThaxGame(Game):
+class ThaxGame(Game[ThaxState, ThaxMove]):
     name: ClassVar[str] = "thax"
     title: ClassVar[str] = "THAX"
     has_dice: ClassVar[bool] = True
@@ -37,27 +38,23 @@ class ThaxGame(Game):
             raise NotationError(f"{text!r}: the opening roll comes before any piece is placed")
         return ThaxState(ruleset, sides, seat)
 
-    def format_position(self, state: State) -> str:
+    def format_position(self, state: ThaxState) -> str:
         """The position text: both sides and the seat to roll (the roll is not part of it)."""
-        assert isinstance(state, ThaxState)
         return notation.format_position(state.sides, state.seat)
 
-    def parse_move(self, state: State, text: str) -> ThaxMove:
+    def parse_move(self, state: ThaxState, text: str) -> ThaxMove:
         return notation.parse_move(text)
 
-    def format_move(self, state: State, move: Any) -> str:
+    def format_move(self, state: ThaxState, move: ThaxMove) -> str:
         return notation.format_move(move)
 
-    def render_text(self, state: State) -> str:
-        assert isinstance(state, ThaxState)
+    def render_text(self, state: ThaxState) -> str:
         return render.render_text(state)
 
-    def render_svg(self, state: State, before: State | None = None) -> str:
-        assert isinstance(state, ThaxState)
-        assert before is None or isinstance(before, ThaxState)
+    def render_svg(self, state: ThaxState, before: ThaxState | None = None) -> str:
         return render.render_svg(state, before)
 
-    def bots(self) -> dict[str, type]:
+    def bots(self) -> dict[str, type[Bot[ThaxState, ThaxMove]]]:
         from referee.games.thax.bots import BOTS
 
         return BOTS

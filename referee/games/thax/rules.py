@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from referee.games.base import IllegalMove, Outcome, Roll, Ruleset, State
 
@@ -174,7 +174,7 @@ def _check_place(
     return None
 
 
-class ThaxState(tuple, State):
+class ThaxState(tuple[Any, ...], State[ThaxMove]):
     """A THAX position: both sides, whose turn, and the dice once rolled.
 
     A tuple underneath: immutable, hashable and cheap to make, which the validator and the
@@ -193,11 +193,18 @@ class ThaxState(tuple, State):
     ) -> ThaxState:
         return tuple.__new__(cls, (ruleset, sides, seat, roll, winner))
 
-    ruleset: Ruleset = property(itemgetter(0))  # type: ignore[assignment]
-    sides: tuple[Side, Side] = property(itemgetter(1))  # type: ignore[assignment]
-    seat: int | None = property(itemgetter(2))  # type: ignore[assignment]
-    roll: Roll | None = property(itemgetter(3))  # type: ignore[assignment]
-    winner: int | None = property(itemgetter(4))  # type: ignore[assignment]
+    if TYPE_CHECKING:  # the fields as the type checker sees them
+        ruleset: Ruleset
+        sides: tuple[Side, Side]
+        seat: int | None
+        roll: Roll | None
+        winner: int | None
+    else:  # the tuple's items by name, read at C speed
+        ruleset = property(itemgetter(0))
+        sides = property(itemgetter(1))
+        seat = property(itemgetter(2))
+        roll = property(itemgetter(3))
+        winner = property(itemgetter(4))
 
     def __repr__(self) -> str:
         return f"ThaxState(sides={self.sides}, seat={self.seat}, roll={self.roll})"

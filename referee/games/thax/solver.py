@@ -148,7 +148,7 @@ def values() -> np.ndarray:
     with (folder / (CACHE_NAME + ".lock")).open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if path.exists():
-            table = np.load(path)
+            table: np.ndarray = np.load(path)
             if table.shape == (POSITIONS,):
                 return table
         table = solve()

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from referee.games.base import Game, IllegalMove, NotationError, Ruleset, RulesetError, State
+from referee.games.base import Game, IllegalMove, NotationError, Ruleset, RulesetError
+from referee.games.bot import Bot
 from referee.games.trax import gamelist, notation, render
 from referee.games.trax.rules import TraxMove, TraxState
 
 __all__ = ["GAME", "TraxGame", "TraxMove", "TraxState"]
 
 
-class TraxGame(Game):
+class TraxGame(Game[TraxState, TraxMove]):
     name: ClassVar[str] = "trax"
     title: ClassVar[str] = "Trax"
     variants: ClassVar[tuple[str, ...]] = ("standard", "8x8", "looptrax")
@@ -47,27 +48,22 @@ class TraxGame(Game):
                 raise NotationError(f"move {number}: {error}", error.rule) from None
         return state
 
-    def format_position(self, state: State) -> str:
-        assert isinstance(state, TraxState)
+    def format_position(self, state: TraxState) -> str:
         return " ".join(state.tokens())
 
-    def parse_move(self, state: State, text: str) -> TraxMove:
-        assert isinstance(state, TraxState)
+    def parse_move(self, state: TraxState, text: str) -> TraxMove:
         return state.read_move(*notation.split_token(text))
 
-    def format_move(self, state: State, move: Any) -> str:
+    def format_move(self, state: TraxState, move: TraxMove) -> str:
         return notation.format_move(move)
 
-    def render_text(self, state: State) -> str:
-        assert isinstance(state, TraxState)
+    def render_text(self, state: TraxState) -> str:
         return render.render_text(state)
 
-    def render_svg(self, state: State, before: State | None = None) -> str:
-        assert isinstance(state, TraxState)
-        assert before is None or isinstance(before, TraxState)
+    def render_svg(self, state: TraxState, before: TraxState | None = None) -> str:
         return render.render_svg(state, before)
 
-    def bots(self) -> dict[str, type]:
+    def bots(self) -> dict[str, type[Bot[TraxState, TraxMove]]]:
         from referee.games.trax.bots import BOTS
 
         return BOTS

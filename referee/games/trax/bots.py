@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from time import perf_counter
 from typing import Any
 
-from referee.games.base import State
 from referee.games.bot import Bot, MoveInfo
 from referee.games.search import WIN, Budget, Deepened, OutOfTime, deepen
 from referee.games.trax.rules import (
@@ -84,14 +83,14 @@ def can_win_at_once(state: TraxState) -> bool:
     return any(state.preview(key, tile) == seat for key, tile in state.candidates())
 
 
-def _opening(bot: Bot, state: TraxState) -> TraxMove | None:
+def _opening(bot: Bot[TraxState, TraxMove], state: TraxState) -> TraxMove | None:
     """The first move, which has no neighbours to judge by: either one at random."""
     if state.box is None:
         return bot.rng.choice(state.legal_moves())
     return None
 
 
-class TraxGreedyBot(Bot):
+class TraxGreedyBot(Bot[TraxState, TraxMove]):
     """Wins at once if it can, else keeps the opponent from winning at once, else scores."""
 
     name = "greedy"
@@ -100,8 +99,7 @@ class TraxGreedyBot(Bot):
         "else the move whose position scores best (loop and line prospects)"
     )
 
-    def choose(self, state: State, history: Sequence[Any] = ()) -> TraxMove:
-        assert isinstance(state, TraxState)
+    def choose(self, state: TraxState, history: Sequence[Any] = ()) -> TraxMove:
         first = _opening(self, state)
         if first is not None:
             return first
@@ -144,7 +142,7 @@ def _info(found: Deepened[Move], nodes: int) -> MoveInfo:
     return MoveInfo(None if found.score is None else float(found.score), found.depth, nodes)
 
 
-class _TimedSearch(Bot):
+class _TimedSearch(Bot[TraxState, TraxMove]):
     """What both searches share: a depth, a time a move, the deadline and a node count.
 
     Each reports its score in the units of `evaluate` (loop and line prospects) for the
@@ -176,8 +174,7 @@ class TraxSearchBot(_TimedSearch):
         self._history: dict[tuple[int, int], int] = {}
         self._outlooks: dict[tuple[int, frozenset[tuple[int, int]]], Outlook] = {}
 
-    def choose(self, state: State, history: Sequence[Any] = ()) -> TraxMove:
-        assert isinstance(state, TraxState)
+    def choose(self, state: TraxState, history: Sequence[Any] = ()) -> TraxMove:
         first = _opening(self, state)
         if first is not None:
             return first
@@ -273,8 +270,7 @@ class TraxThreatBot(_TimedSearch):
         self._effects: dict[Move, Effect] = {}
         self._kept = 0
 
-    def choose(self, state: State, history: Sequence[Any] = ()) -> TraxMove:
-        assert isinstance(state, TraxState)
+    def choose(self, state: TraxState, history: Sequence[Any] = ()) -> TraxMove:
         first = _opening(self, state)
         if first is not None:
             return first
@@ -514,7 +510,7 @@ goes through them again, and their grandchildren's scans are built from them."""
 KEPT = 20_000
 """At most this many positions are kept a move (a few kilobytes each)."""
 
-BOTS: dict[str, type] = {
+BOTS: dict[str, type[Bot[TraxState, TraxMove]]] = {
     "greedy": TraxGreedyBot,
     "search": TraxSearchBot,
     "threat": TraxThreatBot,

@@ -105,7 +105,7 @@ CONTRIB: tuple[tuple[int, ...], ...] = tuple(
     for t in range(16)
 )
 """What a tile adds to the code of its neighbour in direction d (seen from that neighbour)."""
-PAIRS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = tuple(
+PAIRS: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
     ((1, *_bits(t)), (2, *_bits(15 ^ t))) if len(_bits(t)) == 2 else ((0, 0, 0), (0, 0, 0))
     for t in range(16)
 )
@@ -370,7 +370,7 @@ def space_label(col: int, row: int) -> str:
     return f"{column_label(col)}{row}"
 
 
-class TraxState(State):
+class TraxState(State[TraxMove]):
     """A Trax position: the tiles in play, whose turn it is, and how the game ended.
 
     Immutable by contract: nothing changes a state after `play` made it (its dicts are its
@@ -413,6 +413,11 @@ class TraxState(State):
     lines: bool
     history: tuple[Any, ...] | None
     """The moves so far as a linked list (move, earlier), newest first."""
+    _hash: int | None
+    _read: tuple[TraxMove, int] | None
+    """The move `read_move` read last and its space (see `play`)."""
+    _stuck: bool | None
+    """Whether the player to move has no legal move; None until asked."""
 
     def __init__(self, ruleset: Ruleset) -> None:
         """The empty board, White to move."""
@@ -509,8 +514,7 @@ class TraxState(State):
         key = None
         if 0 <= col <= box[1] - box[0] + 2 and 0 <= row <= box[3] - box[2] + 2:
             key = (box[2] - 1 + row) << SHIFT | (box[0] - 1 + col)
-        code = self.codes.get(key) if key is not None else None
-        if code is None:
+        if key is None or (code := self.codes.get(key)) is None:
             raise self._no_tile_fits(col, row, key)
         known, white = code >> 4, code & 15
         for tile in SYMBOL_TILES[symbol]:
@@ -553,8 +557,7 @@ class TraxState(State):
                 )
             return key_of(ORIGIN, ORIGIN)
         key = self.space_of(col, row)
-        code = self.codes.get(key) if key is not None else None
-        if code is None:
+        if key is None or (code := self.codes.get(key)) is None:
             raise self._no_tile_fits(col, row, key)
         if tile & (code >> 4) != code & 15:
             raise IllegalMove(
@@ -680,7 +683,7 @@ class TraxState(State):
         spaces = [key for key in codes if self._within_limit(key)] if self.limit else codes
         return next(legal_turns(codes, spaces), None) is not None
 
-    def play(self, move: Any) -> TraxState:
+    def play(self, move: TraxMove) -> TraxState:
         read = self._read
         key = read[1] if read is not None and read[0] is move else self.check(move)
         tiles, codes, ends = self.tiles.copy(), self.codes.copy(), self.ends.copy()
@@ -695,10 +698,11 @@ class TraxState(State):
         lines = lines and (box[1] - box[0] >= 7 or box[3] - box[2] >= 7)
         if loops or lines:
             made = formed(tiles, ends, box, loops, grown, lines)
-            if made[seat] is not None:
-                winner, detail = seat, made[seat]
-            elif made[1 - seat] is not None:
-                winner, detail = 1 - seat, made[1 - seat]
+            mine, theirs = made[seat], made[1 - seat]
+            if mine is not None:
+                winner, detail = seat, mine
+            elif theirs is not None:
+                winner, detail = 1 - seat, theirs
         # `_init` by hand: this is the hot path of replaying a game.
         state = object.__new__(TraxState)
         state.ruleset = self.ruleset

@@ -299,6 +299,11 @@ class Scan:
 
     __slots__ = ("changed", "children", "forms", "legal", "probes")
 
+    probes: dict[Move, Probe]
+    forms: tuple[list[Move], list[Move]]
+    legal: int
+    changed: list[Move]
+
     def __init__(
         self,
         state: TraxState,
@@ -347,18 +352,18 @@ class Scan:
                     probes = {move: known for move, known in probes.items() if state.fits(move[0])}
                 redo = [move for move in redo if state.fits(move[0])]
         for move in redo:
-            known = None
+            redone: Probe | None = None
             for hint in hints:
                 found = hint.get(move)
                 if found is not None:
-                    known = found.revised(state, move[0])
-                    if known is not None:
+                    redone = found.revised(state, move[0])
+                    if redone is not None:
                         break
-            if known is None:
-                known = probe(state, *move)
+            if redone is None:
+                redone = probe(state, *move)
             if cache is not None:
-                cache[move] = known
-            probes[move] = known
+                cache[move] = redone
+            probes[move] = redone
         changed.extend(redo)
         white: list[Move] = []
         black: list[Move] = []

@@ -20,9 +20,9 @@ from pydantic import ValidationError
 
 from referee.games import get_game
 from referee.games.base import Ruleset
+from referee.games.takhteh import GAME as TAKHTEH
 from referee.games.takhteh.mat import MatEntry, MatGame, MatMatch, parse_mat, write_mat
 from referee.games.takhteh.notation import format_legs_plain
-from referee.games.takhteh.rules import TakhtehState
 from referee.records.formats.base import FileFormat
 from referee.records.formats.text import Utf8Lines, checked
 from referee.records.io import Loaded, RecordError, schema_error
@@ -234,9 +234,8 @@ def _entries(record: TakhtehRecord, index: int) -> list[MatEntry]:
     """The record's turns as `.mat` entries, every play one die at a time."""
     entries: list[MatEntry] = []
     try:
-        for step in replay(record):
+        for step in replay(record, TAKHTEH):
             before = step.before
-            assert isinstance(before, TakhtehState)
             turn = record.turns[step.turn]
             roll = turn.roll
             assert roll is not None  # replay refuses a Takhteh turn without its roll
