@@ -265,23 +265,54 @@ def capture_lines(seat: int, own: int, opponent: int, kings: int) -> list[tuple[
     occupied = own | opponent
     # Only men the bitboard test finds can start a line; every king is tried.
     starts = CAPTURING_MEN[seat](own & ~kings, opponent, ~occupied & ALL) | (own & kings)
-    return _lines_from(starts, seat, occupied, opponent, kings)
+    return [move.path for move in _capture_moves(starts, seat, occupied, opponent, kings)]
 
 
-def _lines_from(
+_MAN_JUMP_MOVES = tuple(
+    tuple(
+        tuple(
+            (middle, land, ThaiMove((i + 1, land + 1), True))
+            for middle, land in _MAN_JUMPS[seat][i]
+        )
+        for i in range(32)
+    )
+    for seat in (BLACK, WHITE)
+)
+"""_MAN_JUMP_MOVES[seat][i]: per forward jump from bit i, (jumped square, landing square, the
+move of that single jump), the move built once."""
+
+
+def _capture_moves(
     starts: int, seat: int, occupied: int, opponent: int, kings: int
-) -> list[tuple[int, ...]]:
-    """The capture lines of the pieces on `starts` (a piece that cannot capture adds none)."""
-    lines: list[tuple[int, ...]] = []
+) -> list[ThaiMove]:
+    """The capture moves of the pieces on `starts` (a piece that cannot capture adds none):
+    every line of `_king_lines` and `_man_lines`, in their order. A man's jump that cannot go
+    on is the single-jump move built once, without a call of `_man_lines` for its landing
+    square (most captures are such jumps)."""
+    moves: list[ThaiMove] = []
+    jumps_of, far = _MAN_JUMP_MOVES[seat], FAR_ROW[seat]
     while starts:
         low = starts & -starts
         starts ^= low
         square = low.bit_length() - 1
+        free = occupied ^ low
+        lines: list[tuple[int, ...]] = []
         if kings & low:
-            _king_lines(square, occupied ^ low, opponent, (square + 1,), lines)
-        else:
-            _man_lines(square, seat, occupied ^ low, opponent, (square + 1,), lines)
-    return lines
+            _king_lines(square, free, opponent, (square + 1,), lines)
+            moves += [_new_move(ThaiMove, (path, True)) for path in lines]
+            continue
+        for middle, land, single in jumps_of[square]:
+            if not (opponent >> middle) & 1 or (free >> land) & 1:
+                continue
+            if not (far >> land) & 1:
+                gone = ~(1 << middle)
+                if _man_on_can_capture(land, seat, free & gone, opponent & gone):
+                    lines = []
+                    _man_lines(land, seat, free & gone, opponent & gone, single.path, lines)
+                    moves += [_new_move(ThaiMove, (path, True)) for path in lines]
+                    continue
+            moves.append(single)
+    return moves
 
 
 _UNSET: object = object()
@@ -410,8 +441,7 @@ class ThaiState(State):
             moves = _quiet_moves(turn, own, occupied, kings, opponent)
             if moves is not None:
                 return moves
-        lines = _lines_from(capturing | own_kings, turn, occupied, opponent, kings)
-        return [_new_move(ThaiMove, (path, True)) for path in lines]
+        return _capture_moves(capturing | own_kings, turn, occupied, opponent, kings)
 
     def successors(self) -> list[tuple[ThaiMove, ThaiState]]:
         """Every move the pieces allow, each with the position it leads to, for a search.
