@@ -764,6 +764,20 @@ def _king_quiet_rays(
 
 _KING_QUIET = tuple(_king_quiet_rays(square) for square in range(32))
 
+_MAN_STEP_MOVES = tuple(
+    tuple(
+        tuple(
+            (1 << STEP[d][square], QUIET_MOVES[square][STEP[d][square] + 1])
+            for d in FORWARD[seat]
+            if STEP[d][square] >= 0
+        )
+        for square in range(32)
+    )
+    for seat in (BLACK, WHITE)
+)
+"""_MAN_STEP_MOVES[seat][i]: per forward step of a man of `seat` on bit i, in direction order,
+(the target square's bit, the move)."""
+
 
 def _quiet_moves(
     turn: int, own: int, occupied: int, kings: int, opponent: int
@@ -773,7 +787,7 @@ def _quiet_moves(
     `_king_can_capture`, made on the way along the king's rays): the captures are the moves
     then. The men's captures are for the caller to rule out first."""
     moves: list[ThaiMove] = []
-    forward = FORWARD[turn]
+    steps = _MAN_STEP_MOVES[turn]
     while own:
         low = own & -own
         own ^= low
@@ -791,11 +805,9 @@ def _quiet_moves(
                         return None
                 moves += upto[first]
         else:
-            quiet = QUIET_MOVES[square]
-            for d in forward:
-                target = STEP[d][square]
-                if target >= 0 and not (occupied >> target) & 1:
-                    moves.append(quiet[target + 1])
+            for target, move in steps[square]:
+                if not occupied & target:
+                    moves.append(move)
     return moves
 
 
