@@ -1,5 +1,5 @@
 """The forced-play walk (`rules.forced_play`) against the slow reading of the rules, and the
-places held to it: `legal_turns` (which repeats the walk's first step for speed), `play_turn`
+places held to it: `legal_turns` (which repeats the walk's first two steps for speed), `play_turn`
 (which repeats the walk on the board itself, for speed) and the bots' probes."""
 
 from __future__ import annotations
@@ -72,10 +72,13 @@ def test_an_illegal_turn_is_refused_and_the_walk_leaves_the_codes_alone() -> Non
         rng = random.Random(seed)
         state = random_state("standard", [rng.randrange(10_000) for _ in range(30)])
         assert state.box is not None
+        legal = set(legal_turns(state.codes, [key for key, _ in state.candidates()]))
         for key, tile in state.candidates():
             before = dict(state.codes)
             if forced_play(state.codes, key, tile)[0] is not None:
+                assert (key, tile) in legal
                 continue
+            assert (key, tile) not in legal
             assert state.codes == before
             illegal += 1
             tiles, codes, ends = dict(state.tiles), dict(state.codes), dict(state.ends)

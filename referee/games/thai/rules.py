@@ -266,23 +266,54 @@ def capture_lines(seat: int, own: int, opponent: int, kings: int) -> list[tuple[
     occupied = own | opponent
     # Only men the bitboard test finds can start a line; every king is tried.
     starts = CAPTURING_MEN[seat](own & ~kings, opponent, ~occupied & ALL) | (own & kings)
-    return _lines_from(starts, seat, occupied, opponent, kings)
+    return [move.path for move in _capture_moves(starts, seat, occupied, opponent, kings)]
 
 
-def _lines_from(
+_MAN_JUMP_MOVES = tuple(
+    tuple(
+        tuple(
+            (middle, land, ThaiMove((i + 1, land + 1), True))
+            for middle, land in _MAN_JUMPS[seat][i]
+        )
+        for i in range(32)
+    )
+    for seat in (BLACK, WHITE)
+)
+"""_MAN_JUMP_MOVES[seat][i]: per forward jump from bit i, (jumped square, landing square, the
+move of that single jump), the move built once."""
+
+
+def _capture_moves(
     starts: int, seat: int, occupied: int, opponent: int, kings: int
-) -> list[tuple[int, ...]]:
-    """The capture lines of the pieces on `starts` (a piece that cannot capture adds none)."""
-    lines: list[tuple[int, ...]] = []
+) -> list[ThaiMove]:
+    """The capture moves of the pieces on `starts` (a piece that cannot capture adds none):
+    every line of `_king_lines` and `_man_lines`, in their order. A man's jump that cannot go
+    on is the single-jump move built once, without a call of `_man_lines` for its landing
+    square (most captures are such jumps)."""
+    moves: list[ThaiMove] = []
+    jumps_of, far = _MAN_JUMP_MOVES[seat], FAR_ROW[seat]
     while starts:
         low = starts & -starts
         starts ^= low
         square = low.bit_length() - 1
+        free = occupied ^ low
+        lines: list[tuple[int, ...]] = []
         if kings & low:
-            _king_lines(square, occupied ^ low, opponent, (square + 1,), lines)
-        else:
-            _man_lines(square, seat, occupied ^ low, opponent, (square + 1,), lines)
-    return lines
+            _king_lines(square, free, opponent, (square + 1,), lines)
+            moves += [_new_move(ThaiMove, (path, True)) for path in lines]
+            continue
+        for middle, land, single in jumps_of[square]:
+            if not (opponent >> middle) & 1 or (free >> land) & 1:
+                continue
+            if not (far >> land) & 1:
+                gone = ~(1 << middle)
+                if _man_on_can_capture(land, seat, free & gone, opponent & gone):
+                    lines = []
+                    _man_lines(land, seat, free & gone, opponent & gone, single.path, lines)
+                    moves += [_new_move(ThaiMove, (path, True)) for path in lines]
+                    continue
+            moves.append(single)
+    return moves
 
 
 class _Unset(Enum):
@@ -421,8 +452,7 @@ class ThaiState(State[ThaiMove]):
             moves = _quiet_moves(turn, own, occupied, kings, opponent)
             if moves is not None:
                 return moves
-        lines = _lines_from(capturing | own_kings, turn, occupied, opponent, kings)
-        return [_new_move(ThaiMove, (path, True)) for path in lines]
+        return _capture_moves(capturing | own_kings, turn, occupied, opponent, kings)
 
     def successors(self) -> list[tuple[ThaiMove, ThaiState]]:
         """Every move the pieces allow, each with the position it leads to, for a search.
@@ -746,6 +776,20 @@ def _king_quiet_rays(
 
 _KING_QUIET = tuple(_king_quiet_rays(square) for square in range(32))
 
+_MAN_STEP_MOVES = tuple(
+    tuple(
+        tuple(
+            (1 << STEP[d][square], QUIET_MOVES[square][STEP[d][square] + 1])
+            for d in FORWARD[seat]
+            if STEP[d][square] >= 0
+        )
+        for square in range(32)
+    )
+    for seat in (BLACK, WHITE)
+)
+"""_MAN_STEP_MOVES[seat][i]: per forward step of a man of `seat` on bit i, in direction order,
+(the target square's bit, the move)."""
+
 
 def _quiet_moves(
     turn: int, own: int, occupied: int, kings: int, opponent: int
@@ -755,7 +799,7 @@ def _quiet_moves(
     `_king_can_capture`, made on the way along the king's rays): the captures are the moves
     then. The men's captures are for the caller to rule out first."""
     moves: list[ThaiMove] = []
-    forward = FORWARD[turn]
+    steps = _MAN_STEP_MOVES[turn]
     while own:
         low = own & -own
         own ^= low
@@ -773,11 +817,9 @@ def _quiet_moves(
                         return None
                 moves += upto[first]
         else:
-            quiet = QUIET_MOVES[square]
-            for d in forward:
-                target = STEP[d][square]
-                if target >= 0 and not (occupied >> target) & 1:
-                    moves.append(quiet[target + 1])
+            for target, move in steps[square]:
+                if not occupied & target:
+                    moves.append(move)
     return moves
 
 

@@ -110,6 +110,12 @@ PAIRS: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
     for t in range(16)
 )
 """Per tile: (colour bit, edge, edge) of the white track, then of the black track."""
+FORCING: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << t for t in TILES if FORCE[code | CONTRIB[t][d]] != NO_FORCE) for d in range(4))
+    for code in range(256)
+)
+"""FORCING[code][d]: the tiles (a bit per tile value) that, placed on a space whose neighbour
+in direction d has this code, force that neighbour or leave it three edges of one colour."""
 FREE: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((d, DELTA[d]) for d in range(4) if not known >> d & 1) for known in range(16)
 )
@@ -335,22 +341,46 @@ def legal_turns(codes: dict[int, int], spaces: Iterable[int]) -> Iterator[tuple[
     board: forced play (`forced_play`) must not enter a space from three edges by one colour.
     Forced tiles never widen the tiles in play (see `play_turn`), so the limit needs no
     further check."""
-    force_of, contribs, free, fits, board = FORCE, CONTRIB, FREE, FITS, codes.get
+    forcing_of, free, fits, board = FORCING, FREE, FITS, codes.get
     for key in spaces:
         code = codes[key]
-        edges = free[code >> 4]
+        # The first step of `forced_play` again, for speed (this decides `legal_moves`): the
+        # tiles that force a neighbour, for all the space's tiles at once from the neighbours'
+        # codes; a tile that forces nothing is legal without the walk.
+        # tests/trax/test_trax_forced_play.py holds the two equal.
+        forcing = 0
+        for d, delta in free[code >> 4]:
+            forcing |= forcing_of[board(key + delta, 0)][d]
         for tile in fits[code]:
-            contrib = contribs[tile]
-            # The first step of `forced_play` again, for speed (this decides `legal_moves`):
-            # most tiles force nothing, and such a turn is legal without the walk's
-            # bookkeeping. tests/trax/test_trax_forced_play.py holds the two equal.
-            for d, delta in edges:
-                if force_of[board(key + delta, 0) | contrib[d]] != NO_FORCE:
-                    if forced_play(codes, key, tile)[0] is not None:
-                        yield key, tile
-                    break
-            else:
+            if not forcing >> tile & 1 or _walk_is_legal(codes, key, tile):
                 yield key, tile
+
+
+def _walk_is_legal(codes: dict[int, int], key: int, tile: int) -> bool:
+    """Whether the turn from a primary tile on `key` is legal, as `forced_play` says. The
+    walk's first two steps again, for speed, for the turn it mostly is (four in five): one
+    forced tile that forces nothing more. Its neighbours, the primary's aside, are two steps
+    from the primary, so the primary changed none of their codes. Any other turn is walked.
+    tests/trax/test_trax_forced_play.py holds this to `forced_play`."""
+    force_of, board = FORCE, codes.get
+    contrib = CONTRIB[tile]
+    forced = forced_code = -1
+    for d, delta in FREE[board(key, 0) >> 4]:
+        code = board(key + delta, 0) | contrib[d]
+        force = force_of[code]
+        if force != NO_FORCE:
+            if force == THREE_EDGES:
+                return False
+            if forced >= 0:
+                return forced_play(codes, key, tile)[0] is not None
+            forced, forced_code = key + delta, code
+    if forced < 0:
+        return True
+    forcing_of, then = FORCING, force_of[forced_code]
+    for d, delta in FREE[forced_code >> 4]:
+        if forcing_of[board(forced + delta, 0)][d] >> then & 1:
+            return forced_play(codes, key, tile)[0] is not None
+    return True
 
 
 def column_label(col: int) -> str:
