@@ -88,7 +88,7 @@ def game_digest(view: Any) -> bytes:
     """What makes two games the same game: game, ruleset, start, opening rolls and every
     turn's seat, roll and move (not the players, times or event)."""
     turns = [(turn.seat, turn.roll, turn.move) for turn in view.turns]
-    data = (view.game, view.ruleset, view.start, getattr(view, "opening_rolls", []), turns)
+    data = (view.game, view.ruleset, view.start, view.opening_dice(), turns)
     return hashlib.blake2b(msgspec.json.encode(data), digest_size=16).digest()
 
 

@@ -176,7 +176,7 @@ class _Rows:
             if points > MAX_POINTS:
                 self.huge[len(self.rows) // len(_FIELDS)] = points
                 points = MAX_POINTS + 1
-        match = getattr(record, "match", None)
+        match = record.match_info()
         tournament, pairing, number = event.tournament, event.pairing, event.game_number
         self.rows.extend((
             self.games_[record.game],

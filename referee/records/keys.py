@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from referee.records.model import Record
+
+if TYPE_CHECKING:
+    from referee.records.scan import Header, HeaderWithTurns
 
 GameKey = tuple[str, int, int, int]
 """(tournament id, pairing, game number, number of the game in its match or 0)."""
 
 
-def game_key(record: Record) -> GameKey | None:
-    """The key of a tournament game; None for a record that names no tournament game."""
+def game_key(record: Record | Header | HeaderWithTurns) -> GameKey | None:
+    """The key of a tournament game (its record, or its header as records/scan.py reads it);
+    None for a record that names no tournament game."""
     event = record.event
     if event.tournament is None or event.game_number is None:
         return None

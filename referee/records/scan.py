@@ -20,7 +20,7 @@ or `record.result.reason` works on either.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Annotated, Literal, NamedTuple
 
 import msgspec
@@ -90,6 +90,14 @@ class _Header(msgspec.Struct, frozen=True):
     tags: dict[str, str] = {}
     opening_rolls: list[Dice] = []
     match: ScanMatch | None = None
+
+    # The typed accessors of the record models (records/model.py), so that what reads a game
+    # takes a record or a header alike.
+    def opening_dice(self) -> Sequence[list[int]]:
+        return self.opening_rolls
+
+    def match_info(self) -> ScanMatch | None:
+        return self.match
 
 
 class Header(_Header, frozen=True):

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 from referee.records.io import iter_jsonl, record_to_json
 from referee.records.keys import GameKey, game_key
 from referee.records.model import Record
-from referee.records.scan import Header, HeaderWithTurns, scan_jsonl
+from referee.records.scan import scan_jsonl
 from referee.tournament.config import ConfigError, TournamentConfig, build_config, same_games
 from referee.tournament.play import Ending
 from referee.tournament.schedule import GameJob, Layout, iter_schedule, schedule, schedule_size
@@ -144,16 +144,6 @@ class StoredGame(NamedTuple):
 
     key: GameKey | None
     ending: Ending | None
-
-
-def header_key(header: Header | HeaderWithTurns) -> GameKey | None:
-    """`game_key` of a scanned header, without building the record."""
-    event = header.event
-    if event.tournament is None or event.game_number is None:
-        return None
-    pairing = -1 if event.pairing is None else event.pairing
-    match_game = 0 if header.match is None else header.match.game
-    return (event.tournament, pairing, event.game_number, match_game)
 
 
 class TournamentStore:
@@ -306,7 +296,7 @@ class TournamentStore:
                 for scanned in scan_jsonl(stream):
                     if scanned.header is None:
                         continue
-                    key = header_key(scanned.header)
+                    key = game_key(scanned.header)
                     if key is not None:
                         keys.add(key)
                     yield StoredGame(key, Ending.of(scanned.header.result))
