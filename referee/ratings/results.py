@@ -5,9 +5,9 @@ only what the tables need is kept: the game and variant, the two names, the resu
 pairing data. Unfinished games (no result yet) are left out and counted; a tournament game
 read a second time (same tournament, pairing and game number) is left out with a warning.
 
-A JSONL file is read by the scan (`referee.records.scan`): each line decoded with msgspec
-into the header fields, checked, and the first turn's seat, without building the record
-(the turns are passed over unread; `referee validate` checks them). Other formats are read
+A JSONL file is skimmed (`referee.records.scan.skim_jsonl`): each line decoded with msgspec
+into the header fields, checked, and the first turn's seat read from the text, without
+building the record and without reading the turns (`referee validate` checks them). Other formats are read
 into full records.
 """
 
@@ -30,7 +30,7 @@ from referee.records.formats import detect_stream
 from referee.records.formats.referee_json import JsonlFormat
 from referee.records.io import RecordError
 from referee.records.model import Record
-from referee.records.scan import Header, first_seat, scan_jsonl
+from referee.records.scan import Header, skim_jsonl
 
 TOURNAMENT_FILE = "games.jsonl"
 """The file of a tournament folder that holds its games."""
@@ -367,16 +367,11 @@ def _read(rows: _Rows, path: Path) -> None:
                 for record, line in records_of(path):
                     add(record, record.turns[0].seat if record.turns else 0, name, line)
                 return
-            for number, line, raw, header, error in scan_jsonl(stream):
+            for number, line, header, first, error in skim_jsonl(stream):
                 if header is None:
                     assert error is not None
                     raise _bad(path, number, line, error)
-                # Scanned without turns: a Header, whose turns are left unread.
-                try:
-                    first = first_seat(header, raw)  # type: ignore[arg-type]
-                except RecordError as refused:
-                    raise _bad(path, number, line, refused) from None
-                add(header, first, name, line)  # type: ignore[arg-type]
+                add(header, first, name, line)
     except OSError as error:
         raise RatingsInputError(path, f"cannot read: {error.strerror or error}") from None
 

@@ -157,7 +157,17 @@ def build_tables(games: Games, options: RatingOptions | None = None) -> list[Rat
 
 def _codes(column: pd.Series) -> np.ndarray:
     """Integer codes of a column's values in sorted order, -1 for missing values."""
-    return pd.factorize(column.astype(object), sort=True, use_na_sentinel=True)[0]
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        # The categories' ranks through their codes: no text of a million rows is hashed.
+        categories = column.cat.categories
+        used = np.zeros(len(categories), dtype=bool)
+        codes = column.cat.codes.to_numpy(dtype=np.int64)
+        used[codes[codes >= 0]] = True
+        rank = np.full(len(categories) + 1, -1, dtype=np.int64)  # the last: -1 stays -1
+        order = np.argsort(np.asarray(categories, dtype=object)[used], kind="stable")
+        rank[np.flatnonzero(used)[order]] = np.arange(len(order))
+        return rank[codes]
+    return pd.factorize(column, sort=True, use_na_sentinel=True)[0]
 
 
 def _table(

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Annotated, Literal, NamedTuple
+from typing import IO, Annotated, Literal, NamedTuple, TypeVar, overload
 
 import msgspec
 
@@ -36,13 +36,13 @@ Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 Dice = Annotated[list[Die], msgspec.Meta(min_length=2, max_length=2)]
 
 
-class ScanPlayer(msgspec.Struct, frozen=True):
+class ScanPlayer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: Annotated[str, msgspec.Meta(min_length=1)]
     kind: Literal["human", "bot", "external"] = "human"
     spec: str | None = None
 
 
-class ScanEvent(msgspec.Struct, frozen=True):
+class ScanEvent(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     event: str | None = None
     site: str | None = None
     date: str | None = None
@@ -52,14 +52,14 @@ class ScanEvent(msgspec.Struct, frozen=True):
     game_number: Count | None = None
 
 
-class ScanResult(msgspec.Struct, frozen=True):
+class ScanResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     winner: Seat | None
     points: Count
     reason: Reason
     detail: str | None = None
 
 
-class ScanMatch(msgspec.Struct, frozen=True):
+class ScanMatch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     length: Positive
     game: Positive
     score: Annotated[list[int], msgspec.Meta(min_length=2, max_length=2)] = msgspec.field(
@@ -77,12 +77,11 @@ class ScanTurn(msgspec.Struct, frozen=True):
 NO_EVENT = ScanEvent()
 
 
-class _Header(msgspec.Struct, frozen=True):
+class _Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     format: Literal["referee"]
     version: Literal[1]
     game: Literal["thax", "takhteh", "trax", "thai"]
-    # As the model's pattern, but `\Z`: Python's `$` also matches before a final line break.
-    ruleset: Annotated[str, msgspec.Meta(pattern=RULESET_ID.removesuffix("$") + r"\Z")]
+    ruleset: str  # checked against the model's pattern by `_checked` (once per text)
     players: Annotated[list[ScanPlayer], msgspec.Meta(min_length=2, max_length=2)]
     event: ScanEvent = NO_EVENT
     start: str | None = None
@@ -100,6 +99,9 @@ class _Header(msgspec.Struct, frozen=True):
         return self.match
 
 
+_H = TypeVar("_H", bound=_Header)
+
+
 class Header(_Header, frozen=True):
     """A record's header; its turns are left unread (`turns` is their raw JSON text)."""
 
@@ -112,14 +114,15 @@ class HeaderWithTurns(_Header, frozen=True):
     turns: list[ScanTurn] = []
 
 
-class PluginHeader(Header, frozen=True):
+class PluginHeader(Header, frozen=True, forbid_unknown_fields=False):
     """The header of a plug-in game's record: read once the full reader has taken the record
-    (the fast decoders know only the built-in games, so that checking `game` costs nothing)."""
+    (the fast decoders know only the built-in games, so that checking `game` costs nothing;
+    a plug-in's record may have fields of its own)."""
 
     game: str  # type: ignore[assignment]  # any registered name, not only the built-in ones
 
 
-class PluginHeaderWithTurns(HeaderWithTurns, frozen=True):
+class PluginHeaderWithTurns(HeaderWithTurns, frozen=True, forbid_unknown_fields=False):
     game: str  # type: ignore[assignment]  # as in PluginHeader
 
 
@@ -150,8 +153,9 @@ def first_seat(header: Header, raw: bytes) -> int:
     return seats[0].seat if seats else 0
 
 
+_HEADER = msgspec.json.Decoder(Header)
 _DECODERS: dict[bool, msgspec.json.Decoder[Header] | msgspec.json.Decoder[HeaderWithTurns]] = {
-    False: msgspec.json.Decoder(Header),
+    False: _HEADER,
     True: msgspec.json.Decoder(HeaderWithTurns),
 }
 _PLUGIN_DECODERS: dict[
@@ -176,21 +180,49 @@ class Scanned(NamedTuple):
     error: RecordError | None
 
 
+@overload
+def scan_line(raw: bytes, with_turns: Literal[False] = False) -> Header: ...
+@overload
+def scan_line(raw: bytes, with_turns: bool) -> Header | HeaderWithTurns: ...
 def scan_line(raw: bytes, with_turns: bool = False) -> Header | HeaderWithTurns:
     """The header of one JSON record; RecordError says what is wrong."""
     try:
-        return _DECODERS[with_turns].decode(raw)
+        return _checked(_DECODERS[with_turns].decode(raw), raw, with_turns)
     except msgspec.DecodeError as error:
         return _refused(raw, error, with_turns)
 
 
-def _refused(raw: bytes, error: msgspec.DecodeError, with_turns: bool) -> Header | HeaderWithTurns:
+_RULESET = re.compile(RULESET_ID.removesuffix("$") + r"\Z")
+"""The model's ruleset pattern, but `\\Z`: Python's `$` also matches before a final line break."""
+
+_GOOD_RULESETS: set[str] = set()
+"""Ruleset ids that matched `_RULESET` (a few hundred at most: a file names few rulesets, so
+the pattern runs once per text, not once per line, which was a fifth of a line's decoding)."""
+
+
+def _checked(header: _H, raw: bytes, with_turns: bool) -> _H:
+    """`header`, once its ruleset id is one the record model takes; else the full reader's
+    RecordError."""
+    ruleset = header.ruleset
+    if ruleset not in _GOOD_RULESETS:
+        if _RULESET.match(ruleset) is None:
+            _refused(raw, None, with_turns)
+        if len(_GOOD_RULESETS) < 512:
+            _GOOD_RULESETS.add(ruleset)
+    return header
+
+
+def _refused(
+    raw: bytes, error: msgspec.DecodeError | None, with_turns: bool
+) -> Header | HeaderWithTurns:
     """A line the scan refused, read again with the full reader (rare): its RecordError with
     code, pointer and message; a plug-in game's record, its header; otherwise what the scan
-    found wrong."""
+    found wrong (`error`, or the ruleset id when `error` is None)."""
     record = parse_record(load_json(raw))
     if record.game not in GAME_NAMES:
         return _PLUGIN_DECODERS[with_turns].decode(raw)
+    if error is None:
+        raise RecordError("schema", "/ruleset: not a ruleset id", "/ruleset")
     raise RecordError("schema", _message(error), _pointer(str(error))) from None
 
 
@@ -207,6 +239,17 @@ def _pointer(text: str) -> str:
     return path.replace("[", ".").replace("]", "").replace(".", "/")
 
 
+def _lines(stream: Iterable[bytes]) -> Iterator[tuple[int, int, bytes]]:
+    """The records' lines of a JSONL stream: (record number, line number, line); blank lines
+    are skipped."""
+    number = 0
+    for line_number, raw in enumerate(stream, 1):
+        if raw.isspace() or not raw:
+            continue
+        number += 1
+        yield number, line_number, raw
+
+
 def scan_jsonl(
     stream: Iterable[bytes], with_turns: bool = False, keep: Callable[[bytes], bool] | None = None
 ) -> Iterator[Scanned]:
@@ -215,21 +258,126 @@ def scan_jsonl(
     `keep` sees each line first: a line it refuses is passed over unread (header and error
     None). It lets a caller drop lines by a quick byte search before any decoding.
     """
-    number = 0
-    decode = _DECODERS[with_turns].decode
-    for line_number, raw in enumerate(stream, 1):
-        if raw.isspace() or not raw:
-            continue
-        number += 1
+    for number, line_number, raw in _lines(stream):
         if keep is not None and not keep(raw):
             yield Scanned(number, line_number, raw, None, None)
             continue
         try:
-            header = decode(raw)
-        except msgspec.DecodeError as error:
-            try:
-                header = _refused(raw, error, with_turns)
-            except RecordError as refused:
-                yield Scanned(number, line_number, raw, None, refused)
-                continue
+            header = scan_line(raw, with_turns)
+        except RecordError as refused:
+            yield Scanned(number, line_number, raw, None, refused)
+            continue
         yield Scanned(number, line_number, raw, header, None)
+
+
+class Skimmed(NamedTuple):
+    """One line of a JSONL stream read for its header and first seat (`skim_jsonl`)."""
+
+    number: int
+    """1-based position of the record in its stream."""
+    line: int
+    """1-based line of the record."""
+    header: Header | None
+    """The header (its `turns` not read), or None with `error`."""
+    first: int
+    """The seat of the first turn, 0 when there are none."""
+    error: RecordError | None
+
+
+_TURNS = b'"turns":'
+_RESULT = b'"result":'
+_CUT = re.compile(rb'\s*\[\s*(?:\{\s*"seat"\s*:\s*([01])\s*[,}].*\}\s*)?\]\s*,\s*\Z', re.DOTALL)
+"""What `skim_line` cuts out: a turn list that opens with the first turn's seat and closes
+after an object, or an empty list, then the comma before `"result"`."""
+
+
+def skim_line(raw: bytes) -> tuple[Header, int]:
+    """The header of one JSON record and the seat of its first turn, without reading the
+    turns when the line is laid out as referee writes it; RecordError says what is wrong.
+
+    A referee line is `{header..., "turns": [...], "result": ..., tail}`: the header and tail
+    are decoded together with the turn list cut out, found by byte search (`"turns":` first,
+    `"result":` last), and the seat read from the list's first bytes. Skipping the list's
+    two or three kilobytes is most of a line's cost. The cut is the record's own turns
+    member: a key cannot be found inside a string (its quote would be escaped); the cut
+    starts after a comma and ends before a comma with `}]` or `[]`, which no other member
+    of a record between the two keys ends with; a cut at another depth leaves brackets
+    unbalanced or puts `result` into an object that refuses unknown keys, so the decoding
+    fails and the line is read whole. What lies inside the cut is not read: a line broken
+    inside its turns passes here, and so does a key the model does not know placed between
+    the turns and the result (`referee validate` reads them all)."""
+    start = raw.find(_TURNS)
+    end = raw.rfind(_RESULT, start) if start > 0 else -1
+    if end > start and raw[:start].rstrip().endswith(b","):
+        cut = _CUT.match(raw, start + len(_TURNS), end)
+        if cut is not None:
+            try:
+                header = _HEADER.decode(raw[:start] + raw[end:])
+            except msgspec.DecodeError:
+                pass
+            else:
+                first = 0 if cut[1] is None else cut[1][0] - ord("0")
+                return _checked(header, raw, False), first
+    header = scan_line(raw)
+    return header, first_seat(header, raw)
+
+
+_CHUNK = 1 << 22
+_SEAT_AFTER_KEY = re.compile(rb'\s*\[\s*\{\s*"seat"\s*:\s*([01])\s*[,}]')
+
+
+def skim_jsonl(stream: IO[bytes]) -> Iterator[Skimmed]:
+    """The header and first seat of every record of a JSONL stream (`skim_line`), one line
+    at a time; blank lines skipped.
+
+    The stream is read in large blocks and each line cut by byte search within its block:
+    a line laid out exactly as referee writes it (`, "turns": [{"seat": 0, ...}], "result":`)
+    is decoded here at once, as `skim_line` would (a copy for speed, narrowed to that
+    layout; tests/archive/test_scan.py holds the two equal), any other by `skim_line`."""
+    decode, match = _HEADER.decode, _SEAT_AFTER_KEY.match
+    number = line_number = 0
+    rest = b""
+    while True:
+        block = stream.read(_CHUNK)
+        data = rest + block if rest else block
+        end = data.rfind(b"\n") + 1 if block else len(data)
+        rest = data[end:]
+        find, rfind = data.find, data.rfind
+        position = 0
+        while position < end:
+            stop = find(b"\n", position, end)
+            if stop < 0:
+                stop = end
+            line_number += 1
+            start = find(_TURNS, position, stop)
+            tail = rfind(_RESULT, start, stop) if start > position else -1
+            first = match(data, start + len(_TURNS), tail) if tail > start else None
+            if (
+                first is not None
+                and data[start - 2 : start] == b", "
+                and data[tail - 4 : tail] == b"}], "
+            ):
+                try:
+                    header = decode(data[position:start] + data[tail:stop])
+                    if header.ruleset not in _GOOD_RULESETS:
+                        header = _checked(header, data[position:stop], False)
+                except (msgspec.DecodeError, RecordError):
+                    pass
+                else:
+                    number += 1
+                    yield Skimmed(number, line_number, header, first[1][0] - 48, None)
+                    position = stop + 1
+                    continue
+            raw = data[position:stop]
+            position = stop + 1
+            if raw.isspace() or not raw:
+                continue
+            number += 1
+            try:
+                header, seat = skim_line(raw)
+            except RecordError as refused:
+                yield Skimmed(number, line_number, None, 0, refused)
+                continue
+            yield Skimmed(number, line_number, header, seat, None)
+        if not block:
+            return

@@ -7,6 +7,7 @@ import io
 import json
 from collections import Counter
 
+import msgspec
 import pytest
 from archive_helpers import records
 from hypothesis import given, settings
@@ -15,9 +16,10 @@ from hypothesis import strategies as st
 from referee.games import get_game
 from referee.games.base import NotationError
 from referee.games.trax.symmetry import shape, symmetric_shape, transforms
+from referee.records import scan
 from referee.records.io import RecordError, record_to_json
 from referee.records.model import Record
-from referee.records.scan import first_seat, scan_jsonl, scan_line
+from referee.records.scan import first_seat, scan_jsonl, scan_line, skim_jsonl
 
 
 @settings(max_examples=40, deadline=None)
@@ -161,3 +163,92 @@ def test_a_bad_seat_after_the_move_is_refused() -> None:
     with pytest.raises(RecordError) as error:
         first_seat(scan_line(raw), raw)
     assert error.value.pointer == "/turns/0/seat"
+
+
+def _layouts(record: Record, draw: st.DrawFn) -> bytes:
+    """The record as one JSON line, as referee writes it or otherwise: keys in another
+    order, compact separators, tags named like the cut's keys, a broken or cut line."""
+    data = json.loads(record_to_json(record))
+    if draw(st.booleans()):
+        data["tags"] = {**data.get("tags", {}), "result": "1-0", "turns": "[]"}
+    keys = list(data)
+    if draw(st.booleans()):
+        keys = draw(st.permutations(keys))
+    compact = draw(st.booleans())
+    text = json.dumps(
+        {key: data[key] for key in keys}, separators=(",", ":") if compact else (", ", ": ")
+    )
+    damage = draw(st.sampled_from(["none"] * 6 + ["cut", "unknown", "turns-key"]))
+    if damage == "cut":
+        text = text[: draw(st.integers(1, len(text) - 1))]
+    elif damage == "unknown":
+        text = text[:-1] + ', "extra": {"result": 1}}'
+    elif damage == "turns-key":  # a `turns` key where none belongs: the event
+        text = text.replace('"event": {', '"event": {"turns": [], ', 1)
+    return text.encode()
+
+
+@st.composite
+def _jsonl(draw: st.DrawFn) -> bytes:
+    lines = [_layouts(record, draw) for record in draw(st.lists(records(), max_size=5))]
+    gaps = [draw(st.sampled_from([b"\n", b"\r\n", b"\n  \n", b"\n\n"])) for _ in lines]
+    return b"".join(line + gap for line, gap in zip(lines, gaps, strict=True))
+
+
+@settings(max_examples=150, deadline=None)
+@given(_jsonl(), st.sampled_from([7, 64, 1 << 22]))
+def test_skimming_reads_what_the_scan_reads(text: bytes, chunk: int) -> None:
+    """Protects `skim_jsonl` (its turns cut out by byte search, its lines cut from blocks):
+    the same header, first seat, numbering and errors as the scan of each line, whatever
+    the layout, the block size and the damage."""
+    expected = []
+    number = 0
+    for line_number, raw in enumerate(io.BytesIO(text), 1):
+        if raw.isspace():
+            continue
+        number += 1
+        try:
+            header = scan_line(raw)
+            expected.append((number, line_number, _fields(header), first_seat(header, raw)))
+        except RecordError as error:
+            expected.append((number, line_number, None, error.pointer))
+    saved, scan._CHUNK = scan._CHUNK, chunk
+    try:
+        got = [
+            (s.number, s.line, _fields(s.header), s.first)
+            if s.header is not None
+            else (s.number, s.line, None, s.error.pointer if s.error else "?")
+            for s in skim_jsonl(io.BytesIO(text))
+        ]
+    finally:
+        scan._CHUNK = saved
+    assert got == expected
+
+
+def _fields(header: scan.Header | scan.HeaderWithTurns | None) -> dict[str, object] | None:
+    """What a header holds apart from its turns."""
+    if header is None:
+        return None
+    fields = msgspec.structs.asdict(header)
+    del fields["turns"]
+    return fields
+
+
+def test_an_unknown_field_is_refused_as_the_model_refuses_it() -> None:
+    """The scan no longer passes over a field the record model does not have."""
+    raw = (
+        b'{"format": "referee", "version": 1, "game": "thax", "ruleset": "thax/standard@1", '
+        b'"players": [{"name": "a"}, {"name": "b"}], "event": {"pairng": 3}}'
+    )
+    with pytest.raises(RecordError) as error:
+        scan_line(raw)
+    assert error.value.pointer == "/event/pairng"
+
+
+def test_a_ruleset_id_is_checked_on_every_line_it_is_new_on() -> None:
+    head = b'{"format": "referee", "version": 1, "game": "thax", "ruleset": '
+    tail = b', "players": [{"name": "a"}, {"name": "b"}]}\n'
+    text = head + b'"thax/standard@1"' + tail + head + b'"thax/standard@0"' + tail
+    skimmed = list(skim_jsonl(io.BytesIO(text * 2)))
+    assert [s.error is None for s in skimmed] == [True, False, True, False]
+    assert skimmed[1].error is not None and skimmed[1].error.pointer == "/ruleset"
