@@ -52,12 +52,12 @@ SOURCE_GAMES = 200
 
 
 def _outcomes(
-    rng: np.random.Generator, white: np.ndarray, black: np.ndarray, ratings: np.ndarray
+    rng: np.random.Generator, seat0: np.ndarray, seat1: np.ndarray, ratings: np.ndarray
 ) -> np.ndarray:
     """Seat 0 wins (0), draws (-1) or loses (1), drawn from the ratings."""
-    expected = 1 / (1 + 10 ** ((ratings[black] - ratings[white]) / 400))
+    expected = 1 / (1 + 10 ** ((ratings[seat1] - ratings[seat0]) / 400))
     draw = 0.5 * np.minimum(expected, 1 - expected)
-    u = rng.random(len(white))
+    u = rng.random(len(seat0))
     return np.where(u < expected - draw / 2, 0, np.where(u < expected + draw / 2, -1, 1))
 
 
@@ -79,10 +79,10 @@ def synthetic_games(games: int, bots: int, seed: int = 0, degree: int | None = N
     rng = np.random.default_rng(seed)
     ratings = np.linspace(-300, 300, bots)
     pairs = _pairs(rng, games, bots, degree)
-    white, black = pairs.ravel(), pairs[:, ::-1].ravel()
-    winner = _outcomes(rng, white, black, ratings)
+    seat0, seat1 = pairs.ravel(), pairs[:, ::-1].ravel()
+    winner = _outcomes(rng, seat0, seat1, ratings)
     names = [f"bot{i:04d}" for i in range(bots)]
-    size = len(white)
+    size = len(seat0)
     number = np.arange(size)
     one = np.zeros(size, dtype=int)
     return Games(
@@ -90,8 +90,8 @@ def synthetic_games(games: int, bots: int, seed: int = 0, degree: int | None = N
             {
                 "game": pd.Categorical.from_codes(one, ["thax"]),
                 "variant": pd.Categorical.from_codes(one, ["standard"]),
-                "white": pd.Categorical.from_codes(white, names),
-                "black": pd.Categorical.from_codes(black, names),
+                "seat0": pd.Categorical.from_codes(seat0, names),
+                "seat1": pd.Categorical.from_codes(seat1, names),
                 "winner": winner,
                 "first": rng.integers(0, 2, size),
                 "points": (winner >= 0).astype(np.int64),
@@ -121,8 +121,8 @@ def write_records(path: Path, games: int, bots: int, source: list[dict[str, obje
     line length. Each carries the turns and opening rolls of a source game."""
     rng = np.random.default_rng(1)
     pairs = _pairs(rng, games, bots, None)
-    white, black = pairs.ravel(), pairs[:, ::-1].ravel()
-    winner = _outcomes(rng, white, black, np.linspace(-300, 300, bots))
+    seat0, seat1 = pairs.ravel(), pairs[:, ::-1].ravel()
+    winner = _outcomes(rng, seat0, seat1, np.linspace(-300, 300, bots))
     turns = [json.dumps(game["turns"]) for game in source]
     rolls = [
         f', "opening_rolls": {json.dumps(game["opening_rolls"])}' if "opening_rolls" in game else ""
@@ -146,7 +146,7 @@ def write_records(path: Path, games: int, bots: int, source: list[dict[str, obje
     size = 0
     with path.open("w", encoding="utf-8") as stream:
         for number, (a, b, won) in enumerate(
-            zip(white.tolist(), black.tolist(), winner.tolist(), strict=True)
+            zip(seat0.tolist(), seat1.tolist(), winner.tolist(), strict=True)
         ):
             line = (
                 f'{head}, "players": {players[a][b]}, "event": {{"tournament": "bench", '

@@ -36,8 +36,8 @@ CSV_COLUMNS: tuple[str, ...] = (
     "game",
     "variant",
     "ruleset",
-    "white",
-    "black",
+    "seat0",
+    "seat1",
     "result",
     "winner",
     "reason",
@@ -49,7 +49,8 @@ CSV_COLUMNS: tuple[str, ...] = (
     "file",
     "line",
 )
-"""One row per game: `white` is seat 0, `result` the PGN token, `winner` 0, 1 or empty."""
+"""One row per game: `seat0` and `seat1` are the players on seat 0 and seat 1 (whatever the
+game calls its sides), `result` the PGN token, `winner` 0, 1 or empty."""
 
 _DATE = re.compile(r"(\d{4})[-.](\d{2})[-.](\d{2})")
 

@@ -18,16 +18,16 @@ DEFAULT_K = 10.0
 
 def incremental_elo(
     n: int,
-    white: np.ndarray,
-    black: np.ndarray,
-    white_score: np.ndarray,
+    seat0: np.ndarray,
+    seat1: np.ndarray,
+    seat0_score: np.ndarray,
     initial: float,
     k_factor: float = DEFAULT_K,
 ) -> np.ndarray:
     """The ratings of n bots after rating each game in turn, everyone starting at `initial`.
 
-    `white` and `black` are the bot numbers on seat 0 and seat 1 of each game, in the order
-    to rate them, `white_score` seat 0's score (1, 0.5 or 0). The numbers are those of
+    `seat0` and `seat1` are the bot numbers on seat 0 and seat 1 of each game, in the order
+    to rate them, `seat0_score` seat 0's score (1, 0.5 or 0). The numbers are those of
     `elo.Elo.rate_1vs1` (the test holds them together): the loop writes out the package's
     `Elo.expect` (1 / (1 + 10 ** ((other - rating) / (2 beta)))) with the same operations in
     the same order, because calling it costs twice the rest of the loop, and this loop is the
@@ -35,7 +35,7 @@ def incremental_elo(
     """
     scale = 2 * elo.Elo(k_factor=k_factor, initial=initial).beta  # as in Elo.expect
     ratings = [float(initial)] * n
-    for a, b, score in zip(white.tolist(), black.tolist(), white_score.tolist(), strict=True):
+    for a, b, score in zip(seat0.tolist(), seat1.tolist(), seat0_score.tolist(), strict=True):
         rating, other = ratings[a], ratings[b]
         change = k_factor * (score - 1.0 / (1 + 10 ** ((other - rating) / scale)))
         ratings[a] = rating + change

@@ -49,32 +49,32 @@ class PairCounts:
 
 def count_pairs(
     n: int,
-    white: np.ndarray,
-    black: np.ndarray,
-    white_half_points: np.ndarray,
+    seat0: np.ndarray,
+    seat1: np.ndarray,
+    seat0_half_points: np.ndarray,
     pair_key: np.ndarray | None,
 ) -> PairCounts:
     """Count the games of a table by pair of bots.
 
-    `white` and `black` are the bot numbers on seat 0 and seat 1 (never equal),
-    `white_half_points` seat 0's score in half points (2 win, 1 draw, 0 loss), and `pair_key`
+    `seat0` and `seat1` are the bot numbers on seat 0 and seat 1 (never equal),
+    `seat0_half_points` seat 0's score in half points (2 win, 1 draw, 0 loss), and `pair_key`
     a number per game naming its colour-swapped pair (-1 for none), or None to count every
     game alone. Two games with the same key form a pair when the bots sit on swapped seats;
     a key held by one game or by more than two leaves its games single.
     """
-    white = np.asarray(white, dtype=np.int64)
-    black = np.asarray(black, dtype=np.int64)
-    half = np.asarray(white_half_points, dtype=np.int64)
-    first, second = _complete_pairs(white, black, pair_key)
+    seat0 = np.asarray(seat0, dtype=np.int64)
+    seat1 = np.asarray(seat1, dtype=np.int64)
+    half = np.asarray(seat0_half_points, dtype=np.int64)
+    first, second = _complete_pairs(seat0, seat1, pair_key)
     # One index per unordered pair of bots; the counts are made from the lower bot's side.
-    low, high = np.minimum(white, black), np.maximum(white, black)
+    low, high = np.minimum(seat0, seat1), np.maximum(seat0, seat1)
     cell = low * n + high
-    flipped = white != low
+    flipped = seat0 != low
     game_outcome = cell * TRINOMIAL + np.where(flipped, 2 - half, half)
     outcomes = np.bincount(game_outcome, minlength=n * n * TRINOMIAL).reshape(n * n, TRINOMIAL)
 
-    # A pair's score for its first game's white: that game's score plus the second game's
-    # score of the other seat.
+    # A pair's score for the player on seat 0 of its first game: that game's score plus the
+    # second game's score of the other seat.
     pair_score = half[first] + 2 - half[second]
     pair_outcome = np.where(flipped[first], 4 - pair_score, pair_score)
     pentanomial = np.bincount(
@@ -87,7 +87,7 @@ def count_pairs(
 
 
 def _complete_pairs(
-    white: np.ndarray, black: np.ndarray, pair_key: np.ndarray | None
+    seat0: np.ndarray, seat1: np.ndarray, pair_key: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Indices of the first and second game of each complete colour-swapped pair."""
     if pair_key is None:
@@ -99,5 +99,5 @@ def _complete_pairs(
     _, starts, sizes = np.unique(keys, return_index=True, return_counts=True)
     two = starts[sizes == 2]
     first, second = order[two], order[two + 1]
-    swapped = (white[first] == black[second]) & (black[first] == white[second])
+    swapped = (seat0[first] == seat1[second]) & (seat1[first] == seat0[second])
     return first[swapped], second[swapped]

@@ -7,8 +7,8 @@ read a second time (same tournament, pairing and game number) is left out with a
 
 A JSONL file is skimmed (`referee.records.scan.skim_jsonl`): each line decoded with msgspec
 into the header fields, checked, and the first turn's seat read from the text, without
-building the record and without reading the turns (`referee validate` checks them). Other formats are read
-into full records.
+building the record and without reading the turns (`referee validate` checks them). Other
+formats are read into full records.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ DRAW = -1
 COLUMNS: dict[str, str] = {
     "game": "category",
     "variant": "category",
-    "white": "category",
-    "black": "category",
+    "seat0": "category",
+    "seat1": "category",
     "winner": "int8",
     "first": "int8",
     "points": "int64",
@@ -59,7 +59,7 @@ COLUMNS: dict[str, str] = {
 }
 """The columns of the games frame and their types.
 
-`white` and `black` are the names of the players on seat 0 and seat 1; `winner` is 0, 1 or
+`seat0` and `seat1` are the names of the players on seat 0 and seat 1; `winner` is 0, 1 or
 `DRAW`; `first` is the seat that made the first move (seat 0 when the game has none);
 `points` are the points the winner got (a Takhteh gammon gives 2); `reason` is the
 result's reason (`rules`, `resign`, `time`, ...); `tournament`, `pairing` and `game_number` come
@@ -110,7 +110,7 @@ UNFINISHED = -2
 """The `winner` of a game without a result, while games are read."""
 
 _FIELDS = (
-    "game", "ruleset", "white", "black", "winner", "first", "points", "reason",
+    "game", "ruleset", "seat0", "seat1", "winner", "first", "points", "reason",
     "tournament", "pairing", "game_number", "match_game", "file", "line",
 )  # fmt: skip
 """What is kept of each game read, as numbers: texts by their number in `_Numbers`, a
@@ -228,8 +228,8 @@ class _Rows:
             {
                 "game": self.games_.column(row["game"][kept]),
                 "variant": variants.column(variant[kept]),
-                "white": self.bots.column(row["white"][kept]),
-                "black": self.bots.column(row["black"][kept]),
+                "seat0": self.bots.column(row["seat0"][kept]),
+                "seat1": self.bots.column(row["seat1"][kept]),
                 "winner": row["winner"][kept],
                 "first": row["first"][kept],
                 "points": row["points"][kept],
@@ -259,8 +259,8 @@ class _Rows:
         return (
             allowed(self.games_, selection.games)[row["game"]]
             & allowed(variants, selection.variants)[variant]
-            & bots[row["white"]]
-            & bots[row["black"]]
+            & bots[row["seat0"]]
+            & bots[row["seat1"]]
         )
 
     def _repeats(self, row: dict[str, np.ndarray]) -> tuple[np.ndarray, _Repeats | None]:

@@ -16,8 +16,8 @@ FORFEIT_REASONS: tuple[str, ...] = tuple(r.value for r in Reason if r in FORFEIT
 
 def standings(
     n: int,
-    white: np.ndarray,
-    black: np.ndarray,
+    seat0: np.ndarray,
+    seat1: np.ndarray,
     winner: np.ndarray,
     points: np.ndarray,
     reason: np.ndarray,
@@ -30,11 +30,11 @@ def standings(
     forfeit reasons (time, crash, illegal move, protocol error).
     """
     draw = winner < 0
-    win_bot = np.where(winner == 0, white, black)[~draw]
-    loss_bot = np.where(winner == 0, black, white)[~draw]
+    win_bot = np.where(winner == 0, seat0, seat1)[~draw]
+    loss_bot = np.where(winner == 0, seat1, seat0)[~draw]
     wins = np.bincount(win_bot, minlength=n)
     losses = np.bincount(loss_bot, minlength=n)
-    draws = np.bincount(white[draw], minlength=n) + np.bincount(black[draw], minlength=n)
+    draws = np.bincount(seat0[draw], minlength=n) + np.bincount(seat1[draw], minlength=n)
     games = wins + draws + losses
     table = pd.DataFrame(
         {

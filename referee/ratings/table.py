@@ -144,7 +144,7 @@ def build_tables(games: Games, options: RatingOptions | None = None) -> list[Rat
     options.check()
     frame = games.frame
     for name, _ in options.anchored():
-        if not ((frame["white"] == name) | (frame["black"] == name)).any():
+        if not ((frame["seat0"] == name) | (frame["seat1"] == name)).any():
             raise RatingsError(f"the anchor bot {name!r} played none of the games")
     tables = []
     for (game, variant), part in frame.groupby(["game", "variant"], observed=True, sort=True):
@@ -173,32 +173,32 @@ def _codes(column: pd.Series) -> np.ndarray:
 def _table(
     game: str, variant: str, part: pd.DataFrame, unfinished: int, options: RatingOptions
 ) -> RatingTable | None:
-    names = sorted(set(part["white"].unique().tolist()) | set(part["black"].unique().tolist()))
-    white, black = _bot_codes(part["white"], names), _bot_codes(part["black"], names)
+    names = sorted(set(part["seat0"].unique().tolist()) | set(part["seat1"].unique().tolist()))
+    seat0, seat1 = _bot_codes(part["seat0"], names), _bot_codes(part["seat1"], names)
     # A game of a bot against itself says nothing about its strength.
-    rated = white != black
+    rated = seat0 != seat1
     self_play = int((~rated).sum())
     part = part[rated]
-    used = np.unique(np.concatenate([white[rated], black[rated]]))
+    used = np.unique(np.concatenate([seat0[rated], seat1[rated]]))
     if len(used) == 0:
         return None
     bots = [names[code] for code in used]
     renumber = np.full(len(names), -1)
     renumber[used] = np.arange(len(used))
-    white, black = renumber[white[rated]], renumber[black[rated]]
+    seat0, seat1 = renumber[seat0[rated]], renumber[seat1[rated]]
     n = len(bots)
 
     winner = part["winner"].to_numpy(dtype=np.int64)
     half_points = np.where(winner == 0, 2, np.where(winner == 1, 0, 1))
     pair_key = _pair_keys(part) if options.pairs else None
-    counts = count_pairs(n, white, black, half_points, pair_key)
+    counts = count_pairs(n, seat0, seat1, half_points, pair_key)
 
     anchors = {bots.index(name): value for name, value in options.anchored() if name in bots}
     first_seat = part["first"].to_numpy(dtype=np.int64)
     fit_games = FitGames.of(
         n,
-        np.where(first_seat == 0, white, black),
-        np.where(first_seat == 0, black, white),
+        np.where(first_seat == 0, seat0, seat1),
+        np.where(first_seat == 0, seat1, seat0),
         np.where(first_seat == 0, half_points, 2 - half_points),
         pair_key,
     )
@@ -216,16 +216,16 @@ def _table(
     order = _schedule_order(part)
     incremental = incremental_elo(
         n,
-        white[order],
-        black[order],
+        seat0[order],
+        seat1[order],
         half_points[order] / 2,
         initial=float(fit.ratings.mean()),
         k_factor=options.elo_k,
     )
     table = standings(
         n,
-        white,
-        black,
+        seat0,
+        seat1,
         winner,
         part["points"].to_numpy(dtype=np.int64),
         part["reason"].astype(str).to_numpy(dtype=object),

@@ -13,8 +13,8 @@ from referee.records.model import RECORD_TYPES, EventInfo, Player, Reason, Recor
 
 
 def record(
-    white: str,
-    black: str,
+    seat0: str,
+    seat1: str,
     winner: int | None,
     *,
     game: str = "thax",
@@ -35,8 +35,8 @@ def record(
         game=game,
         ruleset=f"{game}/{variant}@1",
         players=[
-            Player(name=white, kind="bot", spec=white),
-            Player(name=black, kind="bot", spec=black),
+            Player(name=seat0, kind="bot", spec=seat0),
+            Player(name=seat1, kind="bot", spec=seat1),
         ],
         event=EventInfo(tournament=tournament, pairing=pairing, game_number=game_number),
         result=result,
@@ -69,15 +69,15 @@ def synthetic_tournament(
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
             for k in range(games_per_pair):
-                white, black = (i, j) if k % 2 == 0 else (j, i)
-                expected = expected_score(true_ratings[white], true_ratings[black])
+                seat0, seat1 = (i, j) if k % 2 == 0 else (j, i)
+                expected = expected_score(true_ratings[seat0], true_ratings[seat1])
                 draw = draw_share * min(expected, 1 - expected)
                 u = rng.random()
                 winner = 0 if u < expected - draw / 2 else (None if u < expected + draw / 2 else 1)
                 records.append(
                     record(
-                        names[white],
-                        names[black],
+                        names[seat0],
+                        names[seat1],
                         winner,
                         tournament=tournament,
                         pairing=number // 2,

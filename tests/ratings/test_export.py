@@ -96,7 +96,7 @@ def test_csv_has_a_row_per_game_and_unfinished_games_as_star(tmp_path):
     result = runner.invoke(app, ["export", str(path), "--format", "csv"])
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.output)))
-    assert [(r["white"], r["black"], r["result"], r["points"]) for r in rows] == [
+    assert [(r["seat0"], r["seat1"], r["result"], r["points"]) for r in rows] == [
         ("a", "b", "1-0", "2"),
         ("b", "a", "1/2-1/2", "0"),
         ("a", "b", "*", ""),

@@ -127,7 +127,7 @@ def test_several_anchors_fix_their_bots_and_fit_the_rest_by_maximum_likelihood()
 
     games = [("A", "B", 0)] * 3 + [("B", "A", 0)] * 5 + [("B", "C", 1)] * 6 + [("C", "B", 1)] * 2
     games += [("A", "C", 1)] * 4 + [("C", "A", 1)]
-    records = [record(white, black, winner) for white, black, winner in games]
+    records = [record(seat0, seat1, winner) for seat0, seat1, winner in games]
     options = RatingOptions(anchors=(("A", 0.0), ("C", 400.0)), advantage=0.0)
     (table,) = build_tables(games_from_records(records), options)
     rating = dict(zip(table.standings["bot"], table.standings["elo"], strict=True))

@@ -76,8 +76,8 @@ def test_files_in_another_order_give_the_same_table(tmp_path):
 def test_perfect_cycle_gives_equal_ratings():
     """Protects the fit's symmetry: A beats B, B beats C, C beats A, always: all equal."""
     records = []
-    for white, black in (("A", "B"), ("B", "C"), ("C", "A")):
-        records += [record(white, black, 0) for _ in range(10)]
+    for seat0, seat1 in (("A", "B"), ("B", "C"), ("C", "A")):
+        records += [record(seat0, seat1, 0) for _ in range(10)]
     (table,) = build_tables(games_from_records(records))
     ratings = table.standings["elo"].tolist()
     assert ratings == pytest.approx([0.0, 0.0, 0.0], abs=1e-6)
@@ -149,10 +149,10 @@ def test_fit_solves_the_likelihood_equations(data, average):
     games = [(w, b, h) for w, b, h in games if w != b]
     if not games:
         return
-    white, black, half = (np.array(column) for column in zip(*games, strict=True))
-    counts = count_pairs(n, white, black, half, None)
+    seat0, seat1, half = (np.array(column) for column in zip(*games, strict=True))
+    counts = count_pairs(n, seat0, seat1, half, None)
     fit = fit_ratings(
-        FitGames.of(n, white, black, half), counts, rating=average, interval="information"
+        FitGames.of(n, seat0, seat1, half), counts, rating=average, interval="information"
     )
     played = np.unique(counts.pairs)
     assert np.all(np.isfinite(fit.ratings[played]))
@@ -243,17 +243,17 @@ def test_incremental_elo_is_the_elo_packages_game_by_game():
     games = [(w, b, s) for w, b, s in games if w != b]
     env = elo.Elo(k_factor=16, initial=1200)
     reference = [1200.0] * 4
-    for white, black, score in games:
+    for seat0, seat1, score in games:
         if score == 0.5:
-            reference[white], reference[black] = env.rate_1vs1(
-                reference[white], reference[black], drawn=True
+            reference[seat0], reference[seat1] = env.rate_1vs1(
+                reference[seat0], reference[seat1], drawn=True
             )
         elif score == 1.0:
-            reference[white], reference[black] = env.rate_1vs1(reference[white], reference[black])
+            reference[seat0], reference[seat1] = env.rate_1vs1(reference[seat0], reference[seat1])
         else:
-            reference[black], reference[white] = env.rate_1vs1(reference[black], reference[white])
-    white, black, score = (np.array(column) for column in zip(*games, strict=True))
-    ours = incremental_elo(4, white, black, score, initial=1200, k_factor=16)
+            reference[seat1], reference[seat0] = env.rate_1vs1(reference[seat1], reference[seat0])
+    seat0, seat1, score = (np.array(column) for column in zip(*games, strict=True))
+    ours = incremental_elo(4, seat0, seat1, score, initial=1200, k_factor=16)
     assert ours == pytest.approx(reference, abs=1e-9)
 
 
@@ -277,11 +277,11 @@ def test_fit_of_one_million_games_in_pair_counts_has_no_overflow():
     in every Newton step) fit to finite ratings near the truth, all equal."""
     rng = np.random.default_rng(0)
     n = 5
-    white = rng.integers(0, n, 1_000_000)
-    black = (white + rng.integers(1, n, 1_000_000)) % n
+    seat0 = rng.integers(0, n, 1_000_000)
+    seat1 = (seat0 + rng.integers(1, n, 1_000_000)) % n
     half = rng.integers(0, 3, 1_000_000)
-    counts = count_pairs(n, white, black, half, None)
-    fit = fit_ratings(FitGames.of(n, white, black, half), counts, interval="information")
+    counts = count_pairs(n, seat0, seat1, half, None)
+    fit = fit_ratings(FitGames.of(n, seat0, seat1, half), counts, interval="information")
     assert np.all(np.isfinite(fit.ratings))
     assert np.all(np.abs(fit.ratings) < 5)
     assert los_matrix(fit).shape == (n, n)

@@ -61,7 +61,7 @@ def test_filters_select_game_variant_and_bots(tmp_path):
     assert len(read_games(path, game="trax", variant="8x8").frame) == 1
     assert len(read_games(path, variant="standard").frame) == 4
     among = read_games(path, game="thax", bots=["A", "B"]).frame
-    assert list(zip(among["white"], among["black"], strict=True)) == [("A", "B")]
+    assert list(zip(among["seat0"], among["seat1"], strict=True)) == [("A", "B")]
 
 
 def test_unfinished_games_are_counted_by_game_and_variant(tmp_path):
