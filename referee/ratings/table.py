@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 
 from referee.ratings.errors import RatingsError
-from referee.ratings.fit import Bound, FitGames, Interval, fit_ratings, los_matrix
+from referee.ratings.fit import Bound, Fit, FitGames, Interval, fit_ratings, los_matrix
 from referee.ratings.incremental import DEFAULT_K, incremental_elo
-from referee.ratings.pentanomial import count_pairs
+from referee.ratings.pentanomial import PairCounts, count_pairs
 from referee.ratings.results import Games
 from referee.ratings.standings import FORFEIT_REASONS, crosstable, standings
 
@@ -173,55 +173,18 @@ def _codes(column: pd.Series) -> np.ndarray:
 def _table(
     game: str, variant: str, part: pd.DataFrame, unfinished: int, options: RatingOptions
 ) -> RatingTable | None:
-    names = sorted(set(part["seat0"].unique().tolist()) | set(part["seat1"].unique().tolist()))
-    seat0, seat1 = _bot_codes(part["seat0"], names), _bot_codes(part["seat1"], names)
-    # A game of a bot against itself says nothing about its strength.
-    rated = seat0 != seat1
-    self_play = int((~rated).sum())
-    part = part[rated]
-    used = np.unique(np.concatenate([seat0[rated], seat1[rated]]))
-    if len(used) == 0:
+    rated = _rated_games(part)
+    if rated is None:
         return None
-    bots = [names[code] for code in used]
-    renumber = np.full(len(names), -1)
-    renumber[used] = np.arange(len(used))
-    seat0, seat1 = renumber[seat0[rated]], renumber[seat1[rated]]
+    part, bots, seat0, seat1 = rated.part, rated.bots, rated.seat0, rated.seat1
     n = len(bots)
-
     winner = part["winner"].to_numpy(dtype=np.int64)
     half_points = np.where(winner == 0, 2, np.where(winner == 1, 0, 1))
     pair_key = _pair_keys(part) if options.pairs else None
     counts = count_pairs(n, seat0, seat1, half_points, pair_key)
-
     anchors = {bots.index(name): value for name, value in options.anchored() if name in bots}
-    first_seat = part["first"].to_numpy(dtype=np.int64)
-    fit_games = FitGames.of(
-        n,
-        np.where(first_seat == 0, seat0, seat1),
-        np.where(first_seat == 0, seat1, seat0),
-        np.where(first_seat == 0, half_points, 2 - half_points),
-        pair_key,
-    )
-    fit = fit_ratings(
-        fit_games,
-        counts,
-        rating=options.rating,
-        anchors=anchors,
-        advantage=options.advantage,
-        prior=options.prior,
-        interval=options.interval,
-        samples=options.samples,
-        seed=options.seed,
-    )
-    order = _schedule_order(part)
-    incremental = incremental_elo(
-        n,
-        seat0[order],
-        seat1[order],
-        half_points[order] / 2,
-        initial=float(fit.ratings.mean()),
-        k_factor=options.elo_k,
-    )
+    fit = _fit(part, rated, half_points, pair_key, counts, anchors, options)
+
     table = standings(
         n,
         seat0,
@@ -235,25 +198,18 @@ def _table(
     table["elo_low"] = fit.low
     table["elo_high"] = fit.high
     table["bound"] = fit.bounds
-    table["incremental_elo"] = incremental
-
-    # Rank by rating; rounding first keeps ties (a perfect cycle) from being broken by the
-    # last bits of floating point, so names then decide.
-    rank = sorted(
-        range(n), key=lambda i: (-np.round(fit.ratings[i], 6), -table.score_pct[i], bots[i])
+    order = _schedule_order(part)
+    table["incremental_elo"] = incremental_elo(
+        n,
+        seat0[order],
+        seat1[order],
+        half_points[order] / 2,
+        initial=float(fit.ratings.mean()),
+        k_factor=options.elo_k,
     )
-    los = los_matrix(fit)
-    table["los_next_pct"] = np.nan
-    for above, below in itertools.pairwise(rank):
-        table.loc[above, "los_next_pct"] = 100 * los[above, below]
-    table = table.iloc[rank].reset_index(drop=True)
-    table["rank"] = np.arange(1, n + 1)
-    ranked_names = [bots[i] for i in rank]
-    los_frame = pd.DataFrame(
-        100 * los[np.ix_(rank, rank)], index=ranked_names, columns=ranked_names
-    )
+    table, los_frame = _ranked(table, fit, bots)
 
-    notes = _notes(options, bool(anchors), unfinished, self_play)
+    notes = _notes(options, bool(anchors), unfinished, rated.self_play)
     notes += _pool_notes(fit.pools, bots, anchors)
     notes += [BOUND_NOTES[bound] for bound in ("lower", "upper", "both") if bound in fit.bounds]
     return RatingTable(
@@ -270,6 +226,93 @@ def _table(
         draw_rate=100 * float((winner < 0).mean()),
         notes=notes,
     )
+
+
+@dataclass(frozen=True)
+class _Rated:
+    """The games of a table that are rated, their bots, and each game's bots by number."""
+
+    part: pd.DataFrame
+    bots: list[str]
+    """Sorted names of the bots that played a rated game."""
+    seat0: np.ndarray
+    seat1: np.ndarray
+    self_play: int
+    """Games of a bot against itself, left out."""
+
+
+def _rated_games(part: pd.DataFrame) -> _Rated | None:
+    """The games to rate (not those of a bot against itself, which say nothing about its
+    strength) with their bots numbered; None when no game is left."""
+    names = sorted(set(part["seat0"].unique().tolist()) | set(part["seat1"].unique().tolist()))
+    seat0, seat1 = _bot_codes(part["seat0"], names), _bot_codes(part["seat1"], names)
+    rated = seat0 != seat1
+    used = np.unique(np.concatenate([seat0[rated], seat1[rated]]))
+    if len(used) == 0:
+        return None
+    renumber = np.full(len(names), -1)
+    renumber[used] = np.arange(len(used))
+    return _Rated(
+        part=part[rated],
+        bots=[names[code] for code in used],
+        seat0=renumber[seat0[rated]],
+        seat1=renumber[seat1[rated]],
+        self_play=int((~rated).sum()),
+    )
+
+
+def _fit(
+    part: pd.DataFrame,
+    rated: _Rated,
+    half_points: np.ndarray,
+    pair_key: np.ndarray | None,
+    counts: PairCounts,
+    anchors: dict[int, float],
+    options: RatingOptions,
+) -> Fit:
+    """The joint fit, each game seen from the seat that moved first."""
+    first_seat = part["first"].to_numpy(dtype=np.int64)
+    seat0, seat1 = rated.seat0, rated.seat1
+    fit_games = FitGames.of(
+        len(rated.bots),
+        np.where(first_seat == 0, seat0, seat1),
+        np.where(first_seat == 0, seat1, seat0),
+        np.where(first_seat == 0, half_points, 2 - half_points),
+        pair_key,
+    )
+    return fit_ratings(
+        fit_games,
+        counts,
+        rating=options.rating,
+        anchors=anchors,
+        advantage=options.advantage,
+        prior=options.prior,
+        interval=options.interval,
+        samples=options.samples,
+        seed=options.seed,
+    )
+
+
+def _ranked(table: pd.DataFrame, fit: Fit, bots: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The standings in rank order with their ranks and each bot's likelihood of superiority
+    over the next, and the LOS matrix in rank order."""
+    n = len(bots)
+    # Rank by rating; rounding first keeps ties (a perfect cycle) from being broken by the
+    # last bits of floating point, so names then decide.
+    rank = sorted(
+        range(n), key=lambda i: (-np.round(fit.ratings[i], 6), -table.score_pct[i], bots[i])
+    )
+    los = los_matrix(fit)
+    table["los_next_pct"] = np.nan
+    for above, below in itertools.pairwise(rank):
+        table.loc[above, "los_next_pct"] = 100 * los[above, below]
+    table = table.iloc[rank].reset_index(drop=True)
+    table["rank"] = np.arange(1, n + 1)
+    ranked_names = [bots[i] for i in rank]
+    los_frame = pd.DataFrame(
+        100 * los[np.ix_(rank, rank)], index=ranked_names, columns=ranked_names
+    )
+    return table, los_frame
 
 
 def _bot_codes(column: pd.Series, names: list[str]) -> np.ndarray:
