@@ -137,7 +137,7 @@ class _Numbers(dict[str, int]):
         rank = np.zeros(len(texts), dtype=np.int64)
         rank[used] = np.arange(len(used))
         # pandas-stubs want the categories as an Index; pandas takes the list as documented.
-        return pd.Categorical.from_codes(rank[numbers], [texts[i] for i in used])  # type: ignore[call-overload]
+        return pd.Categorical.from_codes(rank[numbers], [str(texts[i]) for i in used])  # type: ignore[call-overload]
 
 
 @dataclass(frozen=True)
@@ -172,7 +172,7 @@ class _Rows:
         else:
             winner = DRAW if result.winner is None else result.winner
             points = result.points
-            reason = self.reasons[result.reason.value]
+            reason = self.reasons[result.reason]  # a StrEnum: the same key as its text
             if points > MAX_POINTS:
                 self.huge[len(self.rows) // len(_FIELDS)] = points
                 points = MAX_POINTS + 1
