@@ -19,9 +19,10 @@ or `record.result.reason` works on either.
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import IO, Annotated, Literal, NamedTuple, TypeVar, overload
+from typing import IO, Annotated, Literal, NamedTuple, TypeVar, cast, overload
 
 import msgspec
 
@@ -335,14 +336,20 @@ def skim_jsonl(stream: IO[bytes]) -> Iterator[Skimmed]:
     is decoded here at once, as `skim_line` would (a copy for speed, narrowed to that
     layout; tests/archive/test_scan.py holds the two equal), any other by `skim_line`."""
     decode, match = _HEADER.decode, _SEAT_AFTER_KEY.match
+    readinto = cast("io.BufferedIOBase", stream).readinto
     number = line_number = 0
-    rest = b""
+    # One buffer read into again and again: a fresh block for each read cost more than the
+    # decoding (the pages of each new block are mapped and zeroed).
+    data = bytearray(_CHUNK)
+    kept = 0  # the start of a line not ended yet, moved to the front of the buffer
+    find, rfind = data.find, data.rfind
     while True:
-        block = stream.read(_CHUNK)
-        data = rest + block if rest else block
-        end = data.rfind(b"\n") + 1 if block else len(data)
-        rest = data[end:]
-        find, rfind = data.find, data.rfind
+        if kept == len(data):  # a line longer than the buffer
+            data.extend(bytes(len(data)))
+        with memoryview(data) as whole, whole[kept:] as free:
+            got = readinto(free) or 0
+        size = kept + got
+        end = rfind(b"\n", 0, size) + 1 if got else size
         position = 0
         while position < end:
             stop = find(b"\n", position, end)
@@ -360,7 +367,7 @@ def skim_jsonl(stream: IO[bytes]) -> Iterator[Skimmed]:
                 try:
                     header = decode(data[position:start] + data[tail:stop])
                     if header.ruleset not in _GOOD_RULESETS:
-                        header = _checked(header, data[position:stop], False)
+                        header = _checked(header, bytes(data[position:stop]), False)
                 except (msgspec.DecodeError, RecordError):
                     pass
                 else:
@@ -368,7 +375,7 @@ def skim_jsonl(stream: IO[bytes]) -> Iterator[Skimmed]:
                     yield Skimmed(number, line_number, header, first[1][0] - 48, None)
                     position = stop + 1
                     continue
-            raw = data[position:stop]
+            raw = bytes(data[position:stop])
             position = stop + 1
             if raw.isspace() or not raw:
                 continue
@@ -379,5 +386,7 @@ def skim_jsonl(stream: IO[bytes]) -> Iterator[Skimmed]:
                 yield Skimmed(number, line_number, None, 0, refused)
                 continue
             yield Skimmed(number, line_number, header, seat, None)
-        if not block:
+        if not got:
             return
+        data[: size - end] = data[end:size]
+        kept = size - end
