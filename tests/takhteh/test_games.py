@@ -9,8 +9,8 @@ from helpers_takhteh import random_game, random_match
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.bots.registry import make_bot
 from referee.games.takhteh import GAME
+from referee.players.registry import make_bot
 from referee.records.model import Player
 from referee.records.replay import final_state
 from referee.tournament.play import play_game

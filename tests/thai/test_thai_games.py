@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from thai_support import GAME, RULESET, position, positions
 
-from referee.bots.registry import make_bot
 from referee.games.thai import ThaiState
+from referee.players.registry import make_bot
 from referee.records.model import Player, Reason
 from referee.tournament.play import play_game
 

@@ -206,7 +206,7 @@ def test_the_reason_of_a_pdn_result_is_inferred_from_the_board() -> None:
 
 
 def _record(seed: int, bots: tuple[str, str], event: EventInfo, comment: str | None) -> ThaiRecord:
-    from referee.bots.registry import make_bot
+    from referee.players.registry import make_bot
 
     players = [Player(name=f"{bot} {seed}", kind="bot", spec=bot) for bot in bots]
     record = play_game(

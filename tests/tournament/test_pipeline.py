@@ -11,8 +11,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.bots.registry import make_bot
 from referee.games import get_game
+from referee.players.registry import make_bot
 from referee.records.io import record_to_json
 from referee.records.keys import GameKey
 from referee.records.model import EventInfo, MatchInfo, Player, record_adapter

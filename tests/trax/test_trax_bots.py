@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from trax_support import position, random_state
 
-from referee.bots.registry import describe_bots, make_bot
 from referee.games.trax import GAME, TraxState
 from referee.games.trax.bots import (
     TraxGreedyBot,
@@ -17,6 +16,7 @@ from referee.games.trax.bots import (
     can_win_at_once,
     outlook,
 )
+from referee.players.registry import describe_bots, make_bot
 from referee.records.model import Player
 from referee.tournament.play import play_game
 
