@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NoReturn, TypeVar
 
 from referee.games import get_game
+from referee.games.agent import NO_INFO, Bot, Forfeit, MoveInfo
 from referee.games.base import Game, GameError, NotationError, Ruleset, State
-from referee.games.bot import NO_INFO, Bot, Forfeit, MoveInfo
 from referee.players.process import BotLog, BotProcess, Launch
 
 PROTOCOL = "referee-bot"

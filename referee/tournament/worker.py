@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from referee.games import get_game
+from referee.games.agent import Bot
 from referee.games.base import Game, Ruleset
-from referee.games.bot import Bot
 from referee.players.external import JsonLineBot, Limits, ProgramBot, TraxContestBot
 from referee.players.process import BotLog, Launch, minimal_environment
 from referee.players.registry import make_bot

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.games import get_game
-from referee.games.bot import Forfeit
+from referee.games.agent import Forfeit
 from referee.players import running
 from referee.players.external import JsonLineBot, Limits, Terms, hello_terms, turn_message
 from referee.players.process import Launch

@@ -114,7 +114,7 @@ def test_a_reused_bot_plays_as_a_new_one(monkeypatch: Any) -> None:
 
 
 def test_a_bot_that_cannot_forget_is_built_for_every_game(monkeypatch: Any) -> None:
-    from referee.games.bot import RandomBot
+    from referee.games.agent import RandomBot
 
     built: list[RandomBot] = []
 
