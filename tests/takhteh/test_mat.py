@@ -17,7 +17,7 @@ from referee.games.takhteh import GAME
 from referee.games.takhteh.mat import parse_mat, write_mat
 from referee.records.convert import convert
 from referee.records.formats import detect_format, format_named
-from referee.records.formats.mat import NAME_LENGTH, mat_name
+from referee.records.formats.takhteh_mat import NAME_LENGTH, mat_name
 from referee.records.io import write_jsonl
 from referee.records.model import Player, TakhtehRecord
 from referee.records.replay import replay

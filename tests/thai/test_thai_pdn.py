@@ -13,7 +13,7 @@ from thai_support import GAME, RULESET
 
 from referee.games.thai.pdn import GAME_TYPE, PdnGame, PdnMove, read_game, read_games, write_game
 from referee.records.formats import detect_format, format_named
-from referee.records.formats.pdn import PdnFormat, record_to_pdn
+from referee.records.formats.thai_pdn import PdnFormat, record_to_pdn
 from referee.records.io import Loaded
 from referee.records.model import EventInfo, Player, Reason, Result, ThaiRecord, Turn
 from referee.tournament.play import play_game
