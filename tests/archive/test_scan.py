@@ -8,7 +8,6 @@ import json
 from collections import Counter
 
 import pytest
-from archive_helpers import records
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +17,7 @@ from referee.games.trax.symmetry import shape, symmetric_shape, transforms
 from referee.records.io import RecordError, record_to_json
 from referee.records.model import Record
 from referee.records.scan import first_seat, scan_jsonl, scan_line
+from tests.archive.helpers import records
 
 
 @settings(max_examples=40, deadline=None)

@@ -9,7 +9,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from helpers_takhteh import random_game, random_match
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +21,7 @@ from referee.records.io import write_jsonl
 from referee.records.model import Player, TakhtehRecord
 from referee.records.replay import replay
 from referee.validator.check import validate_file
+from tests.takhteh.helpers import random_game, random_match
 
 FIXTURE = Path(__file__).parents[1] / "fixtures/takhteh/standard-backgammon-7pt-two-games.mat"
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from thai_support import GAME, RULESET
 
 from referee.games.thai.pdn import GAME_TYPE, PdnGame, PdnMove, read_game, read_games, write_game
 from referee.records.formats import detect_format, format_named
@@ -18,6 +17,7 @@ from referee.records.io import Loaded
 from referee.records.model import EventInfo, Player, Reason, Result, ThaiRecord, Turn
 from referee.tournament.play import play_game
 from referee.validator.check import validate_file
+from tests.thai.helpers import GAME, RULESET
 
 FORMAT = PdnFormat()
 

@@ -22,7 +22,7 @@ from referee.records.model import Turn
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import PAIRS_PER_BATCH, run_tournament
 from referee.tournament.store import TournamentStore
-from tests.tournament.tournament_helpers import alive
+from tests.tournament.helpers import alive
 
 ENGINE_OUTPUT = {"score", "depth", "nodes", "pv"}
 TURNS_BOT = Path(__file__).parent / "bots" / "turns_bot.py"

@@ -23,8 +23,7 @@ from referee.tournament.play import GameControl, play_game_data
 from referee.tournament.runner import IN_FLIGHT_PER_WORKER, run_tournament
 from referee.tournament.schedule import iter_schedule, schedule, schedule_size
 from referee.tournament.store import StoredKeys
-
-from .tournament_helpers import stored_games
+from tests.tournament.helpers import stored_games
 
 OPENINGS = Path(__file__).resolve().parents[2] / "referee" / "data" / "openings"
 

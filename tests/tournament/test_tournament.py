@@ -7,7 +7,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from tournament_helpers import stored_games
 from typer.testing import CliRunner
 
 from referee.cli.app import app
@@ -22,6 +21,7 @@ from referee.tournament.config import (
 from referee.tournament.runner import run_tournament
 from referee.tournament.schedule import schedule
 from referee.tournament.store import TournamentStore
+from tests.tournament.helpers import stored_games
 
 runner = CliRunner()
 
