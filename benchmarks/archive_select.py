@@ -31,7 +31,7 @@ from referee.archive.filters import Criteria
 from referee.archive.positions import position_query
 from referee.archive.select import Counts, Plan, selected
 from referee.games import GAME_NAMES, get_game
-from referee.games.bot import RandomBot
+from referee.games.agent import RandomBot
 from referee.records.io import parse_record_json, record_to_json
 from referee.records.model import Player
 from referee.records.replay import final_state, game_of

@@ -31,11 +31,11 @@ from typing import Any
 
 from common import machine, report, table
 
-from referee.bots.external import JsonLineBot, Limits
-from referee.bots.process import BotLog, BotProcess, Launch
 from referee.games import get_game
+from referee.games.agent import Bot
 from referee.games.base import State
-from referee.games.bot import Bot
+from referee.players.external import JsonLineBot, Limits
+from referee.players.process import BotLog, BotProcess, Launch
 from referee.records.model import Player
 from referee.tournament.play import play_game
 

@@ -14,9 +14,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "ratings"))
+sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from test_ratings_calibration import calibration
+from tests.ratings.test_ratings_calibration import calibration
 
 CASES = ((10, 100_000, 5), (100, 100_000, 5), (500, 100_000, 3), (500, 1_000_000, 3))
 

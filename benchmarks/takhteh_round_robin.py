@@ -12,8 +12,8 @@ import itertools
 import sys
 import time
 
-from referee.bots.registry import make_bot
 from referee.games.takhteh import GAME
+from referee.players.registry import make_bot
 from referee.records.model import Player
 from referee.tournament.play import play_game
 

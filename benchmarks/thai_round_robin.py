@@ -12,8 +12,8 @@ import sys
 import time
 from collections import Counter
 
-from referee.bots.registry import make_bot
 from referee.games import get_game
+from referee.players.registry import make_bot
 from referee.records.model import Player
 from referee.tournament.play import play_game
 

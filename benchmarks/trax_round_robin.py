@@ -11,8 +11,8 @@ import itertools
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from referee.bots.registry import make_bot
 from referee.games.trax import GAME
+from referee.players.registry import make_bot
 from referee.records.model import Player
 from referee.tournament.play import play_game
 

@@ -27,7 +27,7 @@ from anchors import CHESS, chess_games, chess_replay, missing, optional
 from common import conditions, cpu_seconds, empty_caches, load_average, report, spread, table
 
 from referee.games import GAME_NAMES, get_game
-from referee.games.bot import RandomBot
+from referee.games.agent import RandomBot
 from referee.records.io import iter_jsonl, record_to_json
 from referee.records.model import Player
 from referee.tournament.play import play_game

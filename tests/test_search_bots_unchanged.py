@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.bots.registry import make_bot
 from referee.games import get_game
+from referee.players.registry import make_bot
 from referee.records.model import Player
 from referee.tournament.play import play_game
 

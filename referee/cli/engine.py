@@ -154,8 +154,8 @@ def bots(
     ] = None,
 ) -> None:
     """List the built-in bots of each game with their options."""
-    from referee.bots.registry import describe_bots
     from referee.games import game_names, get_game
+    from referee.players.registry import describe_bots
 
     names = [get_game(game).name] if game else list(game_names())
     for name in names:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 from referee.errors import RefereeError
 
 if TYPE_CHECKING:
-    from referee.games.bot import Bot
+    from referee.games.agent import Bot
 
 Roll = tuple[int, ...]
 """The dice of one chance event: the opening (one die per seat) or a turn roll (two dice)."""

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import IO
 
 from referee.records.formats import FileFormat, detect_stream, format_for_path
-from referee.records.formats.mat import MatFormat
+from referee.records.formats.takhteh_mat import MatFormat
 from referee.records.io import RecordError
 from referee.records.model import Record
 from referee.records.replay import ReplayError, game_of, replay

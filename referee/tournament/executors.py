@@ -12,7 +12,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from types import FrameType
 
-from referee.bots.process import kill_live_groups
+from referee.players.process import kill_live_groups
 from referee.tournament.config import ConfigError
 
 ExecutorFactory = Callable[[], Executor]

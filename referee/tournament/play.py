@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, overload
 
+from referee.games.agent import NO_INFO, Bot, Forfeit, MoveInfo
 from referee.games.base import Game, GameError, Roll, Ruleset, State
-from referee.games.bot import NO_INFO, Bot, Forfeit, MoveInfo
 from referee.records.model import (
     FORMAT,
     VERSION,

@@ -14,9 +14,9 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Protocol
 
-from referee.bots.process import kill_orphans
-from referee.bots.registry import make_bot
 from referee.errors import RefereeError
+from referee.players.process import kill_orphans
+from referee.players.registry import make_bot
 from referee.records.io import parse_record_json
 from referee.records.keys import GameKey, describe_key
 from referee.records.model import Reason, Record

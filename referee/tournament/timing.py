@@ -6,7 +6,7 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
-from referee.bots.registry import bot_classes, parse_spec
+from referee.players.registry import bot_classes, parse_spec
 from referee.tournament.config import TournamentConfig
 
 

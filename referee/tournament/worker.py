@@ -9,13 +9,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from referee.bots.external import JsonLineBot, Limits, ProgramBot, TraxContestBot
-from referee.bots.process import BotLog, Launch, minimal_environment
-from referee.bots.registry import make_bot
-from referee.bots.running import release, running_bot
 from referee.games import get_game
+from referee.games.agent import Bot
 from referee.games.base import Game, Ruleset
-from referee.games.bot import Bot
+from referee.players.external import JsonLineBot, Limits, ProgramBot, TraxContestBot
+from referee.players.process import BotLog, Launch, minimal_environment
+from referee.players.registry import make_bot
+from referee.players.running import release, running_bot
 from referee.records.io import parse_record
 from referee.records.model import EventInfo, Player
 from referee.tournament.config import BotEntry, TournamentConfig
@@ -172,7 +172,7 @@ def play_batch(
 
     Built-in bots are reset and reseeded for each game, so batching and resuming never change
     a game; external programs keep running from game to game and from batch to batch in this
-    worker (restarted after a forfeit, referee/bots/running.py) and their standard error goes
+    worker (restarted after a forfeit, referee/players/running.py) and their standard error goes
     to a log per bot. Unless `keep_going`, the batch stops once a
     program could not start in each of its first two games.
     """

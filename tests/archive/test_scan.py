@@ -9,7 +9,6 @@ from collections import Counter
 
 import msgspec
 import pytest
-from archive_helpers import records
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +19,7 @@ from referee.records import scan
 from referee.records.io import RecordError, record_to_json
 from referee.records.model import Record
 from referee.records.scan import first_seat, scan_jsonl, scan_line, skim_jsonl
+from tests.archive.helpers import records
 
 
 @settings(max_examples=40, deadline=None)

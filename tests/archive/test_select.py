@@ -10,14 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from archive_helpers import (
-    NAMES,
-    archives,
-    pool,
-    read_jsonl,
-    select,
-    write_jsonl,
-)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +20,14 @@ from referee.records.convert import canonical
 from referee.records.model import Record
 from referee.records.replay import replay, start_state
 from referee.validator.check import validate_record
+from tests.archive.helpers import (
+    NAMES,
+    archives,
+    pool,
+    read_jsonl,
+    select,
+    write_jsonl,
+)
 
 SETTINGS = settings(
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

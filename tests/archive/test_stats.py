@@ -11,13 +11,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from archive_helpers import archives, pool, select, stats, write_jsonl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.records.model import Record, Result
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
+from tests.archive.helpers import archives, pool, select, stats, write_jsonl
 
 SOLVED_FIRST_MOVER = 0.5182474968634
 """The first player's chance under perfect play (docs/thax.md)."""

@@ -15,12 +15,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from fuzzing import mutated
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from referee.cli.app import app
+from tests.fuzzing import mutated
 
 SAMPLES = Path(__file__).parents[1] / "validator" / "samples"
 FILES = sorted(SAMPLES.iterdir())

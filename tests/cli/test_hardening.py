@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.games import get_game
-from referee.games.bot import RandomBot
+from referee.games.agent import RandomBot
 from referee.records.io import record_to_dict
 from referee.records.model import Player
 from referee.tournament.play import play_game

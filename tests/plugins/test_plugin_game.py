@@ -248,7 +248,7 @@ def test_an_installed_package_adds_the_game_by_an_entry_point(
     """A package that names the game under the `referee.games` entry points (here a
     distribution's metadata written by hand) adds it without anyone calling register_game."""
     monkeypatch.delitem(referee.games._plugins, GAME.name)
-    installed(tmp_path, monkeypatch, "tictactoe = plugins.test_plugin_game:GAME")
+    installed(tmp_path, monkeypatch, "tictactoe = tests.plugins.test_plugin_game:GAME")
     code, out, err = cli("moves", "--game", "tictactoe", "--position", "x........ 1")
     assert code == 0, err
     assert len(out.split()) == 8

@@ -10,13 +10,13 @@ import re
 import chess.pgn
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ratings_helpers import record
 from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.ratings.export import pgn_game
 from referee.records.io import write_jsonl
 from referee.records.model import Reason
+from tests.ratings.helpers import record
 
 runner = CliRunner()
 TOKEN = {0: "1-0", 1: "0-1", None: "1/2-1/2"}

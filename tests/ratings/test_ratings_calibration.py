@@ -121,9 +121,8 @@ def test_several_anchors_fix_their_bots_and_fit_the_rest_by_maximum_likelihood()
     advantage, fixed at 0 here) is where scipy's one-dimensional minimiser of the written-out
     likelihood puts it."""
     optimize = pytest.importorskip("scipy.optimize")
-    from ratings_helpers import record
-
     from referee.ratings import RatingOptions, build_tables, games_from_records
+    from tests.ratings.helpers import record
 
     games = [("A", "B", 0)] * 3 + [("B", "A", 0)] * 5 + [("B", "C", 1)] * 6 + [("C", "B", 1)] * 2
     games += [("A", "C", 1)] * 4 + [("C", "A", 1)]
@@ -153,9 +152,8 @@ def test_several_anchors_fix_their_bots_and_fit_the_rest_by_maximum_likelihood()
 
 
 def test_pools_that_never_met_are_named():
-    from ratings_helpers import record
-
     from referee.ratings import RatingOptions, build_tables, games_from_records
+    from tests.ratings.helpers import record
 
     records = [record("A", "B", 0), record("B", "A", 0), record("C", "D", 0), record("D", "C", 1)]
     (table,) = build_tables(games_from_records(records), RatingOptions(anchors=(("C", 100.0),)))

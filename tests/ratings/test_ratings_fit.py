@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ratings_helpers import by_bot, record, synthetic_tournament, tables_from, widths
 
 from referee.ratings import RatingOptions, build_tables, games_from_records, read_games
 from referee.ratings.fit import ELO_PER_UNIT, FitGames, fit_ratings, los_matrix
@@ -18,6 +17,7 @@ from referee.ratings.incremental import incremental_elo
 from referee.ratings.output import render
 from referee.ratings.pentanomial import count_pairs
 from referee.records.io import write_jsonl
+from tests.ratings.helpers import by_bot, record, synthetic_tournament, tables_from, widths
 
 TRUE_RATINGS = [-300.0, -150.0, -50.0, 50.0, 150.0, 300.0]
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from ratings_helpers import record
 
 from referee.ratings import RatingOptions, RatingsError, RatingsInputError, build_tables, read_games
 from referee.ratings.output import render
 from referee.records.io import record_to_dict, write_jsonl, write_record
+from tests.ratings.helpers import record
 
 
 def _tournament(folder, records):

@@ -7,13 +7,13 @@ import os
 from pathlib import Path
 
 import pytest
-from ratings_helpers import record, tables_from
 from rich.console import Console
 
 from referee.ratings import RatingsError
 from referee.ratings.output import print_tables, render
 from referee.ratings.plot import plot_ratings
 from referee.records.model import Reason
+from tests.ratings.helpers import record, tables_from
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("REFEREE_UPDATE_GOLDEN") == "1"
@@ -190,9 +190,8 @@ def _in_terminal(args: list[str], columns: int) -> str:
 def test_the_table_fits_80_columns_without_cutting_a_number(tmp_path):
     """Acceptance (issue 17): in an 80-column terminal, `referee ratings` on a tournament
     folder shows every bot's Elo and interval, and no cell is cut to `…`."""
-    from ratings_helpers import synthetic_tournament
-
     from referee.records.io import write_jsonl
+    from tests.ratings.helpers import synthetic_tournament
 
     folder = tmp_path / "tournament"
     folder.mkdir()

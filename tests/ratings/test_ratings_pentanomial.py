@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from ratings_helpers import by_bot, record, widths
 
 from referee.ratings import RatingOptions, build_tables, games_from_records
 from referee.ratings.pentanomial import count_pairs
+from tests.ratings.helpers import by_bot, record, widths
 
 
 def test_pentanomial_counts_a_pair_by_the_first_bots_score_over_both_games():

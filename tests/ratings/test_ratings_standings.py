@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from ratings_helpers import by_bot, record, tables_from
-
 from referee.ratings.output import render
 from referee.records.model import Reason
+from tests.ratings.helpers import by_bot, record, tables_from
 
 
 def test_forfeits_are_counted_by_reason_against_the_bot_that_forfeited(tmp_path):

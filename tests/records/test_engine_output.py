@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from referee.games.bot import RandomBot
+from referee.games.agent import RandomBot
 from referee.games.thai import GAME
 from referee.records.formats import format_named
 from referee.records.model import Player, Record, ThaiRecord, Turn

@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from referee.games.bot import RandomBot
+from referee.games.agent import RandomBot
 from referee.games.thax import GAME
 from referee.records.io import (
     RecordError,

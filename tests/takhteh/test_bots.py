@@ -6,16 +6,16 @@ import random
 
 import numpy as np
 import pytest
-from bot_clock import BUSY_MACHINE, timed
-from helpers_takhteh import random_game
 
-from referee.bots.registry import describe_bots, make_bot
 from referee.games.takhteh import GAME
 from referee.games.takhteh.bots import evaluate, evaluate_board
 from referee.games.takhteh.net import INPUTS, SIDE_INPUTS, Net, features
 from referee.games.takhteh.rules import START, TakhtehState, flip
 from referee.games.takhteh.train import _Chain, self_play_game
+from referee.players.registry import describe_bots, make_bot
 from referee.records.replay import replay
+from tests.bot_clock import BUSY_MACHINE, timed
+from tests.takhteh.helpers import random_game
 
 
 def _states(seed: int) -> list[TakhtehState]:

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import random
 
-from helpers_takhteh import random_game, random_match
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.bots.registry import make_bot
 from referee.games.takhteh import GAME
+from referee.players.registry import make_bot
 from referee.records.model import Player
 from referee.records.replay import final_state
 from referee.tournament.play import play_game
 from referee.validator.check import validate_record
+from tests.takhteh.helpers import random_game, random_match
 
 seeds = st.integers(0, 2**32 - 1)
 

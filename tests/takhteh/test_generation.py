@@ -1,5 +1,5 @@
 """Legal plays: the fast generators and the play check against a plain reference generator
-written from RULES.md (takhteh_reference.py), on random positions."""
+written from RULES.md (reference.py), on random positions."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from collections.abc import Callable
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from takhteh_reference import random_board, reference_positions
 
 from referee.games.base import IllegalMove, perft_counts
 from referee.games.takhteh import GAME
@@ -20,6 +19,7 @@ from referee.games.takhteh.rules import (
     check_play,
     legal_plays,
 )
+from tests.takhteh.reference import random_board, reference_positions
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 rolls = st.tuples(st.integers(1, 6), st.integers(1, 6)).map(lambda r: (max(r), min(r)))

@@ -9,7 +9,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from helpers_takhteh import random_game, random_match
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,11 +16,12 @@ from referee.games.takhteh import GAME
 from referee.games.takhteh.mat import parse_mat, write_mat
 from referee.records.convert import convert
 from referee.records.formats import detect_format, format_named
-from referee.records.formats.mat import NAME_LENGTH, mat_name
+from referee.records.formats.takhteh_mat import NAME_LENGTH, mat_name
 from referee.records.io import write_jsonl
 from referee.records.model import Player, TakhtehRecord
 from referee.records.replay import replay
 from referee.validator.check import validate_file
+from tests.takhteh.helpers import random_game, random_match
 
 FIXTURE = Path(__file__).parents[1] / "fixtures/takhteh/standard-backgammon-7pt-two-games.mat"
 

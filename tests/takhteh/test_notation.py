@@ -8,12 +8,12 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from takhteh_reference import make_board, random_board
 
 from referee.games.base import IllegalMove, NotationError
 from referee.games.takhteh import GAME, notation
 from referee.games.takhteh.notation import format_legs_plain, parse_segments
 from referee.games.takhteh.rules import START, TURN_OUTCOMES, TakhtehState
+from tests.takhteh.reference import make_board, random_board
 
 RULESET = GAME.ruleset()
 

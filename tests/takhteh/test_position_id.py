@@ -7,11 +7,11 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from takhteh_reference import random_board
 
 from referee.games.base import NotationError
 from referee.games.takhteh import GAME, position_id
 from referee.games.takhteh.rules import START
+from tests.takhteh.reference import random_board
 
 RULESET = GAME.ruleset()
 

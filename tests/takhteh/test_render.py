@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from takhteh_reference import make_board
-
 from referee.games.takhteh import GAME
 from referee.games.takhteh.rules import TakhtehState
+from tests.takhteh.reference import make_board
 
 
 def test_text_board_shows_points_checkers_bar_and_status() -> None:

@@ -4,7 +4,6 @@ backgammon answers otherwise, and the standard rules the engine keeps."""
 from __future__ import annotations
 
 import pytest
-from takhteh_reference import make_board, reference_positions
 
 from referee.games.base import IllegalMove, RulesetError
 from referee.games.takhteh import GAME
@@ -16,6 +15,7 @@ from referee.games.takhteh.rules import (
     TakhtehState,
     apply_legs,
 )
+from tests.takhteh.reference import make_board, reference_positions
 
 RULESET = GAME.ruleset()
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from bot_clock import BUSY_MACHINE, timed
 from hypothesis import given, settings
-from thai_support import GAME, RULESET, moves, position, positions
 
-from referee.bots.registry import BotSpecError, describe_bots, make_bot
 from referee.games.thai.bots import AlphaBetaBot, evaluate, material
 from referee.games.thai.search import EVALUATIONS
+from referee.players.registry import BotSpecError, describe_bots, make_bot
+from tests.bot_clock import BUSY_MACHINE, timed
+from tests.thai.helpers import GAME, RULESET, moves, position, positions
 
 
 def test_bots_are_listed_with_their_options() -> None:

@@ -7,10 +7,10 @@ quiet moves from row tables and ray slices)."""
 from __future__ import annotations
 
 from hypothesis import given, settings
-from thai_support import position, positions
 
 from referee.games.thai.geometry import ALL, DIRECTIONS, FORWARD, RAY
 from referee.games.thai.rules import CAPTURING_MEN, ThaiState
+from tests.thai.helpers import position, positions
 
 
 def quiet_moves_in_order(state: ThaiState) -> list[tuple[int, ...]]:

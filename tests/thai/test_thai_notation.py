@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from thai_support import GAME, RULESET, moves, play, position, positions
 
 from referee.games.base import NotationError
 from referee.games.thai import ThaiMove
 from referee.games.thai.fen import format_fen, parse_fen
+from tests.thai.helpers import GAME, RULESET, moves, play, position, positions
 
 
 def test_moves_are_written_from_to_and_captures_with_every_landing_square() -> None:

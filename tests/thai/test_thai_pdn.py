@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from thai_support import GAME, RULESET
 
 from referee.games.thai.pdn import GAME_TYPE, PdnGame, PdnMove, read_game, read_games, write_game
 from referee.records.formats import detect_format, format_named
-from referee.records.formats.pdn import PdnFormat, record_to_pdn
+from referee.records.formats.thai_pdn import PdnFormat, record_to_pdn
 from referee.records.io import Loaded
 from referee.records.model import EventInfo, Player, Reason, Result, ThaiRecord, Turn
 from referee.tournament.play import play_game
 from referee.validator.check import validate_file
+from tests.thai.helpers import GAME, RULESET
 
 FORMAT = PdnFormat()
 
@@ -206,7 +206,7 @@ def test_the_reason_of_a_pdn_result_is_inferred_from_the_board() -> None:
 
 
 def _record(seed: int, bots: tuple[str, str], event: EventInfo, comment: str | None) -> ThaiRecord:
-    from referee.bots.registry import make_bot
+    from referee.players.registry import make_bot
 
     players = [Player(name=f"{bot} {seed}", kind="bot", spec=bot) for bot in bots]
     record = play_game(

@@ -1,14 +1,15 @@
-"""The engine against the plain reference reading of the rules (thai_reference.py), on random
+"""The engine against the plain reference reading of the rules (reference.py), on random
 positions and along random games: the same legal moves, and the same position after each."""
 
 from __future__ import annotations
 
 import random
 
-import thai_reference as reference
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from thai_support import GAME, moves, position, positions
+
+import tests.thai.reference as reference
+from tests.thai.helpers import GAME, moves, position, positions
 
 
 def check_against_reference(fen: str) -> None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from thai_support import GAME, RULESET, moves, play, position, positions
 
 from referee.games.base import IllegalMove
 from referee.games.thai import BLACK, WHITE, ThaiMove, ThaiState
 from referee.games.thai.geometry import DIRECTION, DIRECTIONS, RAY
+from tests.thai.helpers import GAME, RULESET, moves, play, position, positions
 
 
 def rule_of(state: ThaiState, text: str) -> str:

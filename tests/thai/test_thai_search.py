@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import statistics
 
-from bot_clock import BUSY_MACHINE, timed
 from hypothesis import given, settings
-from thai_support import GAME, RULESET, play, position, positions
 
-from referee.bots.registry import make_bot
 from referee.games.thai import ThaiState
 from referee.games.thai.search import WIN, SearchBot
+from referee.players.registry import make_bot
 from referee.records.model import Player
 from referee.tournament.play import play_game
+from tests.bot_clock import BUSY_MACHINE, timed
+from tests.thai.helpers import GAME, RULESET, play, position, positions
 
 
 def _mirror(mask: int) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.games.bot import RandomBot
+from referee.games.agent import RandomBot
 from referee.games.thax import GAME, PASS, ThaxState
 from referee.records.io import parse_record_json, record_to_json
 from referee.records.model import Player

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from referee.cli.app import app
-from referee.games.bot import Bot, Clock, RandomBot
+from referee.games.agent import Bot, Clock, RandomBot
 from referee.games.thax import GAME as THAX
 from referee.records.model import Player, Record
 from referee.tournament.clock import parse_time_control

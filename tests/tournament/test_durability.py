@@ -10,11 +10,10 @@ import sys
 import time
 from pathlib import Path
 
-from tournament_helpers import alive, children, stored_games
-
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.executors import dask_executors
 from referee.tournament.runner import run_tournament
+from tests.tournament.helpers import alive, children, stored_games
 
 GAMES = 200
 

@@ -13,16 +13,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.bots import running
-from referee.bots.external import JsonLineBot, Limits, Terms, hello_terms, turn_message
-from referee.bots.process import Launch
 from referee.games import get_game
-from referee.games.bot import Forfeit
+from referee.games.agent import Forfeit
+from referee.players import running
+from referee.players.external import JsonLineBot, Limits, Terms, hello_terms, turn_message
+from referee.players.process import Launch
 from referee.records.model import Turn
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import PAIRS_PER_BATCH, run_tournament
 from referee.tournament.store import TournamentStore
-from tests.tournament.tournament_helpers import alive
+from tests.tournament.helpers import alive
 
 ENGINE_OUTPUT = {"score", "depth", "nodes", "pv"}
 TURNS_BOT = Path(__file__).parent / "bots" / "turns_bot.py"

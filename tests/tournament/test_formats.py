@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tournament_helpers import stored_games
 from typer.testing import CliRunner
 
 from referee.cli.app import app
@@ -24,6 +23,7 @@ from referee.tournament.openings import all_openings
 from referee.tournament.runner import run_tournament
 from referee.tournament.schedule import schedule
 from referee.validator.check import validate_record
+from tests.tournament.helpers import stored_games
 
 RUNNER = CliRunner()
 

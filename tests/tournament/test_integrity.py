@@ -11,7 +11,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from tournament_helpers import stored_games
 from typer.testing import CliRunner
 
 from referee.cli.app import app
@@ -19,6 +18,7 @@ from referee.tournament.config import BotEntry, ConfigError, build_config
 from referee.tournament.runner import run_tournament
 from referee.tournament.schedule import schedule
 from referee.tournament.store import TournamentStore
+from tests.tournament.helpers import stored_games
 
 HERE = Path(__file__).parent
 runner = CliRunner()

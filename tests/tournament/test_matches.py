@@ -6,13 +6,12 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-from tournament_helpers import stored_games
-
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.play import match_score
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import TournamentStore
 from referee.validator.run import validate_paths
+from tests.tournament.helpers import stored_games
 
 
 def config():

@@ -11,8 +11,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.bots.registry import make_bot
 from referee.games import get_game
+from referee.players.registry import make_bot
 from referee.records.io import record_to_json
 from referee.records.keys import GameKey
 from referee.records.model import EventInfo, MatchInfo, Player, record_adapter
@@ -23,8 +23,7 @@ from referee.tournament.play import GameControl, play_game_data
 from referee.tournament.runner import IN_FLIGHT_PER_WORKER, run_tournament
 from referee.tournament.schedule import iter_schedule, schedule, schedule_size
 from referee.tournament.store import StoredKeys
-
-from .tournament_helpers import stored_games
+from tests.tournament.helpers import stored_games
 
 OPENINGS = Path(__file__).resolve().parents[2] / "referee" / "data" / "openings"
 
@@ -114,7 +113,7 @@ def test_a_reused_bot_plays_as_a_new_one(monkeypatch: Any) -> None:
 
 
 def test_a_bot_that_cannot_forget_is_built_for_every_game(monkeypatch: Any) -> None:
-    from referee.games.bot import RandomBot
+    from referee.games.agent import RandomBot
 
     built: list[RandomBot] = []
 

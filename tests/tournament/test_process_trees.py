@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
-from tournament_helpers import alive, children
 
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import TournamentStore
+from tests.tournament.helpers import alive, children
 
 PROGRAM = Path(__file__).parent / "bots" / "program.py"
 GAME = {"json": "thax", "trax": "trax"}

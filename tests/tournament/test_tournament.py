@@ -7,7 +7,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from tournament_helpers import stored_games
 from typer.testing import CliRunner
 
 from referee.cli.app import app
@@ -22,6 +21,7 @@ from referee.tournament.config import (
 from referee.tournament.runner import run_tournament
 from referee.tournament.schedule import schedule
 from referee.tournament.store import TournamentStore
+from tests.tournament.helpers import stored_games
 
 runner = CliRunner()
 
@@ -146,7 +146,7 @@ def test_a_bad_configuration_file_names_the_file_and_field(tmp_path: Path) -> No
 
 
 def test_a_built_in_bot_that_raises_loses_by_crash_and_the_tournament_goes_on() -> None:
-    from referee.games.bot import Bot, RandomBot
+    from referee.games.agent import Bot, RandomBot
     from referee.games.thax import GAME
     from referee.records.model import Player
     from referee.tournament.play import play_game

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from bot_clock import BUSY_MACHINE, timed
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from trax_support import position, random_state
 
-from referee.bots.registry import describe_bots, make_bot
 from referee.games.trax import GAME, TraxState
 from referee.games.trax.bots import (
     TraxGreedyBot,
@@ -17,8 +14,11 @@ from referee.games.trax.bots import (
     can_win_at_once,
     outlook,
 )
+from referee.players.registry import describe_bots, make_bot
 from referee.records.model import Player
 from referee.tournament.play import play_game
+from tests.bot_clock import BUSY_MACHINE, timed
+from tests.trax.helpers import position, random_state
 
 PLAYERS = [Player(name="a", kind="bot"), Player(name="b", kind="bot")]
 

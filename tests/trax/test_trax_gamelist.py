@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.bots.registry import make_bot
 from referee.games.trax import GAME, gamelist
+from referee.players.registry import make_bot
 from referee.records.formats import FORMATS, detect_format
 from referee.records.formats.trax_list import TraxListFormat, from_record
 from referee.records.io import record_to_json

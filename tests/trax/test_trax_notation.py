@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from trax_support import position
 
 from referee.games.base import NotationError
 from referee.games.trax import GAME, TraxMove
 from referee.games.trax.notation import column_number, split_token
 from referee.games.trax.rules import column_label
+from tests.trax.helpers import position
 
 
 @pytest.mark.parametrize(

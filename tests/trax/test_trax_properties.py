@@ -1,4 +1,4 @@
-"""Random Trax games in all three variants, held against the slow reading in trax_support."""
+"""Random Trax games in all three variants, held against the slow reading in helpers.py."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ import itertools
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from trax_support import (
+
+from referee.games.trax import GAME
+from referee.games.trax.rules import FITS, ILLEGAL, NO_WIN, TraxState, coords, key_of
+from tests.trax.helpers import (
     absolute,
     board_of,
     entering,
@@ -19,9 +22,6 @@ from trax_support import (
     span,
     tracks,
 )
-
-from referee.games.trax import GAME
-from referee.games.trax.rules import FITS, ILLEGAL, NO_WIN, TraxState, coords, key_of
 
 VARIANTS = st.sampled_from(GAME.variants)
 CHOICES = st.lists(st.integers(0, 10**6), min_size=1, max_size=50)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ElementTree
 
-from trax_support import DRAWN_8X8, position
-
 from referee.games.trax import GAME
+from tests.trax.helpers import DRAWN_8X8, position
 
 SVG = "{http://www.w3.org/2000/svg}"
 

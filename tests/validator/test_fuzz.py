@@ -7,11 +7,11 @@ import io
 from pathlib import Path
 
 import pytest
-from fuzzing import mutated
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.validator.check import validate_stream
+from tests.fuzzing import mutated
 
 SAMPLES = Path(__file__).parent / "samples"
 FILES = sorted(SAMPLES.iterdir())

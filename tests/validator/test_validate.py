@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from referee.cli.app import app
-from referee.games.bot import RandomBot
+from referee.games.agent import RandomBot
 from referee.games.thax import GAME, ThaxMove
 from referee.games.thax.notation import format_move
 from referee.games.thax.rules import check

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from referee.games.agent import Bot
 from referee.games.base import Game, NotationError, Ruleset, RulesetError
-from referee.games.bot import Bot
 from referee.games.takhteh import notation, position_id, render
 from referee.games.takhteh.rules import (
     NO_MOVE,

@@ -14,7 +14,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from referee.games.bot import Bot, MoveInfo
+from referee.games.agent import Bot, MoveInfo
 from referee.games.search import Budget, OutOfTime
 from referee.games.takhteh.net import Net, equity
 from referee.games.takhteh.rules import (

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from referee.games.agent import Bot
 from referee.games.base import Game, GameError, NotationError, Ruleset
-from referee.games.bot import Bot
 from referee.games.thai import fen, notation, render
 from referee.games.thai.rules import BLACK, WHITE, ThaiMove, ThaiState
 

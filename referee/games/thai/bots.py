@@ -3,7 +3,7 @@ lighter defaults, live in `search.py`."""
 
 from __future__ import annotations
 
-from referee.games.bot import Bot, GreedyBot
+from referee.games.agent import Bot, GreedyBot
 from referee.games.thai.rules import BLACK, ThaiMove, ThaiState
 from referee.games.thai.search import AlphaBetaBot, SearchBot
 

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from time import perf_counter
 from typing import Any, NamedTuple
 
-from referee.games.bot import Bot, MoveInfo
+from referee.games.agent import Bot, MoveInfo
 from referee.games.search import DECIDED, MAX_PLY, WIN, Budget, OutOfTime, deepen, lost_in
 from referee.games.thai.geometry import FORWARD, SQUARES, STEP
 from referee.games.thai.rules import BLACK, QUIET_PLY_LIMIT, ThaiMove, ThaiState

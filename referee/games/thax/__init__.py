@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from referee.games.agent import Bot
 from referee.games.base import Game, NotationError, Ruleset
-from referee.games.bot import Bot
 from referee.games.thax import notation, render
 from referee.games.thax.rules import EMPTY_SIDE, PASS, SPACES, ThaxMove, ThaxState
 

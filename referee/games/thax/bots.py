@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from referee.games.bot import Bot, GreedyBot, MoveInfo
+from referee.games.agent import Bot, GreedyBot, MoveInfo
 from referee.games.thax import solver
 from referee.games.thax.rules import ThaxMove, ThaxState
 

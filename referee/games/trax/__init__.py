@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from referee.games.agent import Bot
 from referee.games.base import Game, IllegalMove, NotationError, Ruleset, RulesetError
-from referee.games.bot import Bot
 from referee.games.trax import gamelist, notation, render
 from referee.games.trax.rules import TraxMove, TraxState
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from time import perf_counter
 from typing import Any
 
-from referee.games.bot import Bot, MoveInfo
+from referee.games.agent import Bot, MoveInfo
 from referee.games.search import WIN, Budget, Deepened, OutOfTime, deepen
 from referee.games.trax.rules import (
     COORD_MASK,

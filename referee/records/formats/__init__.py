@@ -18,10 +18,10 @@ from referee.records.io import RecordError
 # need (see benchmarks/startup.py).
 _FORMATS = (
     ("referee_json", "JsonlFormat"),
-    ("pdn", "PdnFormat"),
+    ("thai_pdn", "PdnFormat"),
     ("referee_json", "JsonFormat"),
     ("trax_list", "TraxListFormat"),
-    ("mat", "MatFormat"),
+    ("takhteh_mat", "MatFormat"),
 )
 
 

@@ -11,10 +11,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NoReturn, TypeVar
 
-from referee.bots.process import BotLog, BotProcess, Launch
 from referee.games import get_game
+from referee.games.agent import NO_INFO, Bot, Forfeit, MoveInfo
 from referee.games.base import Game, GameError, NotationError, Ruleset, State
-from referee.games.bot import NO_INFO, Bot, Forfeit, MoveInfo
+from referee.players.process import BotLog, BotProcess, Launch
 
 PROTOCOL = "referee-bot"
 PROTOCOL_VERSION = 1
@@ -167,7 +167,7 @@ class JsonLineBot(ProgramBot):
     """The referee protocol: one JSON object per line each way.
 
     One process plays game after game, and stays running for the worker's next batch (see
-    referee/bots/running.py): a new one starts only after a forfeit, or when the program has
+    referee/players/running.py): a new one starts only after a forfeit, or when the program has
     played the `games_per_process` it asked for in its hello."""
 
     def __init__(self, launch: Launch, limits: Limits, log: BotLog | None = None) -> None:

@@ -19,7 +19,7 @@ import time
 from collections.abc import Hashable
 from multiprocessing import util
 
-from referee.bots.external import ProgramBot
+from referee.players.external import ProgramBot
 
 IDLE_SECONDS = 120.0
 """How long a released bot may wait for its next batch before it is closed."""

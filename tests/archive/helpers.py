@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from referee.cli import archive
 from referee.cli.app import RefereeGroup
 from referee.games import GAME_NAMES, get_game
-from referee.games.bot import RandomBot
+from referee.games.agent import RandomBot
 from referee.records.io import parse_record_json, record_to_json
 from referee.records.model import EventInfo, Player, Reason, Record, Result
 from referee.tournament.play import play_game

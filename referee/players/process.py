@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.games.bot import Forfeit
+from referee.games.agent import Forfeit
 
 READ_CHUNK = 1 << 16
 BASE_ENVIRONMENT = ("PATH", "HOME", "LANG", "TMPDIR")

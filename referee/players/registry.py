@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.games import get_game
+from referee.games.agent import Bot, RandomBot
 from referee.games.base import GameError
-from referee.games.bot import Bot, RandomBot
 
 
 class BotSpecError(GameError):
