@@ -494,7 +494,9 @@ def _bootstrap(
     block = max(1, _BLOCK // max(len(kind_of), len(table.first), 1))
     for start in range(0, samples, block):
         size = min(block, samples - start)
-        drawn = rng.poisson(multiplicity, size=(size, len(multiplicity)))[:, kind_of]
+        # np.take, not drawn[:, kind_of]: that comes out column by column in memory, and
+        # every pass over it (the sums in runs above all) would be several times slower.
+        drawn = np.take(rng.poisson(multiplicity, size=(size, len(multiplicity))), kind_of, axis=1)
         played = np.add.reduceat(drawn, cell_starts, axis=1).astype(np.float64)
         scored = np.add.reduceat(drawn * half_of, cell_starts, axis=1) / 2
         fitted = _solve_many(table, played, scored, n, params, constraints, free, inverse)
@@ -563,15 +565,29 @@ def _solve_many(
     converge, fast. A replicate that has not after `_FIXED_STEPS` is solved on its own."""
     extra = len(table.first) - played.shape[1]
     samples = len(played)
-    # Cells sorted by first mover: summing them in runs gives each bot's part of the
-    # gradient in order (every bot moves first and second in some cell: the prior's go
-    # both ways).
-    order = np.argsort(table.first, kind="stable")
-    first, second = table.first[order], table.second[order]
-    games = np.hstack([played, np.broadcast_to(table.games[-extra:], (samples, extra))])[:, order]
-    score = np.hstack([scored, np.broadcast_to(table.score[-extra:], (samples, extra))])[:, order]
+    # The prior's cells added to the played cells of the same (first, second), sorted by
+    # first mover: summing them in runs gives each bot's part of the gradient in order
+    # (every bot moves first and second in some cell: the prior's go both ways).
+    keys, cell = np.unique(table.first * n + table.second, return_inverse=True)
+    order = np.argsort(cell, kind="stable")
+    runs = np.flatnonzero(np.r_[True, np.diff(cell[order]) != 0])
+    first, second = keys // n, keys % n
+    cell_games, cell_score = (
+        np.add.reduceat(
+            np.take(
+                np.hstack([counts, np.broadcast_to(prior[-extra:], (samples, extra))]),
+                order,
+                axis=1,
+            ),
+            runs,
+            axis=1,
+        )
+        for counts, prior in ((played, table.games), (scored, table.score))
+    )
     params = np.tile(start, (samples, 1))
     active = np.arange(samples)
+    games, score = cell_games, cell_score  # of the active replicates
+    alone: list[int] = []
     by_second = np.argsort(second, kind="stable")
     first_starts = np.searchsorted(first, np.arange(n))
     second_starts = np.searchsorted(second[by_second], np.arange(n))
@@ -579,17 +595,29 @@ def _solve_many(
         if not len(active):
             break
         theta = params[active]
-        difference = theta[:, first] - theta[:, second] + theta[:, n : n + 1]
-        residual = score[active] - games[active] * 0.5 * (1.0 + np.tanh(difference / 2))
+        # Each cell's chance from the strengths exp(theta): one exponential a bot, not one
+        # a cell. Measured from the strongest bot, so that none overflows; a replicate
+        # spread so far that strengths underflow to 0 (a chance of 0 / 0) is solved alone.
+        strength = np.exp(theta[:, :n] - theta[:, :n].max(axis=1, keepdims=True))
+        ahead = np.take(strength, first, axis=1) * np.exp(theta[:, n : n + 1])
+        with np.errstate(invalid="ignore"):
+            residual = score - games * (ahead / (ahead + np.take(strength, second, axis=1)))
         gradient = np.empty((len(active), n + 1))
         gradient[:, :n] = np.add.reduceat(residual, first_starts, axis=1)
-        gradient[:, :n] -= np.add.reduceat(residual[:, by_second], second_starts, axis=1)
+        gradient[:, :n] -= np.add.reduceat(
+            np.take(residual, by_second, axis=1), second_starts, axis=1
+        )
         gradient[:, n] = residual.sum(axis=1)
         step = gradient[:, free] @ inverse
-        params[active[:, None], free] += step
-        active = active[np.abs(step).max(axis=1) >= _STEP_TOLERANCE]
-    for sample in active:  # rare: a replicate far from the games' fit
-        cells = _Cells(first, second, games[sample], score[sample])
+        finite = np.isfinite(step).all(axis=1)
+        alone += active[~finite].tolist()
+        params[active[finite][:, None], free] += step[finite]
+        with np.errstate(invalid="ignore"):
+            going = finite & (np.abs(step).max(axis=1) >= _STEP_TOLERANCE)
+        if not going.all():
+            active, games, score = active[going], games[going], score[going]
+    for sample in [*alone, *active.tolist()]:  # rare: a replicate far from the games' fit
+        cells = _Cells(first, second, cell_games[sample], cell_score[sample])
         params[sample] = _solve(cells, n, params[sample], constraints)
     return params
 
