@@ -587,21 +587,24 @@ def _solve_many(
     params = np.tile(start, (samples, 1))
     active = np.arange(samples)
     games, score = cell_games, cell_score  # of the active replicates
-    alone: list[int] = []
     by_second = np.argsort(second, kind="stable")
     first_starts = np.searchsorted(first, np.arange(n))
     second_starts = np.searchsorted(second[by_second], np.arange(n))
+    # Each cell's chance from strengths exp(theta - start), one exponential a bot rather than
+    # one a cell (the exponential was most of a step's time): 1 / (1 + strength_second *
+    # odds / (strength_first * exp(advantage))), with the second mover's odds at the start
+    # computed once. The strengths stay near 1, so none overflows; the odds of two anchors
+    # set absurdly far apart may, and infinite odds still give a chance of exactly 0.
+    with np.errstate(over="ignore"):
+        odds = np.exp(start[second] - start[first])
     for _ in range(_FIXED_STEPS):
         if not len(active):
             break
         theta = params[active]
-        # Each cell's chance from the strengths exp(theta): one exponential a bot, not one
-        # a cell. Measured from the strongest bot, so that none overflows; a replicate
-        # spread so far that strengths underflow to 0 (a chance of 0 / 0) is solved alone.
-        strength = np.exp(theta[:, :n] - theta[:, :n].max(axis=1, keepdims=True))
-        ahead = np.take(strength, first, axis=1) * np.exp(theta[:, n : n + 1])
-        with np.errstate(invalid="ignore"):
-            residual = score - games * (ahead / (ahead + np.take(strength, second, axis=1)))
+        strength = np.exp(theta[:, :n] - start[:n])
+        ahead = strength * np.exp(theta[:, n : n + 1])
+        against = np.take(strength, second, axis=1) * odds / np.take(ahead, first, axis=1)
+        residual = score - games / (1.0 + against)
         gradient = np.empty((len(active), n + 1))
         gradient[:, :n] = np.add.reduceat(residual, first_starts, axis=1)
         gradient[:, :n] -= np.add.reduceat(
@@ -609,14 +612,11 @@ def _solve_many(
         )
         gradient[:, n] = residual.sum(axis=1)
         step = gradient[:, free] @ inverse
-        finite = np.isfinite(step).all(axis=1)
-        alone += active[~finite].tolist()
-        params[active[finite][:, None], free] += step[finite]
-        with np.errstate(invalid="ignore"):
-            going = finite & (np.abs(step).max(axis=1) >= _STEP_TOLERANCE)
+        params[active[:, None], free] += step
+        going = np.abs(step).max(axis=1, initial=0.0) >= _STEP_TOLERANCE
         if not going.all():
             active, games, score = active[going], games[going], score[going]
-    for sample in [*alone, *active.tolist()]:  # rare: a replicate far from the games' fit
+    for sample in active:  # rare: a replicate far from the games' fit
         cells = _Cells(first, second, cell_games[sample], cell_score[sample])
         params[sample] = _solve(cells, n, params[sample], constraints)
     return params
