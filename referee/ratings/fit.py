@@ -494,7 +494,9 @@ def _bootstrap(
     block = max(1, _BLOCK // max(len(kind_of), len(table.first), 1))
     for start in range(0, samples, block):
         size = min(block, samples - start)
-        drawn = rng.poisson(multiplicity, size=(size, len(multiplicity)))[:, kind_of]
+        # np.take, not drawn[:, kind_of]: that comes out column by column in memory, and
+        # every pass over it (the sums in runs above all) would be several times slower.
+        drawn = np.take(rng.poisson(multiplicity, size=(size, len(multiplicity))), kind_of, axis=1)
         played = np.add.reduceat(drawn, cell_starts, axis=1).astype(np.float64)
         scored = np.add.reduceat(drawn * half_of, cell_starts, axis=1) / 2
         fitted = _solve_many(table, played, scored, n, params, constraints, free, inverse)
@@ -563,33 +565,59 @@ def _solve_many(
     converge, fast. A replicate that has not after `_FIXED_STEPS` is solved on its own."""
     extra = len(table.first) - played.shape[1]
     samples = len(played)
-    # Cells sorted by first mover: summing them in runs gives each bot's part of the
-    # gradient in order (every bot moves first and second in some cell: the prior's go
-    # both ways).
-    order = np.argsort(table.first, kind="stable")
-    first, second = table.first[order], table.second[order]
-    games = np.hstack([played, np.broadcast_to(table.games[-extra:], (samples, extra))])[:, order]
-    score = np.hstack([scored, np.broadcast_to(table.score[-extra:], (samples, extra))])[:, order]
+    # The prior's cells added to the played cells of the same (first, second), sorted by
+    # first mover: summing them in runs gives each bot's part of the gradient in order
+    # (every bot moves first and second in some cell: the prior's go both ways).
+    keys, cell = np.unique(table.first * n + table.second, return_inverse=True)
+    order = np.argsort(cell, kind="stable")
+    runs = np.flatnonzero(np.r_[True, np.diff(cell[order]) != 0])
+    first, second = keys // n, keys % n
+    cell_games, cell_score = (
+        np.add.reduceat(
+            np.take(
+                np.hstack([counts, np.broadcast_to(prior[-extra:], (samples, extra))]),
+                order,
+                axis=1,
+            ),
+            runs,
+            axis=1,
+        )
+        for counts, prior in ((played, table.games), (scored, table.score))
+    )
     params = np.tile(start, (samples, 1))
     active = np.arange(samples)
+    games, score = cell_games, cell_score  # of the active replicates
     by_second = np.argsort(second, kind="stable")
     first_starts = np.searchsorted(first, np.arange(n))
     second_starts = np.searchsorted(second[by_second], np.arange(n))
+    # Each cell's chance from strengths exp(theta - start), one exponential a bot rather than
+    # one a cell (the exponential was most of a step's time): 1 / (1 + strength_second *
+    # odds / (strength_first * exp(advantage))), with the second mover's odds at the start
+    # computed once. The strengths stay near 1, so none overflows; the odds of two anchors
+    # set absurdly far apart may, and infinite odds still give a chance of exactly 0.
+    with np.errstate(over="ignore"):
+        odds = np.exp(start[second] - start[first])
     for _ in range(_FIXED_STEPS):
         if not len(active):
             break
         theta = params[active]
-        difference = theta[:, first] - theta[:, second] + theta[:, n : n + 1]
-        residual = score[active] - games[active] * 0.5 * (1.0 + np.tanh(difference / 2))
+        strength = np.exp(theta[:, :n] - start[:n])
+        ahead = strength * np.exp(theta[:, n : n + 1])
+        against = np.take(strength, second, axis=1) * odds / np.take(ahead, first, axis=1)
+        residual = score - games / (1.0 + against)
         gradient = np.empty((len(active), n + 1))
         gradient[:, :n] = np.add.reduceat(residual, first_starts, axis=1)
-        gradient[:, :n] -= np.add.reduceat(residual[:, by_second], second_starts, axis=1)
+        gradient[:, :n] -= np.add.reduceat(
+            np.take(residual, by_second, axis=1), second_starts, axis=1
+        )
         gradient[:, n] = residual.sum(axis=1)
         step = gradient[:, free] @ inverse
         params[active[:, None], free] += step
-        active = active[np.abs(step).max(axis=1) >= _STEP_TOLERANCE]
+        going = np.abs(step).max(axis=1, initial=0.0) >= _STEP_TOLERANCE
+        if not going.all():
+            active, games, score = active[going], games[going], score[going]
     for sample in active:  # rare: a replicate far from the games' fit
-        cells = _Cells(first, second, games[sample], score[sample])
+        cells = _Cells(first, second, cell_games[sample], cell_score[sample])
         params[sample] = _solve(cells, n, params[sample], constraints)
     return params
 

@@ -62,17 +62,21 @@ def test_kinds_hold_every_unit_once(games):
 
 
 @settings(max_examples=40, deadline=None)
-@given(tables(), st.integers(0, 2**32 - 1), st.booleans())
-def test_replicates_refitted_together_equal_each_fitted_alone(games, seed, fit_advantage):
+@given(tables(), st.integers(0, 2**32 - 1), st.booleans(), st.sampled_from([None, 3.0]))
+def test_replicates_refitted_together_equal_each_fitted_alone(games, seed, fit_advantage, apart):
     """Protects `_solve_many`: replicates refitted in one block by steps with the full
     games' information reach the maximum of each replicate's own likelihood, as Newton's
-    method on that replicate alone finds it."""
+    method on that replicate alone finds it; also with bots 0 and 1 anchored `apart`
+    (logistic units: 3 is 521 Elo), the start then far from 0."""
     n = games.n
     counts = count_pairs(n, games.first, games.second, games.half, None)
     pools = pools_of(n, counts.pairs)
-    constraints = _constraints(pools, {}, fit_advantage)
+    anchors = {} if apart is None else {0: 0.0, 1: apart}
+    constraints = _constraints(pools, anchors, fit_advantage)
     full = _cells(games, counts, 1.0)
-    start = _solve(full, n, np.zeros(n + 1), constraints)
+    start = np.zeros(n + 1)
+    start[1] = apart or 0.0
+    start = _solve(full, n, start, constraints)
     free = np.flatnonzero(constraints.free)
     _, information = _hessian(start[:n], start[n], full)
     inverse = np.linalg.inv(information[np.ix_(free, free)] + constraints.projector)

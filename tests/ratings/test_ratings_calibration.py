@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from referee.ratings.fit import FitGames, fit_ratings
+from referee.ratings.fit import FitGames, Interval, fit_ratings
 from referee.ratings.pentanomial import count_pairs
 
 ELO = 400 / math.log(10)
@@ -27,12 +27,14 @@ def simulate(bots: int, games: int, seed: int, advantage: float = 30.0):
     return truth - truth.mean(), first, second, half
 
 
-def calibration(bots: int, games: int, seed: int) -> tuple[float, float, bool]:
+def calibration(
+    bots: int, games: int, seed: int, interval: Interval = "robust"
+) -> tuple[float, float, bool]:
     """Slope of fitted on true ratings, share of 95% intervals holding the truth, and
     whether the advantage's interval holds its true value."""
     truth, first, second, half = simulate(bots, games, seed)
     counts = count_pairs(bots, first, second, half, None)
-    fit = fit_ratings(FitGames.of(bots, first, second, half), counts)
+    fit = fit_ratings(FitGames.of(bots, first, second, half), counts, interval=interval)
     slope = float(np.polyfit(truth, fit.ratings, 1)[0])
     covered = float(np.mean((fit.low <= truth) & (truth <= fit.high)))
     return slope, covered, fit.advantage_low <= 30.0 <= fit.advantage_high
