@@ -337,6 +337,12 @@ def fit_ratings(
     start = np.zeros(n + 1)
     for bot, value in anchored.items():
         start[bot] = value / ELO_PER_UNIT
+    # The free bots of an anchored pool start at its anchors' mean: started at 0 beside an
+    # anchor at 100,000 Elo, every chance would round to 0 or 1 and Newton could not climb.
+    for pool in {int(pools[bot]) for bot in anchored}:
+        members = [bot for bot in anchored if pools[bot] == pool]
+        free_members = (pools == pool) & constraints.free[:n]
+        start[:n][free_members] = np.mean([start[bot] for bot in members])
     start[n] = 0.0 if advantage is None else advantage / ELO_PER_UNIT
     params = _solve(cells, n, start, constraints)
     ratings = _centre(params, pools, anchored, rating)

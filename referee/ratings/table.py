@@ -149,7 +149,10 @@ def build_tables(games: Games, options: RatingOptions | None = None) -> list[Rat
     tables = []
     for (game, variant), part in frame.groupby(["game", "variant"], observed=True, sort=True):
         unfinished = games.unfinished.get((str(game), str(variant)), 0)
-        table = _table(str(game), str(variant), part, unfinished, options)
+        # Anchors given far apart overflow on the way (a chance of exactly 0 or 1): what
+        # comes of it is a table with infinite bounds or a RatingsError, never a warning.
+        with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
+            table = _table(str(game), str(variant), part, unfinished, options)
         if table is not None:
             tables.append(table)
     return tables
@@ -280,17 +283,25 @@ def _fit(
         np.where(first_seat == 0, half_points, 2 - half_points),
         pair_key,
     )
-    return fit_ratings(
-        fit_games,
-        counts,
-        rating=options.rating,
-        anchors=anchors,
-        advantage=options.advantage,
-        prior=options.prior,
-        interval=options.interval,
-        samples=options.samples,
-        seed=options.seed,
-    )
+    try:
+        return fit_ratings(
+            fit_games,
+            counts,
+            rating=options.rating,
+            anchors=anchors,
+            advantage=options.advantage,
+            prior=options.prior,
+            interval=options.interval,
+            samples=options.samples,
+            seed=options.seed,
+        )
+    except np.linalg.LinAlgError:
+        # Anchors or an advantage thousands of Elo apart make every chance 0 or 1: the games
+        # then say nothing and the fit's information matrix is singular.
+        raise RatingsError(
+            "the ratings cannot be fitted: the anchors or the first-move advantage given are "
+            "so far apart that every game's outcome is certain and says nothing"
+        ) from None
 
 
 def _ranked(table: pd.DataFrame, fit: Fit, bots: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -5,8 +5,17 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from referee.ratings import RatingOptions, RatingsError, RatingsInputError, build_tables, read_games
+from referee.ratings import (
+    RatingOptions,
+    RatingsError,
+    RatingsInputError,
+    build_tables,
+    games_from_records,
+    read_games,
+)
 from referee.ratings.output import render
 from referee.records.io import record_to_dict, write_jsonl, write_record
 from tests.ratings.helpers import record
@@ -162,3 +171,39 @@ def test_huge_points_are_an_input_error_not_an_overflow(tmp_path):
     with pytest.raises(RatingsInputError, match=r"huge\.mat:3: .*points") as caught:
         read_games([path])
     assert "\n" not in str(caught.value)
+
+
+_ELO = st.one_of(
+    st.floats(-4000, 4000, allow_nan=False),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from([1e5, -1e5, 1.7e5, 1e300, -1e308]),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from("ABC"), _ELO), max_size=3),
+    st.one_of(st.none(), _ELO),
+    st.sampled_from(["robust", "information", "bootstrap"]),
+    st.lists(
+        st.tuples(st.sampled_from("ABC"), st.sampled_from("ABC"), st.sampled_from([0, 1, None])),
+        min_size=1,
+        max_size=8,
+    ),
+)
+def test_any_finite_anchors_and_advantage_give_a_table_or_a_ratings_error(
+    anchors: list[tuple[str, float]],
+    advantage: float | None,
+    interval: str,
+    games: list[tuple[str, str, int | None]],
+) -> None:
+    """Protects the CLI from a traceback on hostile option values: anchors and a first-move
+    advantage of any finite size either rate the games or say why they cannot."""
+    frame = games_from_records([record(a, b, winner) for a, b, winner in games])
+    options = RatingOptions(anchors=tuple(anchors), advantage=advantage, interval=interval)  # type: ignore[arg-type]
+    try:
+        tables = build_tables(frame, options)
+    except RatingsError:
+        return
+    for table in tables:
+        render([table], "markdown")
