@@ -7,7 +7,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +15,7 @@ from referee.tournament.jsonline import json_line
 
 # Text that trips a fast path: separators, quotes, escapes, control characters, non-ASCII,
 # lone surrogates (json.dumps writes them and UTF-8 refuses them).
-TEXT = st.text(st.sampled_from(list(',:"\\ {}[]a\n\t\x00\x1f\x7fé€😀\u2028') + ["\ud800"]))
+TEXT = st.text(st.sampled_from([*',:"\\ {}[]a\n\t\x00\x1f\x7fé€😀\u2028', "\ud800"]))
 SCALARS = st.none() | st.booleans() | st.integers(-(2**70), 2**70) | TEXT
 VALUES = st.recursive(
     SCALARS,
@@ -66,8 +65,7 @@ def test_a_plain_turn_list_takes_the_fast_path_and_a_spec_with_options_does_not(
     plain = {"players": [{"name": "a", "spec": "random"}], "turns": turns, "ok": True}
     text = '{"players": [{"name": "a", "spec": "random"}], "turns": ['
     text += ", ".join(
-        f'{{"seat": {s % 2}, "roll": [3, 5], "move": "24/21 13/8", "time_ms": 0}}'
-        for s in range(3)
+        f'{{"seat": {s % 2}, "roll": [3, 5], "move": "24/21 13/8", "time_ms": 0}}' for s in range(3)
     )
     assert json_line(plain) == (text + '], "ok": true}\n').encode()
     assert calls == []
