@@ -69,11 +69,16 @@ class DiceSource:
     """
 
     def __init__(self, seed: str) -> None:
-        self._opening = random.Random(f"{seed}/opening")
-        self._seats = (random.Random(f"{seed}/seat0"), random.Random(f"{seed}/seat1"))
+        self._seed = seed
+        # Each stream is seeded when first rolled: seeding one costs a few moves of a random
+        # game, and a game without an opening roll (a match's later games) never uses that.
+        self._streams: dict[int | None, random.Random] = {}
 
     def roll(self, seat: int | None) -> Roll:
-        rng = self._opening if seat is None else self._seats[seat]
+        rng = self._streams.get(seat)
+        if rng is None:
+            name = "opening" if seat is None else f"seat{seat}"
+            rng = self._streams[seat] = random.Random(f"{self._seed}/{name}")
         return (rng.randint(1, 6), rng.randint(1, 6))
 
 
@@ -186,12 +191,17 @@ def play_game_data(
             result = _forfeit(seat, Reason(forfeit.reason), forfeit.detail)
             break
     timed = clocks.running
+    # The loop runs once a move: what it does beyond asking the bot and playing the move
+    # (timing, the clock, the turn's fields) is written out here, not in calls, as it costs
+    # a good part of a random bot's move.
+    played = turns.fields
+    perf_counter = time.perf_counter
     while result is None:
         outcome = state.outcome()
         if outcome is not None:
             result = result_of(outcome)
             break
-        if len(turns) >= cap:
+        if len(played) >= cap:
             result = Result(
                 winner=None, points=0, reason=Reason.ADJUDICATED, detail=f"turn cap {cap}"
             )
@@ -203,7 +213,7 @@ def play_game_data(
             state = state.apply_chance(roll)
         seat = state.to_move
         assert seat is not None
-        started = time.perf_counter()
+        started = perf_counter()
         try:
             move, info = bots[seat].think(state, turns, clocks.reading() if timed else None)
             text = game.format_move(state, move)
@@ -221,16 +231,25 @@ def play_game_data(
         except Exception as error:  # a built-in bot that breaks loses its game, as a program would
             result = _forfeit(seat, Reason.CRASH, f"{type(error).__name__}: {error}")
             break
-        elapsed = _milliseconds_since(started)
-        try:
-            clock = clocks.charge(seat, elapsed)
-        except OutOfTime as out:
-            result = _forfeit(seat, Reason.TIME, out.detail)
-            break
-        turns.append(_turn(seat, roll, text, elapsed, clock, info))
+        elapsed = round((perf_counter() - started) * 1000)
+        # The fields that are there, in the order of `Turn`'s.
+        turn: dict[str, Any] = {"seat": seat, "roll": list(roll)} if roll else {"seat": seat}
+        turn["move"] = text
+        turn["time_ms"] = elapsed
+        if timed:
+            try:
+                clock = clocks.charge(seat, elapsed)
+            except OutOfTime as out:
+                result = _forfeit(seat, Reason.TIME, out.detail)
+                break
+            if clock is not None:
+                turn["clock_ms"] = clock
+        if info is not NO_INFO:
+            _engine_output(turn, info)
+        played.append(turn)
         state = after
         if judge.active and state.outcome() is None:
-            result = judge.after_turn(len(turns), seat, info.score)
+            result = judge.after_turn(len(played), seat, info.score)
     for bot in bots:
         bot.end_game(result.winner, result.reason.value)
     return record_data(game, ruleset, players, event, start, turns, result, opening_rolls, match)
@@ -344,23 +363,12 @@ def _milliseconds_since(started: float) -> int:
     return round((time.perf_counter() - started) * 1000)
 
 
-def _turn(
-    seat: int, roll: Roll | None, move: str, time_ms: int, clock_ms: int | None, info: MoveInfo
-) -> dict[str, Any]:
-    # The fields that are there, in the order of `Turn`'s: a turn is made for every move.
-    turn: dict[str, Any] = {"seat": seat}
-    if roll:
-        turn["roll"] = list(roll)
-    turn["move"] = move
-    turn["time_ms"] = time_ms
-    if clock_ms is not None:
-        turn["clock_ms"] = clock_ms
-    if info is not NO_INFO:
-        output = (info.score, info.depth, info.nodes, None if info.pv is None else list(info.pv))
-        for name, value in zip(ENGINE_FIELDS, output, strict=True):
-            if value is not None:
-                turn[name] = value
-    return turn
+def _engine_output(turn: dict[str, Any], info: MoveInfo) -> None:
+    """Add what a bot said about its move to the turn's fields, those it gave."""
+    output = (info.score, info.depth, info.nodes, None if info.pv is None else list(info.pv))
+    for name, value in zip(ENGINE_FIELDS, output, strict=True):
+        if value is not None:
+            turn[name] = value
 
 
 ENGINE_FIELDS = ("score", "depth", "nodes", "pv")

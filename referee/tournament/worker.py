@@ -188,6 +188,10 @@ def play_batch(
     games: list[PlayedGame] = []
     cannot_start = None
     book = book_of(config, game, ruleset)
+    # What a bot's games have in common, made once a batch (as pydantic models, checked).
+    player = functools.cache(lambda index: player_of(config.bots[index]))
+    clock = functools.cache(config.time_control)
+    adjudication = config.adjudication()
 
     def put_back() -> None:
         for spec, seat, bot in built:
@@ -218,12 +222,9 @@ def play_batch(
                 pairing=job.pair,
                 game_number=job.number,
             )
-            players = [player_of(config.bots[index]) for index in job.seats]
+            players = [player(index) for index in job.seats]
             seed = job.seed(config.seed)
-            control = GameControl(
-                clocks=(config.time_control(job.seats[0]), config.time_control(job.seats[1])),
-                adjudication=config.adjudication(),
-            )
+            control = GameControl((clock(job.seats[0]), clock(job.seats[1])), adjudication)
             if game.match_length(ruleset) > 1:
                 earlier = (played or {}).get(job.number, [])
                 records = play_match(
@@ -270,9 +271,7 @@ def play_batch(
 def compact(data: dict[str, Any], number: int, check: bool) -> PlayedGame:
     """The game (its record as JSON data) as a worker sends it back, replayed through the
     validator when `check`."""
-    # Only an engine's score can be a float (and none of the random and greedy bots').
-    floats = any(isinstance(turn.get("score"), float) for turn in data.get("turns", ()))
-    line = json_line(data, floats)
+    line = json_line(data)
     valid = None
     if check:
         valid = validate_record(parse_record(data), "", 0).valid

@@ -32,9 +32,9 @@ def expected(data: dict[str, Any]) -> bytes | type[Exception]:
         return UnicodeEncodeError
 
 
-def written(data: dict[str, Any], floats: bool) -> bytes | type[Exception]:
+def written(data: dict[str, Any]) -> bytes | type[Exception]:
     try:
-        return json_line(data, floats)
+        return json_line(data)
     except UnicodeEncodeError:
         return UnicodeEncodeError
 
@@ -42,13 +42,24 @@ def written(data: dict[str, Any], floats: bool) -> bytes | type[Exception]:
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(TEXT, VALUES, max_size=6))
 def test_the_line_is_json_dumps(data: dict[str, Any]) -> None:
-    assert written(data, floats=False) == expected(data)
+    assert written(data) == expected(data)
 
 
-@settings(max_examples=100, deadline=None)
-@given(st.dictionaries(TEXT, VALUES | FLOATS | st.lists(FLOATS, max_size=3), max_size=6))
-def test_floats_are_written_as_json_dumps_writes_them(data: dict[str, Any]) -> None:
-    assert written(data, floats=True) == expected(data)
+TURN = st.fixed_dictionaries(
+    {"seat": st.integers(0, 1), "move": TEXT},
+    optional={"score": FLOATS | st.integers() | st.none(), "pv": st.lists(TEXT, max_size=2)},
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {"turns": st.lists(TURN, max_size=4)},
+        optional={"match": st.fixed_dictionaries({"score": st.lists(st.integers(0, 9))})},
+    )
+)
+def test_a_turn_s_score_is_written_as_json_dumps_writes_it(data: dict[str, Any]) -> None:
+    assert written(data) == expected(data)
 
 
 def test_a_plain_turn_list_takes_the_fast_path_and_a_spec_with_options_does_not(
@@ -72,3 +83,15 @@ def test_a_plain_turn_list_takes_the_fast_path_and_a_spec_with_options_does_not(
     options = {"spec": "alphabeta:depth=4,time=1", "pv": ['say "hi"']}
     assert json_line(options) == b'{"spec": "alphabeta:depth=4,time=1", "pv": ["say \\"hi\\""]}\n'
     assert calls == [options]
+    scored = {"turns": [{"move": "A1\\", "score": 1e16}], "match": {"score": [0, 1]}}
+    assert (
+        json_line(scored)
+        == b'{"turns": [{"move": "A1\\\\", "score": 1e+16}], "match": {"score": [0, 1]}}\n'
+    )
+    assert calls == [options, scored]
+    trax = {"turns": [{"move": "A1\\"}], "match": {"score": [0, 1]}}
+    assert json_line(trax) == b'{"turns": [{"move": "A1\\\\"}], "match": {"score": [0, 1]}}\n'
+    assert calls == [options, scored]
+    quoted = {"move": 'A1\\"'}
+    assert json_line(quoted) == b'{"move": "A1\\\\\\""}\n'
+    assert calls == [options, scored, quoted]
