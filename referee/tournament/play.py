@@ -72,14 +72,23 @@ class DiceSource:
         self._seed = seed
         # Each stream is seeded when first rolled: seeding one costs a few moves of a random
         # game, and a game without an opening roll (a match's later games) never uses that.
-        self._streams: dict[int | None, random.Random] = {}
+        self._streams: dict[int | None, Callable[[int], int]] = {}
 
     def roll(self, seat: int | None) -> Roll:
-        rng = self._streams.get(seat)
-        if rng is None:
+        bits = self._streams.get(seat)
+        if bits is None:
             name = "opening" if seat is None else f"seat{seat}"
-            rng = self._streams[seat] = random.Random(f"{self._seed}/{name}")
-        return (rng.randint(1, 6), rng.randint(1, 6))
+            bits = self._streams[seat] = random.Random(f"{self._seed}/{name}").getrandbits
+        # Two `randint(1, 6)` as CPython draws them (`_randbelow`: 3 bits until they make
+        # less than 6), without its three calls a die; tests/tournament/test_dice.py holds
+        # the two equal.
+        first = bits(3)
+        while first >= 6:
+            first = bits(3)
+        second = bits(3)
+        while second >= 6:
+            second = bits(3)
+        return (first + 1, second + 1)
 
 
 class History(Sequence[Turn]):

@@ -115,9 +115,25 @@ class BatchSize:
     """How many pairs the next batch holds: PAIRS_PER_BATCH at first, then as many as a
     worker plays in about BATCH_SECONDS, by the batches that came back. A random game takes
     about a millisecond, and a batch of a few such games would cost more to hand over and
-    store than to play; a game of engines taking seconds a move stays in small batches."""
+    store than to play; a game of engines taking seconds a move stays in small batches.
 
-    pairs: int = PAIRS_PER_BATCH
+    Towards the end the batches shrink (a share of the jobs left for each worker, as in
+    guided self-scheduling), so that the workers finish together instead of one playing a
+    last large batch alone."""
+
+    left: int
+    """Jobs not yet sent (from the start of the run)."""
+    workers: int
+    timed: int = PAIRS_PER_BATCH
+    """The size by time alone."""
+
+    @property
+    def pairs(self) -> int:
+        share = -(-self.left // (2 * TAIL_SHARES * max(1, self.workers)))
+        return max(1, min(self.timed, share))
+
+    def sent(self, jobs: int) -> None:
+        self.left -= jobs
 
     def observe(self, pairs: int, seconds: float) -> None:
         """Note that a batch of `pairs` pairs took a worker `seconds` (wall time)."""
@@ -126,23 +142,28 @@ class BatchSize:
         wanted = MAX_PAIRS_PER_BATCH if seconds <= 0 else int(BATCH_SECONDS * pairs / seconds)
         # At most twice the size of the batch measured: one quick batch (forfeits) is no
         # guide to the games after it.
-        self.pairs = max(PAIRS_PER_BATCH, min(wanted, 2 * pairs, MAX_PAIRS_PER_BATCH))
+        self.timed = max(PAIRS_PER_BATCH, min(wanted, 2 * pairs, MAX_PAIRS_PER_BATCH))
 
 
-def batches(jobs: Iterable[GameJob], size: BatchSize | None = None) -> Iterator[list[GameJob]]:
+TAIL_SHARES = 2
+"""A batch holds at most the pairs left over TAIL_SHARES times the number of workers."""
+
+
+def batches(jobs: Iterable[GameJob], size: BatchSize) -> Iterator[list[GameJob]]:
     """Whole seat-swapped pairs, `size.pairs` at a time (as it is when a batch starts): a
     killed run loses only the batches in flight. The jobs of a pair come one after the other,
     as the schedule lists them."""
-    size = size or BatchSize()
     batch: list[GameJob] = []
     pairs: set[int] = set()
     for job in jobs:
         if job.pair not in pairs and len(pairs) >= size.pairs:
+            size.sent(len(batch))
             yield batch
             batch, pairs = [], set()
         pairs.add(job.pair)
         batch.append(job)
     if batch:
+        size.sent(len(batch))
         yield batch
 
 
@@ -264,7 +285,7 @@ def _run_locked(
         return summary
     todo = chain([first], todo)
     # An SPRT plays its schedule wave by wave, looking at the test after each.
-    size = BatchSize()
+    size = BatchSize(left, concurrency)
     waves: Iterator[Iterator[list[GameJob]]] = (
         iter([batches(todo, size)])
         if tracker is None
