@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -281,24 +282,33 @@ def record_data(
     would cost a random game's time again. tests/tournament/test_pipeline.py holds the two
     equal."""
 
-    def dump(model: Player | EventInfo | Result | MatchInfo) -> dict[str, Any]:
-        return model.model_dump(mode="json", exclude_defaults=True)
-
     data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": game.name}
     data["ruleset"] = ruleset.id
-    data["players"] = [dump(player) for player in players]
-    if event is not None and (header := dump(event)):
+    data["players"] = [dict(_flat_data(player)) for player in players]
+    if event is not None and (header := _header_data(event)):
         data["event"] = header
     if start is not None:
         data["start"] = start
     if turns:
         data["turns"] = turns.fields
-    data["result"] = dump(result)
+    data["result"] = dict(_flat_data(result))
     if opening_rolls:
         data["opening_rolls"] = opening_rolls
     if match is not None:
-        data["match"] = dump(match)
+        data["match"] = _header_data(match)
     return data
+
+
+def _header_data(model: Player | EventInfo | Result | MatchInfo) -> dict[str, Any]:
+    """A header model's JSON data, as `record_to_dict` writes it."""
+    return model.model_dump(mode="json", exclude_defaults=True)
+
+
+@functools.lru_cache(maxsize=256)
+def _flat_data(model: Player | Result) -> dict[str, Any]:
+    """`_header_data` of a model that comes back game after game (a batch's players, the common
+    results), made once; flat, so the caller's copy of it is its own."""
+    return _header_data(model)
 
 
 def play_match(

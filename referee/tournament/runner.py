@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 PAIRS_PER_BATCH = 4
 """The size of the first batches, before the runner knows how long a game takes."""
-BATCH_SECONDS = 0.25
+BATCH_SECONDS = 0.5
 """How long a batch should take a worker: long enough that handing it over and storing it
 (a round trip through the pool, a sync) costs little beside its games, short enough that a
 killed run loses seconds at most and the progress moves smoothly."""
