@@ -206,6 +206,7 @@ def play_game_data(
     # a good part of a random bot's move.
     played = turns.fields
     perf_counter = time.perf_counter
+    has_dice, judging = game.has_dice, judge.active
     while result is None:
         outcome = state.outcome()
         if outcome is not None:
@@ -217,7 +218,7 @@ def play_game_data(
             )
             break
         roll: Roll | None = None
-        if state.is_chance():
+        if has_dice and state.is_chance():
             assert dice is not None
             roll = dice.roll(state.to_move)
             state = state.apply_chance(roll)
@@ -258,7 +259,7 @@ def play_game_data(
             _engine_output(turn, info)
         played.append(turn)
         state = after
-        if judge.active and state.outcome() is None:
+        if judging and state.outcome() is None:
             result = judge.after_turn(len(played), seat, info.score)
     for bot in bots:
         bot.end_game(result.winner, result.reason.value)
