@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -69,12 +70,26 @@ class DiceSource:
     """
 
     def __init__(self, seed: str) -> None:
-        self._opening = random.Random(f"{seed}/opening")
-        self._seats = (random.Random(f"{seed}/seat0"), random.Random(f"{seed}/seat1"))
+        self._seed = seed
+        # Each stream is seeded when first rolled: seeding one costs a few moves of a random
+        # game, and a game without an opening roll (a match's later games) never uses that.
+        self._streams: dict[int | None, Callable[[int], int]] = {}
 
     def roll(self, seat: int | None) -> Roll:
-        rng = self._opening if seat is None else self._seats[seat]
-        return (rng.randint(1, 6), rng.randint(1, 6))
+        bits = self._streams.get(seat)
+        if bits is None:
+            name = "opening" if seat is None else f"seat{seat}"
+            bits = self._streams[seat] = random.Random(f"{self._seed}/{name}").getrandbits
+        # Two `randint(1, 6)` as CPython draws them (`_randbelow`: 3 bits until they make
+        # less than 6), without its three calls a die; tests/tournament/test_dice.py holds
+        # the two equal.
+        first = bits(3)
+        while first >= 6:
+            first = bits(3)
+        second = bits(3)
+        while second >= 6:
+            second = bits(3)
+        return (first + 1, second + 1)
 
 
 class History(Sequence[Turn]):
@@ -186,24 +201,30 @@ def play_game_data(
             result = _forfeit(seat, Reason(forfeit.reason), forfeit.detail)
             break
     timed = clocks.running
+    # The loop runs once a move: what it does beyond asking the bot and playing the move
+    # (timing, the clock, the turn's fields) is written out here, not in calls, as it costs
+    # a good part of a random bot's move.
+    played = turns.fields
+    perf_counter = time.perf_counter
+    has_dice, judging = game.has_dice, judge.active
     while result is None:
         outcome = state.outcome()
         if outcome is not None:
             result = result_of(outcome)
             break
-        if len(turns) >= cap:
+        if len(played) >= cap:
             result = Result(
                 winner=None, points=0, reason=Reason.ADJUDICATED, detail=f"turn cap {cap}"
             )
             break
         roll: Roll | None = None
-        if state.is_chance():
+        if has_dice and state.is_chance():
             assert dice is not None
             roll = dice.roll(state.to_move)
             state = state.apply_chance(roll)
         seat = state.to_move
         assert seat is not None
-        started = time.perf_counter()
+        started = perf_counter()
         try:
             move, info = bots[seat].think(state, turns, clocks.reading() if timed else None)
             text = game.format_move(state, move)
@@ -221,16 +242,25 @@ def play_game_data(
         except Exception as error:  # a built-in bot that breaks loses its game, as a program would
             result = _forfeit(seat, Reason.CRASH, f"{type(error).__name__}: {error}")
             break
-        elapsed = _milliseconds_since(started)
-        try:
-            clock = clocks.charge(seat, elapsed)
-        except OutOfTime as out:
-            result = _forfeit(seat, Reason.TIME, out.detail)
-            break
-        turns.append(_turn(seat, roll, text, elapsed, clock, info))
+        elapsed = round((perf_counter() - started) * 1000)
+        # The fields that are there, in the order of `Turn`'s.
+        turn: dict[str, Any] = {"seat": seat, "roll": list(roll)} if roll else {"seat": seat}
+        turn["move"] = text
+        turn["time_ms"] = elapsed
+        if timed:
+            try:
+                clock = clocks.charge(seat, elapsed)
+            except OutOfTime as out:
+                result = _forfeit(seat, Reason.TIME, out.detail)
+                break
+            if clock is not None:
+                turn["clock_ms"] = clock
+        if info is not NO_INFO:
+            _engine_output(turn, info)
+        played.append(turn)
         state = after
-        if judge.active and state.outcome() is None:
-            result = judge.after_turn(len(turns), seat, info.score)
+        if judging and state.outcome() is None:
+            result = judge.after_turn(len(played), seat, info.score)
     for bot in bots:
         bot.end_game(result.winner, result.reason.value)
     return record_data(game, ruleset, players, event, start, turns, result, opening_rolls, match)
@@ -253,24 +283,33 @@ def record_data(
     would cost a random game's time again. tests/tournament/test_pipeline.py holds the two
     equal."""
 
-    def dump(model: Player | EventInfo | Result | MatchInfo) -> dict[str, Any]:
-        return model.model_dump(mode="json", exclude_defaults=True)
-
     data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": game.name}
     data["ruleset"] = ruleset.id
-    data["players"] = [dump(player) for player in players]
-    if event is not None and (header := dump(event)):
+    data["players"] = [dict(_flat_data(player)) for player in players]
+    if event is not None and (header := _header_data(event)):
         data["event"] = header
     if start is not None:
         data["start"] = start
     if turns:
         data["turns"] = turns.fields
-    data["result"] = dump(result)
+    data["result"] = dict(_flat_data(result))
     if opening_rolls:
         data["opening_rolls"] = opening_rolls
     if match is not None:
-        data["match"] = dump(match)
+        data["match"] = _header_data(match)
     return data
+
+
+def _header_data(model: Player | EventInfo | Result | MatchInfo) -> dict[str, Any]:
+    """A header model's JSON data, as `record_to_dict` writes it."""
+    return model.model_dump(mode="json", exclude_defaults=True)
+
+
+@functools.lru_cache(maxsize=256)
+def _flat_data(model: Player | Result) -> dict[str, Any]:
+    """`_header_data` of a model that comes back game after game (a batch's players, the common
+    results), made once; flat, so the caller's copy of it is its own."""
+    return _header_data(model)
 
 
 def play_match(
@@ -344,23 +383,12 @@ def _milliseconds_since(started: float) -> int:
     return round((time.perf_counter() - started) * 1000)
 
 
-def _turn(
-    seat: int, roll: Roll | None, move: str, time_ms: int, clock_ms: int | None, info: MoveInfo
-) -> dict[str, Any]:
-    # The fields that are there, in the order of `Turn`'s: a turn is made for every move.
-    turn: dict[str, Any] = {"seat": seat}
-    if roll:
-        turn["roll"] = list(roll)
-    turn["move"] = move
-    turn["time_ms"] = time_ms
-    if clock_ms is not None:
-        turn["clock_ms"] = clock_ms
-    if info is not NO_INFO:
-        output = (info.score, info.depth, info.nodes, None if info.pv is None else list(info.pv))
-        for name, value in zip(ENGINE_FIELDS, output, strict=True):
-            if value is not None:
-                turn[name] = value
-    return turn
+def _engine_output(turn: dict[str, Any], info: MoveInfo) -> None:
+    """Add what a bot said about its move to the turn's fields, those it gave."""
+    output = (info.score, info.depth, info.nodes, None if info.pv is None else list(info.pv))
+    for name, value in zip(ENGINE_FIELDS, output, strict=True):
+        if value is not None:
+            turn[name] = value
 
 
 ENGINE_FIELDS = ("score", "depth", "nodes", "pv")

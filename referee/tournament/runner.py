@@ -40,6 +40,12 @@ if TYPE_CHECKING:
     from referee.ratings.sprt import SprtState
 
 PAIRS_PER_BATCH = 4
+"""The size of the first batches, before the runner knows how long a game takes."""
+BATCH_SECONDS = 0.5
+"""How long a batch should take a worker: long enough that handing it over and storing it
+(a round trip through the pool, a sync) costs little beside its games, short enough that a
+killed run loses seconds at most and the progress moves smoothly."""
+MAX_PAIRS_PER_BATCH = 128
 RESTARTS = 3
 
 IN_FLIGHT_PER_WORKER = 2
@@ -104,20 +110,60 @@ class Progress(Protocol):
     def advance(self, games: list[PlayedGame]) -> None: ...
 
 
-def batches(
-    jobs: Iterable[GameJob], pairs_per_batch: int = PAIRS_PER_BATCH
-) -> Iterator[list[GameJob]]:
-    """Whole seat-swapped pairs, a few at a time: a killed run loses only the batches in
-    flight. The jobs of a pair come one after the other, as the schedule lists them."""
+@dataclass
+class BatchSize:
+    """How many pairs the next batch holds: PAIRS_PER_BATCH at first, then as many as a
+    worker plays in about BATCH_SECONDS, by the batches that came back. A random game takes
+    about a millisecond, and a batch of a few such games would cost more to hand over and
+    store than to play; a game of engines taking seconds a move stays in small batches.
+
+    Towards the end the batches shrink (a share of the jobs left for each worker, as in
+    guided self-scheduling), so that the workers finish together instead of one playing a
+    last large batch alone."""
+
+    left: int
+    """Jobs not yet sent (from the start of the run)."""
+    workers: int
+    timed: int = PAIRS_PER_BATCH
+    """The size by time alone."""
+
+    @property
+    def pairs(self) -> int:
+        share = -(-self.left // (2 * TAIL_SHARES * max(1, self.workers)))
+        return max(1, min(self.timed, share))
+
+    def sent(self, jobs: int) -> None:
+        self.left -= jobs
+
+    def observe(self, pairs: int, seconds: float) -> None:
+        """Note that a batch of `pairs` pairs took a worker `seconds` (wall time)."""
+        if pairs <= 0:
+            return
+        wanted = MAX_PAIRS_PER_BATCH if seconds <= 0 else int(BATCH_SECONDS * pairs / seconds)
+        # At most twice the size of the batch measured: one quick batch (forfeits) is no
+        # guide to the games after it.
+        self.timed = max(PAIRS_PER_BATCH, min(wanted, 2 * pairs, MAX_PAIRS_PER_BATCH))
+
+
+TAIL_SHARES = 2
+"""A batch holds at most the pairs left over TAIL_SHARES times the number of workers."""
+
+
+def batches(jobs: Iterable[GameJob], size: BatchSize) -> Iterator[list[GameJob]]:
+    """Whole seat-swapped pairs, `size.pairs` at a time (as it is when a batch starts): a
+    killed run loses only the batches in flight. The jobs of a pair come one after the other,
+    as the schedule lists them."""
     batch: list[GameJob] = []
     pairs: set[int] = set()
     for job in jobs:
-        if job.pair not in pairs and len(pairs) == pairs_per_batch:
+        if job.pair not in pairs and len(pairs) >= size.pairs:
+            size.sent(len(batch))
             yield batch
             batch, pairs = [], set()
         pairs.add(job.pair)
         batch.append(job)
     if batch:
+        size.sent(len(batch))
         yield batch
 
 
@@ -239,14 +285,17 @@ def _run_locked(
         return summary
     todo = chain([first], todo)
     # An SPRT plays its schedule wave by wave, looking at the test after each.
+    size = BatchSize(left, concurrency)
     waves: Iterator[Iterator[list[GameJob]]] = (
-        iter([batches(todo)])
+        iter([batches(todo, size)])
         if tracker is None
-        else (batches(wave) for _, wave in groupby(todo, key=wave_of))
+        else (batches(wave, size) for _, wave in groupby(todo, key=wave_of))
     )
 
     playing = config if config is not None else with_environment(info.config)
-    run = _Run(store, info.id, playing, ledger, summary, progress, keep_going, verify, concurrency)
+    run = _Run(
+        store, info.id, playing, ledger, summary, progress, keep_going, verify, concurrency, size
+    )
     run.source = next(waves)
     with store.open_for_append() as out, _stop_signals() as told:
         for _attempt in range(RESTARTS + 1):
@@ -298,6 +347,8 @@ class _Run:
     keep_going: bool
     verify: Verify
     concurrency: int
+    size: BatchSize
+    """The size of the batches the source makes, set by those that came back."""
     source: Iterator[list[GameJob]] = field(default_factory=lambda: iter(()))
     """The batches not sent yet, made as they are sent."""
     retry: list[list[GameJob]] = field(default_factory=list)
@@ -387,8 +438,9 @@ class _Run:
             self.summary.played += 1
             if self.progress is not None:
                 self.progress.advance(games)
-        for _, result in back:
+        for batch, result in back:
             self.started |= result.started
+            self.size.observe(len({job.pair for job in batch}), result.seconds)
 
 
 def sprt_status(info: TournamentFile, stored: Mapping[int, Sequence[Record]]) -> SprtState | None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import functools
-import json
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
@@ -19,6 +19,7 @@ from referee.players.running import release, running_bot
 from referee.records.io import parse_record
 from referee.records.model import EventInfo, Player
 from referee.tournament.config import BotEntry, TournamentConfig
+from referee.tournament.jsonline import json_line
 from referee.tournament.openings import Opening, opening_order, read_opening
 from referee.tournament.play import Ending, GameControl, Scored, play_game_data, play_match
 from referee.tournament.schedule import GameJob
@@ -136,6 +137,8 @@ class PlayedBatch(NamedTuple):
     cannot_start: tuple[str, str] | None
     """A program that could not start in its first two games here (the batch stopped there)
     and the one-line message saying why; None when keeping going, or when all could start."""
+    seconds: float
+    """How long the batch took (wall time): the runner sizes the next batches by it."""
 
 
 _BUILT: dict[tuple[str, str, int], Bot[Any, Any]] = {}
@@ -176,6 +179,7 @@ def play_batch(
     to a log per bot. Unless `keep_going`, the batch stops once a
     program could not start in each of its first two games.
     """
+    began = time.perf_counter()
     game, ruleset = tournament_ruleset(config)
     base = Path(folder) if folder is not None else None
     externals: dict[int, ProgramBot] = {}
@@ -184,6 +188,10 @@ def play_batch(
     games: list[PlayedGame] = []
     cannot_start = None
     book = book_of(config, game, ruleset)
+    # What a bot's games have in common, made once a batch (as pydantic models, checked).
+    player = functools.cache(lambda index: player_of(config.bots[index]))
+    clock = functools.cache(config.time_control)
+    adjudication = config.adjudication()
 
     def put_back() -> None:
         for spec, seat, bot in built:
@@ -214,12 +222,9 @@ def play_batch(
                 pairing=job.pair,
                 game_number=job.number,
             )
-            players = [player_of(config.bots[index]) for index in job.seats]
+            players = [player(index) for index in job.seats]
             seed = job.seed(config.seed)
-            control = GameControl(
-                clocks=(config.time_control(job.seats[0]), config.time_control(job.seats[1])),
-                adjudication=config.adjudication(),
-            )
+            control = GameControl((clock(job.seats[0]), clock(job.seats[1])), adjudication)
             if game.match_length(ruleset) > 1:
                 earlier = (played or {}).get(job.number, [])
                 records = play_match(
@@ -260,18 +265,18 @@ def play_batch(
         for program in externals.values():
             release(program, clean=finished)
     started = frozenset(config.bots[i].name for i, bot in externals.items() if bot.ever_ready)
-    return PlayedBatch(games, started, cannot_start)
+    return PlayedBatch(games, started, cannot_start, time.perf_counter() - began)
 
 
 def compact(data: dict[str, Any], number: int, check: bool) -> PlayedGame:
     """The game (its record as JSON data) as a worker sends it back, replayed through the
     validator when `check`."""
-    line = json.dumps(data, ensure_ascii=False) + "\n"  # as record_to_json writes it
+    line = json_line(data)
     valid = None
     if check:
         valid = validate_record(parse_record(data), "", 0).valid
     return PlayedGame(
-        line.encode("utf-8"),
+        line,
         number,
         data["match"]["game"] if "match" in data else 0,
         (data["players"][0]["name"], data["players"][1]["name"]),
