@@ -42,8 +42,10 @@ def test_batches_are_whole_pairs_in_order_sized_by_time_and_what_is_left(
         left_before = len(jobs) - sum(len(b) for b in made) + len(batch)
         # Never more than a share of what was left, for each worker.
         assert in_batch <= max(1, -(-left_before // (2 * TAIL_SHARES * workers)))
-        size.observe(in_batch, in_batch * seconds_per_pair)
-        by_time = int(BATCH_SECONDS / seconds_per_pair)
+        seconds = in_batch * seconds_per_pair
+        size.observe(in_batch, seconds)
+        by_time = int(BATCH_SECONDS * in_batch / seconds)  # (BATCH_SECONDS / seconds_per_pair
+        # could round to the other side of a whole number)
         expected = max(PAIRS_PER_BATCH, min(by_time, 2 * in_batch, MAX_PAIRS_PER_BATCH))
         assert size.timed == expected
     assert [job for batch in made for job in batch] == jobs
