@@ -1,32 +1,35 @@
 """How every engine builds its states: one decorator, `state_class`.
 
-A state class lists its fields once, as annotated class attributes (a dataclass's fields);
-the decorator gives it `__slots__` and one constructor taking them, the only way a state is
-made: `ThaiState(ruleset, black, white, kings, turn, history)` at the start and in `play`
-alike, so a new field is one line here and one argument where states are made.
+A state class lists its fields once, as annotated class attributes (a dataclass's fields), and
+is made by calling it with them: `ThaiState(ruleset, black, white, kings, turn, history)` at
+the start and in `play` alike, so a new field is one line in the class and one argument where
+states are made.
 
-Immutable by declaration: the type checker sees a frozen dataclass (`dataclass_transform`
-with `frozen_default`), so assigning to a field of a state anywhere in referee fails `mypy`,
-which the suite runs first (tests/test_code_health.py). At run time the class is a plain
-slotted dataclass: a frozen dataclass's constructor writes each field through
-`object.__setattr__`, which makes a state five times slower to build (2.2 us against 0.4 us
-for eight fields on this machine), and a `__setattr__` guard costs every write the same.
+A state is a frozen, slotted dataclass: assigning to a field raises `FrozenInstanceError` (an
+`AttributeError`), and the type checker knows the class as frozen. Only the constructor is
+replaced: a frozen dataclass's own writes each field through `object.__setattr__`, which
+makes a state of seven fields about three times slower to build than plain writes do, and
+the engines build one or two states a move. `state_class` gives the class a `__new__` that
+writes the fields to a twin class without the guard (same slots, so the object can change
+class) and then turns the object into the frozen class: the way `dataclasses` writes
+`__init__`, generated once per class from its fields.
 
 A field declared with `field(default=..., init=False)` is a cache of something the state
 already determines (its hash, its outcome): the constructor sets its default, and the state
-fills it in once with `object.__setattr__` when first asked. Nothing else is kept on a
-state: what a move's notation says is worked out by the notation layer
-(`Game.read_move` returns the move with the state it leads to), not left on the state for
-`play` to find.
+fills it in once, with `object.__setattr__`, when first asked. Nothing else is kept on a state:
+what a move's notation says is worked out by the notation layer (`Game.read_move` returns the
+move with the state it leads to), not left on the state for `play` to find.
 
-`eq` and `repr` are the class's own: each state says what makes two positions equal (Trax
-ignores where its tiles lie, Thai checkers compares the draw history).
+`eq` and `repr` are each class's own: each says what makes two positions equal (Trax ignores
+where its tiles lie, Thai checkers compares the draw history).
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeVar, dataclass_transform
+from typing import Any, TypeVar, dataclass_transform
 
 __all__ = ["field", "state_class"]
 
@@ -35,5 +38,63 @@ T = TypeVar("T")
 
 @dataclass_transform(eq_default=False, frozen_default=True, field_specifiers=(field,))
 def state_class(cls: type[T]) -> type[T]:
-    """The state class `cls` with slots and the constructor of its declared fields."""
-    return dataclass(slots=True, eq=False, repr=False, match_args=False)(cls)
+    """The frozen, slotted dataclass of `cls`'s fields, with the fast constructor."""
+    # Any: the methods below are replaced on the class, which the type checker refuses.
+    frozen: Any = dataclass(frozen=True, slots=True, eq=False, repr=False, match_args=False)(cls)
+    building = type(
+        f"_Building{cls.__name__}",
+        (frozen,),
+        {"__slots__": (), "__setattr__": object.__setattr__, "__module__": cls.__module__},
+    )
+    frozen.__new__ = staticmethod(_constructor(frozen, building))
+    # The fields are written by `__new__`; the object's `__init__` accepts and ignores them.
+    frozen.__init__ = object.__init__
+    frozen.__reduce__ = _reduce
+    made: type[T] = frozen
+    return made
+
+
+def _reduce(state: Any) -> tuple[type[Any], tuple[Any, ...]]:
+    """Pickle and copy a state as its class and the constructor's arguments."""
+    return type(state), tuple(getattr(state, f.name) for f in dataclasses.fields(state) if f.init)
+
+
+_NO_VALUE = object()
+"""The default of a field whose default is made by a factory, as a dataclass marks it."""
+
+
+def _constructor(cls: type[Any], building: type[Any]) -> Callable[..., Any]:
+    """`cls.__new__`: the fields written in order to a new `building` object (an argument,
+    its default, or its factory's product), which then becomes a `cls`; `__post_init__`
+    last, if the class has one."""
+    names: dict[str, Any] = {"new": object.__new__, "building": building, "NO_VALUE": _NO_VALUE}
+    params = ["cls"]
+    body = ["state = new(building)"]
+    for f in dataclasses.fields(cls):
+        name = f.name
+        has_default = f.default is not dataclasses.MISSING
+        factory = f.default_factory is not dataclasses.MISSING
+        names[f"default_{name}"] = f.default
+        names[f"factory_{name}"] = f.default_factory
+        if not f.init:
+            if has_default or factory:
+                value = f"default_{name}" if has_default else f"factory_{name}()"
+                body.append(f"state.{name} = {value}")
+            continue
+        if has_default:
+            params.append(f"{name}=default_{name}")
+        elif factory:
+            params.append(f"{name}=NO_VALUE")
+            body.append(f"if {name} is NO_VALUE: {name} = factory_{name}()")
+        else:
+            params.append(name)
+        body.append(f"state.{name} = {name}")
+    body.append("state.__class__ = cls")
+    if hasattr(cls, "__post_init__"):
+        body.append("state.__post_init__()")
+    body.append("return state")
+    source = f"def __new__({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)
+    exec(source, names)
+    constructor: Callable[..., Any] = names["__new__"]
+    constructor.__qualname__ = f"{cls.__qualname__}.__new__"
+    return constructor
