@@ -1085,8 +1085,9 @@ class TakhtehState(State[TakhtehMove]):
         seat = self.seat
         assert seat is not None
         board = self.board
-        listed = _listed(board, roll)
-        if listed is not None and move in listed:
+        # `_listed`, inline: a random playout plays a listed play every turn.
+        listed_board, listed_roll, plays = _last_listed
+        if listed_board is board and listed_roll == roll and move in plays:
             after = apply_legs(board, move)
         else:
             # check_play's first step (_read_straight), taken here: most plays need nothing
