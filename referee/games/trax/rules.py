@@ -70,6 +70,9 @@ SYMBOL_TILES = {
     "\\": (CURVE_WHITE_NE, CURVE_WHITE_SW),
 }
 
+AREA = 8
+"""The side of the area the tiles may span in the 8x8 variant."""
+
 NO_FORCE = -1
 THREE_EDGES = -2
 
@@ -424,18 +427,19 @@ class TraxState(State[TraxMove]):
     detail: str = ""
     history: tuple[Any, ...] | None = None
     """The moves so far as a linked list (move, earlier), newest first."""
-    limit: int = field(init=False)
-    """The side of the area the tiles may span (8 in the 8x8 variant), 0 for none."""
-    lines: bool = field(init=False)
-    """Whether a line wins (not in LoopTrax)."""
     _hash: int | None = field(default=None, init=False)
     _stuck: bool | None = field(default=None, init=False)
     """Whether the player to move has no legal move; None until asked."""
 
-    def __post_init__(self) -> None:
-        variant = self.ruleset.variant
-        object.__setattr__(self, "limit", 8 if variant == "8x8" else 0)
-        object.__setattr__(self, "lines", variant != "looptrax")
+    @property
+    def limit(self) -> int:
+        """The side of the area the tiles may span (8 in the 8x8 variant), 0 for none."""
+        return AREA if self.ruleset.variant == "8x8" else 0
+
+    @property
+    def lines(self) -> bool:
+        """Whether a line wins (not in LoopTrax)."""
+        return self.ruleset.variant != "looptrax"
 
     def _shape(self) -> frozenset[tuple[int, int]]:
         if self.box is None:
@@ -594,7 +598,8 @@ class TraxState(State[TraxMove]):
         return not self.limit or self._within_limit(key)
 
     def _within_limit(self, key: int) -> bool:
-        box, limit = self.box, self.limit
+        """Whether a tile on `key` keeps the tiles within the 8x8 area (asked only there)."""
+        box, limit = self.box, AREA
         assert box is not None
         x, y = key & COORD_MASK, key >> SHIFT
         return max(box[1], x) - min(box[0], x) < limit and max(box[3], y) - min(box[2], y) < limit
