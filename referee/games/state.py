@@ -72,8 +72,7 @@ _NO_VALUE = object()
 
 def _constructor(cls: type[Any], building: type[Any]) -> Callable[..., Any]:
     """`cls.__new__`: the fields written in order to a new `building` object (an argument,
-    its default, or its factory's product), which then becomes a `cls`; `__post_init__`
-    last, if the class has one."""
+    its default, or its factory's product), which then becomes a `cls`."""
     names: dict[str, Any] = {"new": object.__new__, "building": building, "NO_VALUE": _NO_VALUE}
     params = ["cls"]
     body = ["state = new(building)"]
@@ -97,8 +96,6 @@ def _constructor(cls: type[Any], building: type[Any]) -> Callable[..., Any]:
             params.append(name)
         body.append(f"state.{name} = {name}")
     body.append("state.__class__ = cls")
-    if hasattr(cls, "__post_init__"):
-        body.append("state.__post_init__()")
     body.append("return state")
     source = f"def __new__({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)
     exec(source, names)
