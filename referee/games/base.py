@@ -267,8 +267,16 @@ class Game(ABC, Generic[S, M]):
         """Game-specific bot classes by name; `random` is added for every game."""
         return {}
 
+    def read_move(self, state: S, text: str) -> tuple[M, S]:
+        """The move `text` denotes in `state` and the state it leads to; NotationError or
+        IllegalMove as `parse_move` and `play` raise them. A game whose reading of a move
+        already does part of playing it (Trax finds the tile's space, Thai checkers plays a
+        capture to read it) does that work once here: the replay of a record calls this."""
+        move = self.parse_move(state, text)
+        return move, state.play(move)
+
     def play_text(self, state: S, text: str) -> S:
-        return state.play(self.parse_move(state, text))
+        return self.read_move(state, text)[1]
 
 
 def chance_children(state: S) -> list[S]:

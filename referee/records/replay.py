@@ -82,7 +82,7 @@ def replay(record: Record, game: Game[Any, Any] | None = None) -> Iterator[Step[
     Given the game, the steps hold its own state class."""
     game = game or game_of(record)
     state = start_state(record, game)
-    parse, dice = game.parse_move, game.has_dice
+    read, dice = game.read_move, game.has_dice
     for index, turn in enumerate(record.turns):
         if state.is_terminal():
             raise _turn_error("after-end", "a turn after the game ended by its rules", index, state)
@@ -107,8 +107,7 @@ def replay(record: Record, game: Game[Any, Any] | None = None) -> Iterator[Step[
         if turn.seat != state.to_move:
             raise _seat_error(turn.seat, state, index)
         try:
-            move = parse(state, turn.move)
-            after = state.play(move)
+            move, after = read(state, turn.move)
         except NotationError as error:
             raise _turn_error("notation", error.message, index, state, "/move") from None
         except IllegalMove as error:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from operator import neg
 
 from referee.games.base import IllegalMove, Outcome, Roll, Ruleset, State
+from referee.games.state import field, state_class
 
 Board = tuple[int, ...]
 Leg = tuple[int, int]
@@ -946,6 +947,39 @@ def _max_dice_error(board: Board, roll: tuple[int, int], used: int) -> IllegalMo
 # --- the state ------------------------------------------------------------------------------
 
 
+_last_listed: tuple[Board, tuple[int, int] | None, list[TakhtehMove]] = ((), None, [])
+"""The plays `legal_moves` listed last and the position (board and dice) they are for: a cache
+of one entry, keyed by position and kept outside the states, for `play` of a listed move (a
+caller lists the moves, then plays one of them), so that such a play is not read and checked
+again. It is looked up by the board's identity (a state and the states it rolls share their
+board) and the dice; any other play is checked in full. Replaced as one tuple, so that a
+reader never sees one position's board with another's plays."""
+
+
+def _listed(board: Board, roll: tuple[int, int]) -> list[TakhtehMove] | None:
+    """The legal plays of the position if `legal_moves` listed them last, else None."""
+    listed_board, listed_roll, plays = _last_listed
+    if listed_board is board and listed_roll == roll:
+        return plays
+    return None
+
+
+def _legal_play_lookup(
+    board: Board, roll: tuple[int, int]
+) -> Callable[[Board], tuple[Leg, ...] | None]:
+    """For `check_play`: the legal play that reaches a position, from a table of the legal
+    plays' positions made at the first question (most plays never ask)."""
+    afters: dict[Board, tuple[Leg, ...]] = {}
+
+    def legal_play(after: Board) -> tuple[Leg, ...] | None:
+        if not afters:
+            afters.update((apply_legs(board, play), play) for play in legal_plays(board, *roll))
+        return afters.get(after)
+
+    return legal_play
+
+
+@state_class
 class TakhtehState(State[TakhtehMove]):
     """A Takhteh position with who is on roll, the dice once rolled, and the winner if over.
 
@@ -953,49 +987,17 @@ class TakhtehState(State[TakhtehMove]):
     finished game keeps the loser as `seat`, as the player who would be on roll next.
     """
 
-    __slots__ = (
-        "_afters",
-        "_hash",
-        "_moves",
-        "board",
-        "points",
-        "roll",
-        "ruleset",
-        "seat",
-        "to_move",
-        "winner",
-    )
-
     ruleset: Ruleset
-    board: Board
-    seat: int | None
-    to_move: int | None
-    roll: tuple[int, int] | None
-    winner: int | None
-    points: int
+    board: Board = START
+    seat: int | None = None
+    roll: tuple[int, int] | None = None
+    winner: int | None = None
+    points: int = 0
+    _hash: int | None = field(default=None, init=False)
 
-    def __init__(
-        self,
-        ruleset: Ruleset,
-        board: Board = START,
-        seat: int | None = None,
-        roll: tuple[int, int] | None = None,
-        winner: int | None = None,
-        points: int = 0,
-    ) -> None:
-        # Plain slot assignment: states are made twice a turn, and nothing assigns to a state
-        # after this (the caches below only remember what the state already determines).
-        self.ruleset = ruleset
-        self.board = board
-        self.seat = seat
-        # A plain attribute, not the base class's property: the replay loop reads it often.
-        self.to_move = seat
-        self.roll = roll
-        self.winner = winner
-        self.points = points
-        self._hash: int | None = None
-        self._moves: list[TakhtehMove] | None = None
-        self._afters: dict[Board, TakhtehMove] | None = None
+    @property
+    def to_move(self) -> int | None:
+        return self.seat
 
     def _key(self) -> tuple[Board, int | None, tuple[int, int] | None, int | None]:
         return (self.board, self.seat, self.roll, self.winner)
@@ -1004,9 +1006,11 @@ class TakhtehState(State[TakhtehMove]):
         return isinstance(other, TakhtehState) and self._key() == other._key()
 
     def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash(self._key())
-        return self._hash
+        value = self._hash
+        if value is None:
+            value = hash(self._key())
+            object.__setattr__(self, "_hash", value)
+        return value
 
     def __repr__(self) -> str:
         return f"TakhtehState(board={self.board}, seat={self.seat}, roll={self.roll})"
@@ -1039,23 +1043,13 @@ class TakhtehState(State[TakhtehMove]):
         return TakhtehState(self.ruleset, self.board, self.seat, ordered)
 
     def legal_moves(self) -> list[TakhtehMove]:
-        moves = self._moves
-        if moves is None:
-            if self.roll is None or self.winner is not None:
-                moves = []
-            else:
-                moves = legal_plays(self.board, *self.roll)
-            self._moves = moves
-        return list(moves)
-
-    def _legal_play(self, after: Board) -> tuple[Leg, ...] | None:
-        """The legal play reaching `after`, if there is one."""
-        afters = self._afters
-        if afters is None:
-            board = self.board
-            afters = {apply_legs(board, move): move for move in self.legal_moves()}
-            self._afters = afters
-        return afters.get(after)
+        global _last_listed
+        roll = self.roll
+        if roll is None or self.winner is not None:
+            return []
+        plays = legal_plays(self.board, *roll)
+        _last_listed = (self.board, roll, plays)
+        return list(plays)
 
     def _no_play(self) -> IllegalMove:
         """Why no play can be made here: the game is over, or the dice are not rolled yet."""
@@ -1065,19 +1059,23 @@ class TakhtehState(State[TakhtehMove]):
 
     def resolve(self, move: TakhtehMove) -> tuple[Board, tuple[Leg, ...]]:
         """The position `move` reaches (seen from the mover) and its legs one die each."""
-        if self.roll is None:
+        roll = self.roll
+        if roll is None:
             raise self._no_play()
-        moves = self._moves
-        if moves is not None and move in moves:
-            return apply_legs(self.board, move), move
-        return check_play(self.board, self.roll, move, self._legal_play)
+        board = self.board
+        listed = _listed(board, roll)
+        if listed is not None and move in listed:
+            return apply_legs(board, move), move
+        return check_play(board, roll, move, _legal_play_lookup(board, roll))
 
     def legs(self, move: TakhtehMove) -> tuple[Leg, ...]:
-        """The legs one die each of `move` (IllegalMove if it is not legal); a listed legal
-        move is its own legs, so writing out the legal list builds no boards."""
-        moves = self._moves
-        if moves is not None and move in moves:
-            return move
+        """The legs one die each of `move` (IllegalMove if it is not legal); a move of the
+        legal list just listed is its own legs, so writing out that list builds no boards."""
+        roll = self.roll
+        if roll is not None:
+            listed = _listed(self.board, roll)
+            if listed is not None and move in listed:
+                return move
         return self.resolve(move)[1]
 
     def play(self, move: TakhtehMove) -> TakhtehState:
@@ -1086,13 +1084,14 @@ class TakhtehState(State[TakhtehMove]):
             raise self._no_play()
         seat = self.seat
         assert seat is not None
-        moves = self._moves
-        if moves is not None and move in moves:
-            after = apply_legs(self.board, move)
+        board = self.board
+        # `_listed`, inline: a random playout plays a listed play every turn.
+        listed_board, listed_roll, plays = _last_listed
+        if listed_board is board and listed_roll == roll and move in plays:
+            after = apply_legs(board, move)
         else:
             # check_play's first step (_read_straight), taken here: most plays need nothing
             # more, and a game that goes on needs no board tuple before the turn round.
-            board = self.board
             straight = _read_straight(board, *roll, move)
             if straight is not None and straight[2]:
                 reached = straight[0]
@@ -1101,7 +1100,7 @@ class TakhtehState(State[TakhtehMove]):
                     return TakhtehState(self.ruleset, tuple(map(neg, reached)), 1 - seat)
                 after = tuple(reached)
             else:
-                after = check_play(board, roll, move, self._legal_play)[0]
+                after = check_play(board, roll, move, _legal_play_lookup(board, roll))[0]
         if max(after) <= 0:
             # The mover has borne off every checker; the loser keeps all 15 only if none is off.
             points = 2 if sum(after) == -CHECKERS else 1

@@ -7,7 +7,7 @@ from typing import ClassVar
 from referee.games.agent import Bot
 from referee.games.base import Game, GameError, NotationError, Ruleset
 from referee.games.thai import fen, notation, render
-from referee.games.thai.rules import BLACK, WHITE, ThaiMove, ThaiState
+from referee.games.thai.rules import BLACK, WHITE, ThaiMove, ThaiState, check_position
 
 __all__ = ["BLACK", "GAME", "WHITE", "ThaiGame", "ThaiMove", "ThaiState"]
 
@@ -41,9 +41,10 @@ class ThaiGame(Game[ThaiState, ThaiMove]):
     def parse_position(self, ruleset: Ruleset, text: str) -> ThaiState:
         turn, black, white, kings = fen.parse_fen(text)
         try:
-            return ThaiState(ruleset, black, white, kings, turn)
+            check_position(black, white, kings, turn)
         except GameError as error:
             raise NotationError(f"FEN {text!r}: {error}") from None
+        return ThaiState(ruleset, black, white, kings, turn)
 
     def format_position(self, state: ThaiState) -> str:
         return fen.format_fen(state.turn, state.black, state.white, state.kings)
@@ -54,6 +55,12 @@ class ThaiGame(Game[ThaiState, ThaiMove]):
         if step is not None:
             return step
         return notation.parse_move(state, text)
+
+    def read_move(self, state: ThaiState, text: str) -> tuple[ThaiMove, ThaiState]:
+        step = notation.STEPS.get(text)
+        if step is not None:
+            return step, state.play(step)
+        return notation.read_move(state, text)
 
     def format_move(self, state: ThaiState, move: ThaiMove) -> str:
         return notation.format_move(move)

@@ -37,9 +37,21 @@ _SQUARES = {str(n): n for n in range(1, 33)} | {f"0{n}": n for n in range(1, 10)
 
 
 def parse_move(state: ThaiState, text: str) -> ThaiMove:
+    return _read(state, text)[0]
+
+
+def read_move(state: ThaiState, text: str) -> tuple[ThaiMove, ThaiState]:
+    """The move `text` denotes and the state it leads to: a capture was played to be read,
+    and is not played again."""
+    move, after = _read(state, text)
+    return move, state.play(move) if after is None else after
+
+
+def _read(state: ThaiState, text: str) -> tuple[ThaiMove, ThaiState | None]:
+    """The move `text` denotes, with the state it leads to when reading it played it."""
     step = STEPS.get(text)
     if step is not None:
-        return step
+        return step, None
     squares, capture = _plain(text)
     if squares is None:
         # Not the plain form: other separators (X, :), spaces, or no move at all.
@@ -58,10 +70,10 @@ def parse_move(state: ThaiState, text: str) -> ThaiMove:
     quiet = QUIET_MOVES[squares[0] - 1].get(squares[1]) or ThaiMove(squares)
     if state.has_capture():
         # No quiet move is legal now: `a-b` may be the short form of a capture line.
-        short = state.resolve_capture(ThaiMove(squares, True))
+        short, after = state.resolve_capture(ThaiMove(squares, True))
         if short in state.legal_moves():
-            return short
-    return quiet
+            return short, after
+    return quiet, None
 
 
 def _plain(text: str) -> tuple[tuple[int, ...] | None, bool]:

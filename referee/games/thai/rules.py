@@ -14,6 +14,7 @@ from enum import Enum
 from typing import Final, NamedTuple
 
 from referee.games.base import GameError, IllegalMove, NotationError, Outcome, Ruleset, State
+from referee.games.state import field, state_class
 from referee.games.thai.geometry import (
     ALL,
     BETWEEN,
@@ -326,69 +327,38 @@ _UNSET: Final = _Unset.TOKEN
 """A state's outcome not yet computed (None is an outcome: the game goes on)."""
 
 
+def check_position(black: int, white: int, kings: int, turn: int) -> None:
+    """Raises GameError unless the masks and the turn make a Thai checkers position: for a
+    position read from outside (a FEN); the engine's own states are right by construction."""
+    for name, mask in (("black", black), ("white", white), ("kings", kings)):
+        if not 0 <= mask <= ALL:
+            raise GameError(f"{name} is not a set of squares 1..32")
+    if black & white:
+        raise GameError(f"squares {_names(black & white)} hold pieces of both colours")
+    if kings & ~(black | white):
+        raise GameError(f"kings on empty squares {_names(kings & ~(black | white))}")
+    for seat, men in ((BLACK, black & ~kings), (WHITE, white & ~kings)):
+        if men & FAR_ROW[seat]:
+            raise GameError(
+                f"{COLOURS[seat]} men on {_names(men & FAR_ROW[seat])} would be kings "
+                "(a man is crowned on reaching the far row)"
+            )
+    if turn not in (BLACK, WHITE):
+        raise GameError(f"turn must be 0 (Black) or 1 (White), not {turn!r}")
+
+
+@state_class
 class ThaiState(State[ThaiMove]):
     """A Thai checkers position with the player to move and the history the draw rules need."""
 
-    __slots__ = (
-        "_next",
-        "_outcome",
-        "black",
-        "history",
-        "kings",
-        "ruleset",
-        "turn",
-        "white",
-    )
-
     ruleset: Ruleset
-    black: int
-    white: int
-    kings: int
-    turn: int
-    history: tuple[int, ...]
+    black: int = START_BLACK
+    white: int = START_WHITE
+    kings: int = 0
+    turn: int = BLACK
+    history: tuple[int, ...] = ()
     """Keys of the earlier positions since the last capture or man move, oldest first."""
-    _next: tuple[ThaiMove, ThaiState] | None
-    """The last move played from here and the state it gave (see `play`)."""
-    _outcome: Outcome | _Unset | None
-
-    def __init__(
-        self,
-        ruleset: Ruleset,
-        black: int = START_BLACK,
-        white: int = START_WHITE,
-        kings: int = 0,
-        turn: int = BLACK,
-        history: tuple[int, ...] = (),
-    ) -> None:
-        for name, mask in (("black", black), ("white", white), ("kings", kings)):
-            if not 0 <= mask <= ALL:
-                raise GameError(f"{name} is not a set of squares 1..32")
-        if black & white:
-            raise GameError(f"squares {_names(black & white)} hold pieces of both colours")
-        if kings & ~(black | white):
-            raise GameError(f"kings on empty squares {_names(kings & ~(black | white))}")
-        for seat, men in ((BLACK, black & ~kings), (WHITE, white & ~kings)):
-            if men & FAR_ROW[seat]:
-                raise GameError(
-                    f"{COLOURS[seat]} men on {_names(men & FAR_ROW[seat])} would be kings "
-                    "(a man is crowned on reaching the far row)"
-                )
-        if turn not in (BLACK, WHITE):
-            raise GameError(f"turn must be 0 (Black) or 1 (White), not {turn!r}")
-        for name, value in (
-            ("ruleset", ruleset),
-            ("black", black),
-            ("white", white),
-            ("kings", kings),
-            ("turn", turn),
-            ("history", tuple(history)),
-            ("_next", None),
-            ("_outcome", _UNSET),
-        ):
-            object.__setattr__(self, name, value)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("ThaiState is immutable")
+    _outcome: Outcome | _Unset | None = field(default=_UNSET, init=False)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -468,7 +438,7 @@ class ThaiState(State[ThaiMove]):
         moves = self.legal_moves()
         if not moves and self.history:
             # Drawn: the pieces allow what they allow in the same position without its history.
-            moves = _make(self.ruleset, self.black, self.white, kings, turn, ()).legal_moves()
+            moves = ThaiState(self.ruleset, self.black, self.white, kings, turn).legal_moves()
         if moves and moves[0].capture:
             for move in moves:
                 path = move.path
@@ -519,9 +489,6 @@ class ThaiState(State[ThaiMove]):
         return _any_capture(turn, own, opponent, kings)
 
     def play(self, move: ThaiMove) -> ThaiState:
-        cached = self._next
-        if cached is not None and cached[0] is move:
-            return cached[1]
         try:
             return self._play(move)
         except IllegalMove:
@@ -649,8 +616,8 @@ class ThaiState(State[ThaiMove]):
 
     def _child(self, own: int, opponent: int, kings: int, history: tuple[int, ...]) -> ThaiState:
         if self.turn == BLACK:
-            return _make(self.ruleset, own, opponent, kings, WHITE, history)
-        return _make(self.ruleset, opponent, own, kings, BLACK, history)
+            return ThaiState(self.ruleset, own, opponent, kings, WHITE, history)
+        return ThaiState(self.ruleset, opponent, own, kings, BLACK, history)
 
     # -- reading moves -----------------------------------------------------------------------
 
@@ -669,21 +636,20 @@ class ThaiState(State[ThaiMove]):
             return False
         return bool((self.sides()[1] >> before) & 1)
 
-    def resolve_capture(self, move: ThaiMove) -> ThaiMove:
-        """The capture that `move` denotes, reading a short path as the full line it abbreviates.
+    def resolve_capture(self, move: ThaiMove) -> tuple[ThaiMove, ThaiState | None]:
+        """The capture that `move` denotes, reading a short path as the full line it abbreviates,
+        with the state it leads to (found on the way: the line is played to be read).
 
         A capture written with fewer landing squares than it has (`26x10` for `26x17x10`, as
         PDN allows) is read as the legal line that starts and ends on the same squares and
         passes the given ones in order, when every such line leads to the same position.
-        Otherwise the move is returned as written, and `play` says what is wrong with it.
+        Otherwise the move is returned as written, with None for the state: `play` says what
+        is wrong with it.
         """
         try:
-            after = self._play(move)
+            return move, self._play(move)
         except IllegalMove:
             pass
-        else:
-            object.__setattr__(self, "_next", (move, after))
-            return move
         inner = move.path[1:-1]
         matches = [
             m
@@ -694,14 +660,15 @@ class ThaiState(State[ThaiMove]):
             and _is_subsequence(inner, m.path[1:-1])
         ]
         if not matches:
-            return move
-        if len({self._play(m) for m in matches}) > 1:
+            return move, None
+        afters = {self._play(m) for m in matches}
+        if len(afters) > 1:
             written = "x".join(map(str, move.path))
             options = " or ".join(_line_text(m.path) for m in matches)
             raise NotationError(
                 f"{written} is ambiguous: it can be {options}; write every landing square"
             )
-        return matches[0]
+        return matches[0], afters.pop()
 
     # -- end of the game ---------------------------------------------------------------------
 
@@ -743,16 +710,6 @@ class ThaiState(State[ThaiMove]):
         return outcome is not None
 
 
-class _Building(ThaiState):
-    """ThaiState's layout with plain attribute writes: a state is filled in as this, then
-    becomes a ThaiState, which is several times faster than writing through the guard."""
-
-    __slots__ = ()
-    # The same signature as ThaiState's guard; mypy cannot see through the method alias.
-    __setattr__ = object.__setattr__  # type: ignore[assignment]
-
-
-_new = object.__new__
 _new_move = tuple.__new__
 
 
@@ -970,22 +927,6 @@ def _kings_after(kings: int, origin: int, target: int, taken: int, far: int) -> 
     if (kings >> origin) & 1:
         return (kings & ~taken & ~(1 << origin)) | (1 << target)
     return (kings & ~taken) | ((1 << target) & far)
-
-
-def _make(
-    ruleset: Ruleset, black: int, white: int, kings: int, turn: int, history: tuple[int, ...]
-) -> ThaiState:
-    state: ThaiState = _new(_Building)
-    state.ruleset = ruleset
-    state.black = black
-    state.white = white
-    state.kings = kings
-    state.turn = turn
-    state.history = history
-    state._next = None
-    state._outcome = _UNSET
-    state.__class__ = ThaiState
-    return state
 
 
 def _names(mask: int) -> str:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from referee.games.base import IllegalMove, Outcome, Roll, Ruleset, State
+from referee.games.state import state_class
 
 NUMBERS = (1, 2, 3, 4, 5)
 SPACES = 15
@@ -174,37 +174,24 @@ def _check_place(
     return None
 
 
-class ThaxState(tuple[Any, ...], State[ThaxMove]):
-    """A THAX position: both sides, whose turn, and the dice once rolled.
+@state_class
+class ThaxState(State[ThaxMove]):
+    """A THAX position: both sides, whose turn, and the dice once rolled."""
 
-    A tuple underneath: immutable, hashable and cheap to make, which the validator and the
-    search bots need.
-    """
+    ruleset: Ruleset
+    sides: tuple[Side, Side] = (EMPTY_SIDE, EMPTY_SIDE)
+    seat: int | None = None
+    roll: Roll | None = None
+    winner: int | None = None
 
-    __slots__ = ()
+    def _key(self) -> tuple[Any, ...]:
+        return (self.ruleset, self.sides, self.seat, self.roll, self.winner)
 
-    def __new__(
-        cls,
-        ruleset: Ruleset,
-        sides: tuple[Side, Side] = (EMPTY_SIDE, EMPTY_SIDE),
-        seat: int | None = None,
-        roll: Roll | None = None,
-        winner: int | None = None,
-    ) -> ThaxState:
-        return tuple.__new__(cls, (ruleset, sides, seat, roll, winner))
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ThaxState) and self._key() == other._key()
 
-    if TYPE_CHECKING:  # the fields as the type checker sees them
-        ruleset: Ruleset
-        sides: tuple[Side, Side]
-        seat: int | None
-        roll: Roll | None
-        winner: int | None
-    else:  # the tuple's items by name, read at C speed
-        ruleset = property(itemgetter(0))
-        sides = property(itemgetter(1))
-        seat = property(itemgetter(2))
-        roll = property(itemgetter(3))
-        winner = property(itemgetter(4))
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     def __repr__(self) -> str:
         return f"ThaxState(sides={self.sides}, seat={self.seat}, roll={self.roll})"

@@ -41,7 +41,7 @@ class TraxGame(Game[TraxState, TraxMove]):
         state = TraxState(ruleset)
         for number, token in enumerate(listed.moves, 1):
             try:
-                state = state.play(notation.parse_move(state, token.text))
+                state = self.read_move(state, token.text)[1]
             except IllegalMove as error:
                 raise IllegalMove(error.rule, f"move {number} {token.text}: {error}") from None
             except NotationError as error:
@@ -53,6 +53,11 @@ class TraxGame(Game[TraxState, TraxMove]):
 
     def parse_move(self, state: TraxState, text: str) -> TraxMove:
         return state.read_move(*notation.split_token(text))
+
+    def read_move(self, state: TraxState, text: str) -> tuple[TraxMove, TraxState]:
+        # The space the token names, found once: `play_at` places the tile there.
+        move, key = state.locate(*notation.split_token(text))
+        return move, state.play(move) if key is None else state.play_at(move, key)
 
     def format_move(self, state: TraxState, move: TraxMove) -> str:
         return notation.format_move(move)

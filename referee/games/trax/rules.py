@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from referee.games.base import IllegalMove, Outcome, Ruleset, State
+from referee.games.state import field, state_class
 
 N, E, S, W = 0, 1, 2, 3
 """Edges of a space, also the directions to its neighbours."""
@@ -68,6 +69,9 @@ SYMBOL_TILES = {
     "/": (CURVE_WHITE_NW, CURVE_WHITE_SE),
     "\\": (CURVE_WHITE_NE, CURVE_WHITE_SW),
 }
+
+AREA = 8
+"""The side of the area the tiles may span in the 8x8 variant."""
 
 NO_FORCE = -1
 THREE_EDGES = -2
@@ -400,58 +404,42 @@ def space_label(col: int, row: int) -> str:
     return f"{column_label(col)}{row}"
 
 
+@state_class
 class TraxState(State[TraxMove]):
     """A Trax position: the tiles in play, whose turn it is, and how the game ended.
 
-    Immutable by contract: nothing changes a state after `play` made it (its dicts are its
-    own copies); the only writes are caches: the hash, the "has no move" flag and the last
-    move `read_move` checked. There is no `__setattr__` guard because it would cost a tenth
-    of the time of a move.
+    A state's dicts are its own copies, never changed after `play` made them; the only
+    writes are caches: the hash and the "has no move" flag.
 
     Equal positions compare equal wherever their tiles lie in the internal coordinates (only
     the shape matters, as in the notation); the moves that led here are kept for
     `format_position` and are not part of the identity.
     """
 
-    __slots__ = (
-        "_hash",
-        "_read",
-        "_stuck",
-        "box",
-        "codes",
-        "detail",
-        "ends",
-        "history",
-        "limit",
-        "lines",
-        "ruleset",
-        "seat",
-        "tiles",
-        "winner",
-    )
-
     ruleset: Ruleset
-    tiles: dict[int, int]
-    codes: dict[int, int]
-    ends: dict[int, int]
-    box: tuple[int, int, int, int] | None
+    tiles: dict[int, int] = field(default_factory=dict)
+    codes: dict[int, int] = field(default_factory=dict)
+    ends: dict[int, int] = field(default_factory=dict)
+    box: tuple[int, int, int, int] | None = None
     """minx, maxx, miny, maxy of the tiles in play; None on the empty board."""
-    seat: int
-    winner: int | None
-    detail: str
-    limit: int
-    lines: bool
-    history: tuple[Any, ...] | None
+    seat: int = 0
+    winner: int | None = None
+    detail: str = ""
+    history: tuple[Any, ...] | None = None
     """The moves so far as a linked list (move, earlier), newest first."""
-    _hash: int | None
-    _read: tuple[TraxMove, int] | None
-    """The move `read_move` read last and its space (see `play`)."""
-    _stuck: bool | None
+    _hash: int | None = field(default=None, init=False)
+    _stuck: bool | None = field(default=None, init=False)
     """Whether the player to move has no legal move; None until asked."""
 
-    def __init__(self, ruleset: Ruleset) -> None:
-        """The empty board, White to move."""
-        _init(self, ruleset, {}, {}, {}, None, 0, None, "", None, *_variant_flags(ruleset))
+    @property
+    def limit(self) -> int:
+        """The side of the area the tiles may span (8 in the 8x8 variant), 0 for none."""
+        return AREA if self.ruleset.variant == "8x8" else 0
+
+    @property
+    def lines(self) -> bool:
+        """Whether a line wins (not in LoopTrax)."""
+        return self.ruleset.variant != "looptrax"
 
     def _shape(self) -> frozenset[tuple[int, int]]:
         if self.box is None:
@@ -470,11 +458,11 @@ class TraxState(State[TraxMove]):
         )
 
     def __hash__(self) -> int:
-        if self._hash is None:
+        value = self._hash
+        if value is None:
             value = hash((self._shape(), self.seat, self.winner, self.ruleset))
-            self._hash = value
-            return value
-        return self._hash
+            object.__setattr__(self, "_hash", value)
+        return value
 
     def __repr__(self) -> str:
         return f"TraxState({' '.join(self.tokens())!r}, {self.ruleset.id})"
@@ -523,9 +511,14 @@ class TraxState(State[TraxMove]):
     def read_move(self, col: int, row: int, symbol: str) -> TraxMove:
         """The move of a token's space (in labels) and symbol; IllegalMove when none fits.
 
-        Looks at the space and its neighbours only. The move is remembered with its space, so
-        that `play` of this very move does not check it again.
+        Looks at the space and its neighbours only.
         """
+        return self.locate(col, row, symbol)[0]
+
+    def locate(self, col: int, row: int, symbol: str) -> tuple[TraxMove, int | None]:
+        """`read_move`'s move and the space of its primary tile, which `play_at` takes
+        without checking the tile again; None for the space when the tile would leave the
+        8x8 area (`play` says so)."""
         box = self.box
         if box is None:
             if (col, row) != (0, 0) or symbol == "\\":
@@ -535,9 +528,7 @@ class TraxState(State[TraxMove]):
                     f"not {space_label(col, row)}{symbol}",
                 )
             first, second = SYMBOL_TILES[symbol]
-            move = TraxMove(0, 0, first if first in FIRST_TILES else second)
-            self._read = (move, key_of(ORIGIN, ORIGIN))
-            return move
+            return TraxMove(0, 0, first if first in FIRST_TILES else second), key_of(ORIGIN, ORIGIN)
         if self.winner is not None or (self.limit and not self.has_legal_move()):
             raise IllegalMove("trax.game-over", "the game is over")
         # space_of, inline: this is the hot path of replaying a game.
@@ -552,8 +543,8 @@ class TraxState(State[TraxMove]):
                 # TraxMove(col, row, tile) without the named tuple's Python-level __new__.
                 move = tuple.__new__(TraxMove, (col, row, tile))
                 if not self.limit or self._within_limit(key):
-                    self._read = (move, key)
-                return move
+                    return move, key
+                return move, None
         raise IllegalMove(
             "trax.colour-mismatch",
             f"no {symbol} tile fits at {space_label(col, row)}: its neighbours' track colours "
@@ -607,7 +598,8 @@ class TraxState(State[TraxMove]):
         return not self.limit or self._within_limit(key)
 
     def _within_limit(self, key: int) -> bool:
-        box, limit = self.box, self.limit
+        """Whether a tile on `key` keeps the tiles within the 8x8 area (asked only there)."""
+        box, limit = self.box, AREA
         assert box is not None
         x, y = key & COORD_MASK, key >> SHIFT
         return max(box[1], x) - min(box[0], x) < limit and max(box[3], y) - min(box[2], y) < limit
@@ -699,14 +691,17 @@ class TraxState(State[TraxMove]):
             new(TraxMove, ((key & COORD_MASK) - minx, (key >> SHIFT) - miny, tile))
             for key, tile in legal_turns(self.codes, self._spaces())
         ]
-        self._stuck = not moves
+        object.__setattr__(self, "_stuck", not moves)
         return moves
 
     def has_legal_move(self) -> bool:
         """Whether any legal move exists, stopping at the first one found."""
-        if self._stuck is None:
-            self._stuck = self.box is not None and not self._find_move()
-        return not self._stuck
+        stuck = self._stuck
+        if stuck is None:
+            # No move is legal once the game is won.
+            stuck = self.winner is not None or (self.box is not None and not self._find_move())
+            object.__setattr__(self, "_stuck", stuck)
+        return not stuck
 
     def _find_move(self) -> bool:
         codes = self.codes
@@ -714,18 +709,21 @@ class TraxState(State[TraxMove]):
         return next(legal_turns(codes, spaces), None) is not None
 
     def play(self, move: TraxMove) -> TraxState:
-        read = self._read
-        key = read[1] if read is not None and read[0] is move else self.check(move)
+        return self.play_at(move, self.check(move))
+
+    def play_at(self, move: TraxMove, key: int) -> TraxState:
+        """The state after `move`, its primary tile on the space `key` of this state, found by
+        `check` or `locate`: the tile itself is not checked again, forced play is."""
         tiles, codes, ends = self.tiles.copy(), self.codes.copy(), self.ends.copy()
         if self.box is None:
             x, y = coords(key)
             box = [x, x, y, y]
         else:
             box = list(self.box)
-        limit, lines, seat = self.limit, self.lines, self.seat
-        loops, grown = play_turn(tiles, codes, ends, box, key, move.tile, limit)
+        seat = self.seat
+        loops, grown = play_turn(tiles, codes, ends, box, key, move.tile, self.limit)
         winner, detail = None, ""
-        lines = lines and (box[1] - box[0] >= 7 or box[3] - box[2] >= 7)
+        lines = self.lines and (box[1] - box[0] >= 7 or box[3] - box[2] >= 7)
         if loops or lines:
             made = formed(tiles, ends, box, loops, grown, lines)
             mine, theirs = made[seat], made[1 - seat]
@@ -733,23 +731,18 @@ class TraxState(State[TraxMove]):
                 winner, detail = seat, mine
             elif theirs is not None:
                 winner, detail = 1 - seat, theirs
-        # `_init` by hand: this is the hot path of replaying a game.
-        state = object.__new__(TraxState)
-        state.ruleset = self.ruleset
-        state.tiles = tiles
-        state.codes = codes
-        state.ends = ends
-        state.box = tuple(box)  # type: ignore[assignment]
-        state.seat = 1 - seat
-        state.winner = winner
-        state.detail = detail
-        state.history = (move, self.history)
-        state.limit = limit
-        state.lines = self.lines
-        state._hash = None
-        state._read = None
-        state._stuck = None if winner is None else True
-        return state
+        minx, maxx, miny, maxy = box
+        return TraxState(
+            self.ruleset,
+            tiles,
+            codes,
+            ends,
+            (minx, maxx, miny, maxy),
+            1 - seat,
+            winner,
+            detail,
+            (move, self.history),
+        )
 
     def outcome(self) -> Outcome | None:
         if self.winner is not None:
@@ -760,42 +753,6 @@ class TraxState(State[TraxMove]):
 
     def is_terminal(self) -> bool:
         return self.winner is not None or (self.limit > 0 and not self.has_legal_move())
-
-
-def _variant_flags(ruleset: Ruleset) -> tuple[int, bool]:
-    """The area limit (0: none) and whether lines win."""
-    return (8 if ruleset.variant == "8x8" else 0), ruleset.variant != "looptrax"
-
-
-def _init(
-    state: TraxState,
-    ruleset: Ruleset,
-    tiles: dict[int, int],
-    codes: dict[int, int],
-    ends: dict[int, int],
-    box: tuple[int, int, int, int] | None,
-    seat: int,
-    winner: int | None,
-    detail: str,
-    history: tuple[Any, ...] | None,
-    limit: int,
-    lines: bool,
-) -> None:
-    state.ruleset = ruleset
-    state.tiles = tiles
-    state.codes = codes
-    state.ends = ends
-    state.box = box
-    state.seat = seat
-    state.winner = winner
-    state.detail = detail
-    state.history = history
-    state.limit = limit
-    state.lines = lines
-    state._hash = None
-    state._read = None
-    # No move is legal once the game is won; otherwise found out when first asked.
-    state._stuck = True if winner is not None else None
 
 
 def format_token(move: TraxMove) -> str:
