@@ -240,17 +240,6 @@ def _pointer(text: str) -> str:
     return path.replace("[", ".").replace("]", "").replace(".", "/")
 
 
-def _lines(stream: Iterable[bytes]) -> Iterator[tuple[int, int, bytes]]:
-    """The records' lines of a JSONL stream: (record number, line number, line); blank lines
-    are skipped."""
-    number = 0
-    for line_number, raw in enumerate(stream, 1):
-        if raw.isspace() or not raw:
-            continue
-        number += 1
-        yield number, line_number, raw
-
-
 def scan_jsonl(
     stream: Iterable[bytes], with_turns: bool = False, keep: Callable[[bytes], bool] | None = None
 ) -> Iterator[Scanned]:
@@ -259,7 +248,11 @@ def scan_jsonl(
     `keep` sees each line first: a line it refuses is passed over unread (header and error
     None). It lets a caller drop lines by a quick byte search before any decoding.
     """
-    for number, line_number, raw in _lines(stream):
+    number = 0
+    for line_number, raw in enumerate(stream, 1):
+        if raw.isspace() or not raw:
+            continue
+        number += 1
         if keep is not None and not keep(raw):
             yield Scanned(number, line_number, raw, None, None)
             continue
