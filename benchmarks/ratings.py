@@ -5,8 +5,10 @@ Run: .venv/bin/python benchmarks/ratings.py [--games N] [--runs N] [--write]
 Part one is the whole command as a user runs it: a JSONL file of `--games` THAX records
 between 10 bots (the turns of real games played first by a small random-vs-greedy tournament,
 with new players, pairings and results drawn from known ratings, as colour-swapped pairs) is
-rated by `referee ratings FILE` in a child process, its CPU time (user + system) taken from
-the operating system. Beside it, in alternating runs, two `python -c` runs that only read the
+rated by `referee ratings` in a child process, its CPU time (user + system) taken from the
+operating system: with `--no-cache`, reading the file, and without, reading the summary that
+a first run (before the timed ones) kept of the file. Beside them, in alternating runs, two
+`python -c` runs that only read the
 file: each line decoded by msgspec into Python objects (`msgspec.json.decode`), and each line
 decoded into a struct of just the fields the table needs (the least any msgspec reader does).
 
@@ -180,14 +182,17 @@ ORDO = (
     "rating the same 1,000,000 results written as PGN (results only), measured by the "
     "issue's author on a machine of this class. `referee ratings` reads the records "
     "themselves: it skims each line (the turn list cut out by byte search, the rest decoded "
-    "and checked by msgspec), which is most of its time on lines of 2.8 KB."
+    "and checked by msgspec), which is most of its time on lines of 2.8 KB. Once a big file "
+    "is read, it keeps a summary of it (docs/ratings.md) and reads that while the file is "
+    "unchanged: the second row is such a later run, the first reads the file as a first "
+    "run does (less the summary's writing)."
 )
 
 
-def child_cpu(command: list[str]) -> float:
+def child_cpu(command: list[str], environment: dict[str, str] | None = None) -> float:
     """CPU seconds (user + system) of a child process run to its end."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=environment)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -197,9 +202,16 @@ def command_rows(games: int, runs: int) -> tuple[list[tuple[str, list[float]]], 
         folder = Path(name)
         path = folder / "games.jsonl"
         length = write_records(path, games, 10, _play_source(folder))
+        referee = [sys.executable, "-m", "referee", "ratings"]
+        # The summary kept by a first run: read in place of the file by the runs after it.
+        kept = {**os.environ, "REFEREE_CACHE_DIR": str(folder / "summaries")}
+        subprocess.run([*referee, str(path)], check=True, stdout=subprocess.DEVNULL, env=kept)
         commands = {
-            "`referee ratings FILE` (whole command)": [
-                sys.executable, "-m", "referee", "ratings", str(path)
+            "`referee ratings --no-cache FILE` (whole command, the file read)": [
+                *referee, "--no-cache", str(path)
+            ],
+            "`referee ratings FILE` (whole command, the file's summary read)": [
+                *referee, str(path)
             ],
             "`python -c`: msgspec decodes each line": [
                 sys.executable, "-c", READ_ONLY["decoded"], str(path)
@@ -211,7 +223,7 @@ def command_rows(games: int, runs: int) -> tuple[list[tuple[str, list[float]]], 
         times: dict[str, list[float]] = {label: [] for label in commands}
         for _ in range(runs):  # alternating, so that all meet the same load
             for label, command in commands.items():
-                times[label].append(child_cpu(command))
+                times[label].append(child_cpu(command, kept))
         size = path.stat().st_size
     note = (
         f"{games:,} THAX records, 10 bots, {size / 1e9:.2f} GB "

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+
 import pytest
 
 FIRST = "test_code_health.py"
@@ -11,3 +15,16 @@ FIRST = "test_code_health.py"
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # A stable sort: the code-health checks first, every other test in its usual order.
     items.sort(key=lambda item: item.path.name != FIRST)
+
+
+_CACHE = tempfile.mkdtemp(prefix="referee-test-cache-")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # `referee ratings` keeps summaries of big files in a cache folder: the suite's own,
+    # never the user's (commands run in subprocesses inherit it).
+    os.environ["REFEREE_CACHE_DIR"] = _CACHE
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(_CACHE, ignore_errors=True)

@@ -71,11 +71,19 @@ def ratings(
         bool,
         typer.Option(help="every column and matrix, however wide the terminal (else what fits)"),
     ] = False,
+    cache: Annotated[
+        bool,
+        typer.Option(
+            help="keep a summary of each big file read, and read the summary instead while "
+            "the file is unchanged (in $REFEREE_CACHE_DIR, else ~/.cache/referee)"
+        ),
+    ] = True,
 ) -> None:
     """Rating tables per game and variant from any tournaments and record files."""
-    from referee.cli.inputs import spooled
+    from referee.cli.inputs import STDIN, spooled
     from referee.ratings import RatingOptions, build_tables, read_games
     from referee.ratings.output import print_tables, render
+    from referee.ratings.summaries import Summaries, cache_folder
 
     options = RatingOptions(
         rating=rating,
@@ -86,8 +94,11 @@ def ratings(
         seed=seed,
         pairs=pairs,
     )
+    # Standard input is read once, so its copy gets no summary.
+    stdin = any(str(path) == STDIN for path in paths)
+    summaries = Summaries(cache_folder()) if cache and not stdin else None
     with spooled(paths) as given:
-        games = read_games(given, game=game, variant=variant, bots=bot)
+        games = read_games(given, game=game, variant=variant, bots=bot, summaries=summaries)
     tables = build_tables(games, options)
     if not tables:
         fail("no finished games match")

@@ -286,21 +286,30 @@ def _gauge(pools: np.ndarray, anchored: dict[int, float]) -> np.ndarray:
 
 def _clustered_meat(games: FitGames, theta: np.ndarray, advantage: float) -> np.ndarray:
     """Sum over independent units (a colour-swapped pair, or a game alone) of g g^T, g the
-    unit's score vector over (theta, advantage): the middle of the sandwich."""
+    unit's score vector over (theta, advantage): the middle of the sandwich.
+
+    A game's score vector is its residual times the vector of its seats (`_design`), so the
+    sums are taken by seats first (a million games sit on a hundred seatings) and the outer
+    products made once per seating, or per two seatings for the cross terms of a pair."""
     n = games.n
     cells = _Cells(games.first, games.second, np.ones(len(games.first)), games.half / 2)
     residual = cells.score - _expected(theta, advantage, cells)
-    index, sign = _design(n, games.first, games.second)
-    meat = _outer_sum(n + 1, index, sign, residual**2)
+    seatings, seating = np.unique(games.first * n + games.second, return_inverse=True)
+    index, sign = _design(n, seatings // n, seatings % n)
+    squares = np.bincount(seating, weights=residual**2, minlength=len(seatings))
+    meat = _outer_sum(n + 1, index, sign, squares)
     # The cross terms of the two games of each pair, both ways.
     order = np.argsort(games.cluster, kind="stable")
     keyed = order[games.cluster[order] >= 0]
     same = np.flatnonzero(games.cluster[keyed][1:] == games.cluster[keyed][:-1])
     a, b = keyed[same], keyed[same + 1]
     if len(a):
-        rows = (index[a][:, :, None] * (n + 1) + index[b][:, None, :]).reshape(len(a), -1)
-        values = (sign[a][:, :, None] * sign[b][:, None, :]).reshape(len(a), -1)
-        values = values * (residual[a] * residual[b])[:, None]
+        both, which = np.unique(seating[a] * len(seatings) + seating[b], return_inverse=True)
+        products = np.bincount(which, weights=residual[a] * residual[b], minlength=len(both))
+        sa, sb = both // len(seatings), both % len(seatings)
+        rows = (index[sa][:, :, None] * (n + 1) + index[sb][:, None, :]).reshape(len(both), -1)
+        values = (sign[sa][:, :, None] * sign[sb][:, None, :]).reshape(len(both), -1)
+        values = values * products[:, None]
         cross = np.bincount(rows.ravel(), weights=values.ravel(), minlength=(n + 1) ** 2)
         cross = cross.reshape(n + 1, n + 1)
         meat += cross + cross.T

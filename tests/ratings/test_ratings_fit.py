@@ -285,3 +285,52 @@ def test_fit_of_one_million_games_in_pair_counts_has_no_overflow():
     assert np.all(np.isfinite(fit.ratings))
     assert np.all(np.abs(fit.ratings) < 5)
     assert los_matrix(fit).shape == (n, n)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(2, 5).flatmap(
+        lambda n: st.lists(
+            st.tuples(
+                st.integers(0, n - 1),
+                st.integers(1, n - 1),
+                st.sampled_from([0, 1, 2]),
+                st.booleans(),
+            ),
+            min_size=1,
+            max_size=30,
+        ).map(lambda games: (n, games))
+    ),
+    st.lists(st.floats(-3, 3), min_size=6, max_size=6),
+)
+def test_the_robust_middle_sums_each_units_score_vector(data, parameters):
+    """Protects `_clustered_meat` (summed by seatings, not game by game): the sum over units
+    of g g^T, each unit a colour-swapped pair or a game alone, g the sum of its games'
+    residual times (+1 first mover, -1 second mover, +1 advantage), written out here with
+    dense vectors."""
+    from referee.ratings.fit import _clustered_meat
+
+    n, drawn = data
+    games, cluster, units = [], [], 0
+    for first, step, half, paired in drawn:
+        second = (first + step) % n
+        games.append((first, second, half))
+        cluster.append(units if paired else -1)
+        if paired:  # its colour-swapped twin, with the other seats
+            games.append((second, first, 2 - half))
+            cluster.append(units)
+            units += 1
+    first, second, half = (np.array(column) for column in zip(*games, strict=True))
+    theta, advantage = np.array(parameters[:n]), parameters[5]
+    fit_games = FitGames.of(n, first, second, half, cluster)
+    vectors: dict[object, np.ndarray] = {}
+    for number, (w, b, h) in enumerate(games):
+        residual = h / 2 - 1 / (1 + math.exp(-(theta[w] - theta[b] + advantage)))
+        vector = np.zeros(n + 1)
+        vector[w] += residual
+        vector[b] -= residual
+        vector[n] += residual
+        unit = ("pair", cluster[number]) if cluster[number] >= 0 else ("game", number)
+        vectors[unit] = vectors.get(unit, np.zeros(n + 1)) + vector
+    expected = sum(np.outer(g, g) for g in vectors.values())
+    assert _clustered_meat(fit_games, theta, advantage) == pytest.approx(expected, abs=1e-9)
