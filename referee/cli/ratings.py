@@ -96,7 +96,8 @@ def ratings(
     )
     # Standard input is read once, so its copy gets no summary.
     stdin = any(str(path) == STDIN for path in paths)
-    summaries = Summaries(cache_folder()) if cache and not stdin else None
+    folder = cache_folder() if cache and not stdin else None
+    summaries = None if folder is None else Summaries(folder)
     with spooled(paths) as given:
         games = read_games(given, game=game, variant=variant, bots=bot, summaries=summaries)
     tables = build_tables(games, options)

@@ -25,6 +25,7 @@ import json
 import os
 import stat
 import tempfile
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
@@ -63,14 +64,19 @@ _NONE_ALLOWED = {"reason", "tournament"}
 """Text columns where -1 stands for none."""
 
 
-def cache_folder(environment: Mapping[str, str] = os.environ) -> Path:
+def cache_folder(environment: Mapping[str, str] = os.environ) -> Path | None:
     """Where summaries are kept: $REFEREE_CACHE_DIR, else referee/ in $XDG_CACHE_HOME or
-    ~/.cache."""
+    ~/.cache; None when there is no home folder to find one in."""
     given = environment.get(CACHE_VARIABLE)
     if given:
         return Path(given)
     base = environment.get("XDG_CACHE_HOME")
-    return (Path(base) if base else Path.home() / ".cache") / "referee"
+    if base:
+        return Path(base) / "referee"
+    try:
+        return Path.home() / ".cache" / "referee"
+    except (RuntimeError, KeyError):  # no $HOME and no password entry
+        return None
 
 
 @dataclass(frozen=True)
@@ -227,13 +233,18 @@ def _touch(entry: Path) -> None:
 
 
 def _prune(folder: Path) -> None:
-    """Remove all but the `KEEP` summaries used last."""
+    """Remove all but the `KEEP` summaries used last, and what a run stopped while writing
+    one left behind an hour ago or more."""
     kept: list[tuple[float, Path]] = []
     for entry in folder.glob("*.npz"):
         try:
             kept.append((entry.stat().st_mtime, entry))
         except OSError:
             continue
+    for left in folder.glob("*.tmp"):
+        with contextlib.suppress(OSError):
+            if time.time() - left.stat().st_mtime > 3600:
+                left.unlink()
     kept.sort(reverse=True)
     for _, entry in kept[KEEP:]:
         entry.unlink(missing_ok=True)

@@ -217,3 +217,24 @@ def test_repeated_rows_are_found_as_a_frame_finds_them(rows) -> None:
         expected.append(row in seen)
         seen.add(row)
     assert _duplicated(columns).tolist() == expected
+
+
+def test_what_a_stopped_run_left_is_removed_an_hour_later(tmp_path) -> None:
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    old, new = folder / "a.tmp", folder / "b.tmp"
+    for left in (old, new):
+        left.write_bytes(b"half a summary")
+    os.utime(old, (0, 0))
+    path = tmp_path / "games.jsonl"
+    write_jsonl(path, _games(5))
+    _frame(path, Summaries(folder, min_bytes=0))
+    assert not old.exists() and new.exists()
+
+
+def test_the_cache_folder_is_the_one_named_first() -> None:
+    from referee.ratings.summaries import cache_folder
+
+    assert cache_folder({CACHE_VARIABLE: "/a", "XDG_CACHE_HOME": "/b"}) == Path("/a")
+    assert cache_folder({"XDG_CACHE_HOME": "/b"}) == Path("/b/referee")
+    assert cache_folder({}) == Path.home() / ".cache" / "referee"
