@@ -8,8 +8,8 @@ under the file's full path and its identity on disk: size, modification and chan
 inode and device. Any write to the file gives it a new change time (which, unlike the
 modification time, no program can set back), so a summary is used only while its file is
 exactly as it was read; otherwise the file is read again and a new summary replaces the old.
-The summary also names the summary format and referee's version: a release that reads
-records otherwise does not take an older summary.
+The summary also names the summary format, referee's version and a digest of the code that
+reads records for it: other code (a release, or a changed source tree) does not take it.
 
 A summary that cannot be read, or that does not hold what a summary holds, is passed over:
 the file is read as if there were none. Nothing here ever stops the command: a folder that
@@ -20,10 +20,12 @@ them takes less than writing one), and the folder keeps the `KEEP` summaries use
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
 import stat
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping
@@ -34,7 +36,9 @@ from typing import Any
 
 import numpy as np
 
+from referee.ratings import results
 from referee.ratings.results import FIELDS, MAX_POINTS, TEXTS, UNFINISHED, GameRows, Numbers
+from referee.records import model, scan
 
 FORMAT = 1
 """The layout of a summary; a new layout takes a new number, so that old summaries are
@@ -148,11 +152,20 @@ def _key(path: Path, status: os.stat_result) -> bytes:
     return (where + json.dumps(identity, sort_keys=True)).encode()
 
 
+@functools.cache
 def _version() -> str:
+    """referee's version and a digest of the code that decides what a summary holds, so
+    that a summary made by other code (another release, or a changed source tree, which
+    keeps its version) is not taken."""
     try:
-        return metadata.version("referee")
+        version = metadata.version("referee")
     except metadata.PackageNotFoundError:  # run from a source tree without installing
-        return "unknown"
+        version = "unknown"
+    digest = hashlib.sha256()
+    for module in (results, scan, model, sys.modules[__name__]):
+        with contextlib.suppress(OSError, TypeError):
+            digest.update(Path(str(module.__file__)).read_bytes())
+    return f"{version} {digest.hexdigest()[:16]}"
 
 
 def _arrays(rows: GameRows) -> dict[str, np.ndarray]:
