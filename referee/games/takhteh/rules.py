@@ -16,6 +16,7 @@ are judged on the set of positions that legal leg sequences reach.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import compress
 from operator import neg
 
 from referee.games.base import IllegalMove, Outcome, Roll, Ruleset, State
@@ -97,17 +98,34 @@ def outside_count(board: Board | list[int]) -> int:
 # or reached by a die or by two or three equal dice); no other point needs looking at.
 
 
+_BEYOND = (0,) * 18
+"""Empty points past the bar: a board followed by these is read at p + 18 without a check."""
+
+
 def _sources(c: Board | list[int], steps: tuple[int, ...]) -> list[int]:
     """Points (highest first) a checker of the mover can be on this turn, given the steps
-    one checker can make (each die; or d, 2d, 3d for doubles)."""
-    held = [p for p in range(1, 26) if c[p] > 0]
-    points = set(held)
-    for p in held:
-        for step in steps:
-            if p - step > 0:
-                points.add(p - step)
-    points.discard(BAR)
-    return sorted(points, reverse=True)
+    one checker can make (each die; or d, 2d, 3d for doubles): a point held, or a step
+    below a point held or the bar."""
+    pad = [*c, *_BEYOND]
+    if len(steps) == 2:
+        a, b = steps
+        return [p for p in range(24, 0, -1) if pad[p] > 0 or pad[p + a] > 0 or pad[p + b] > 0]
+    a, b, e = steps
+    return [
+        p
+        for p in range(24, 0, -1)
+        if pad[p] > 0 or pad[p + a] > 0 or pad[p + b] > 0 or pad[p + e] > 0
+    ]
+
+
+def _held(c: Board | list[int]) -> list[int]:
+    """The points (highest first) holding a checker of the mover, without a comprehension
+    (which would make `c` a slower closure cell in the generators that call this)."""
+    return list(compress(_DOWN, map(_POSITIVE, c[24:0:-1])))
+
+
+_DOWN = range(24, 0, -1)
+_POSITIVE = (0).__lt__
 
 
 def _steps(c: list[int], d: int, outside: int, frozen: int, sources: list[int]) -> list[Leg]:
@@ -332,16 +350,20 @@ def _pair_plays(c: Board, a: int, b: int) -> list[tuple[Leg, ...]]:
     comes to the same). Both ways reach the same position unless one of them hits a blot on
     the way, so each start point gives one play, or two when a way hits.
     """
-    held = [s for s in range(24, 0, -1) if c[s] > 0]
-    from_a = [s for s in held if s > a and c[s - a] >= -1]
-    legs_b = [(s, s - b) for s in held if s > b and c[s - b] >= -1]
     # Loops, not comprehensions: these run for almost half of all rolls, and a comprehension
     # costs a function call and turns the names it reads into slower closure cells.
+    held = _held(c)
+    legs_a: list[Leg] = []
+    legs_b: list[Leg] = []
+    for s in held:
+        if s > a and c[s - a] >= -1:
+            legs_a.append((s, s - a))
+        if s > b and c[s - b] >= -1:
+            legs_b.append((s, s - b))
     plays: list[tuple[Leg, ...]] = []
     append = plays.append
-    for sa in from_a:
-        ta = sa - a
-        leg_a = (sa, ta)
+    for leg_a in legs_a:
+        sa, ta = leg_a
         single = c[sa] == 1
         for leg_b in legs_b:
             sb, tb = leg_b
@@ -367,8 +389,8 @@ def _pair_plays(c: Board, a: int, b: int) -> list[tuple[Leg, ...]]:
             append(((s, n), (n, n - a)))
     if plays:
         return plays
-    if from_a:
-        return [((s, s - a),) for s in from_a]
+    if legs_a:
+        return [(leg_a,) for leg_a in legs_a]
     if legs_b:
         return [(leg_b,) for leg_b in legs_b]
     return [()]
@@ -382,7 +404,18 @@ def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
     its own position (each point has one way forward), so nothing is listed twice.
     """
     # Points that can send a checker on: their landing is not blocked (that never changes).
-    points = [s for s in _sources(c, (d, 2 * d, 3 * d)) if s > d and c[s - d] >= -1]
+    # Each with its index, its leg and where the leg lands (`steps`), and its leg (`lasts`);
+    # the inner loops start from the outer loop's point by slicing these lists.
+    points: list[int] = []
+    steps: list[tuple[int, int, Leg, int]] = []
+    lasts: list[tuple[int, Leg]] = []
+    for s in _sources(c, (d, 2 * d, 3 * d)):
+        t = s - d
+        if t > 0 and c[t] >= -1:
+            leg = (s, t)
+            steps.append((len(points), s, leg, t))
+            lasts.append((s, leg))
+            points.append(s)
     if not points:
         return _double_walk(c, d, points)
     # The four legs as nested loops, the same walk as `_double_walk` written out (the tests
@@ -390,11 +423,8 @@ def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
     # twice as fast as the recursion. Each level takes a checker from the bar while one is
     # there, as the walk does. No comprehension here: one would make `c` and the legs
     # closure cells, slower to read at every level, and cost a function call per use.
-    # Each point with its index, its leg and where the leg lands; the inner loops start from
-    # the outer loop's point by slicing these lists. Entering lands outside the home board,
-    # so it never freezes a checker; the loops after it start from the first point.
-    steps = [(i, s, (s, s - d), s - d) for i, s in enumerate(points)]
-    lasts = [(s, leg) for _, s, leg, _ in steps]
+    # Entering lands outside the home board, so it never freezes a checker; the loops after
+    # it start from the first point.
     entry = BAR - d
     enter = ((0, BAR, (BAR, entry), entry),) if c[entry] >= -1 else ()
     enter_last = ((BAR, (BAR, entry)),) if enter else ()
@@ -1110,7 +1140,23 @@ class TakhtehState(State[TakhtehMove]):
         # `_listed`, inline: a random playout plays a listed play every turn.
         listed_board, listed_roll, plays = _last_listed
         if listed_board is board and listed_roll == roll and move in plays:
-            after = apply_legs(board, move)
+            # `apply_legs`, inline, on a list that is then turned round as it is: a game goes
+            # on (no board tuple needed before the turn round) unless a checker is borne off.
+            c = list(board)
+            bore_off = False
+            for src, dst in move:
+                c[src] -= 1
+                if not dst:
+                    bore_off = True
+                elif c[dst] == -1:
+                    c[dst] = 1
+                    c[0] -= 1
+                else:
+                    c[dst] += 1
+            if not bore_off:
+                c.reverse()
+                return TakhtehState(self.ruleset, tuple(map(neg, c)), 1 - seat)
+            after = tuple(c)
         else:
             # check_play's first step (_read_straight), taken here: most plays need nothing
             # more, and a game that goes on needs no board tuple before the turn round.
