@@ -83,9 +83,13 @@ def legs_text(legs: Iterable[Leg]) -> str:
     return " ".join(f"{point_name(s)}/{point_name(d)}" for s, d in legs)
 
 
+_POSITIVE = (0).__lt__
+"""Whether a number of checkers is the mover's (more than 0), without a Python frame."""
+
+
 def outside_count(board: Board | list[int]) -> int:
     """The mover's checkers on the bar or outside the home board (bearing off needs none)."""
-    return sum([n for n in board[HOME + 1 :] if n > 0])
+    return sum(filter(_POSITIVE, board[HOME + 1 :]))
 
 
 # --- legal plays -------------------------------------------------------------------------
@@ -125,7 +129,6 @@ def _held(c: Board | list[int]) -> list[int]:
 
 
 _DOWN = range(24, 0, -1)
-_POSITIVE = (0).__lt__
 
 
 def _steps(c: list[int], d: int, outside: int, frozen: int, sources: list[int]) -> list[Leg]:
