@@ -1074,7 +1074,8 @@ class TakhtehState(State[TakhtehMove]):
         return self.roll is None and self.winner is None
 
     def chance_outcomes(self) -> tuple[tuple[Roll, float], ...]:
-        if not self.is_chance():
+        # `not self.is_chance()`, inline: asked before every roll of a random playout.
+        if self.roll is not None or self.winner is not None:
             return ()
         return OPENING_OUTCOMES if self.seat is None else TURN_OUTCOMES
 
