@@ -196,7 +196,9 @@ def _generate_pair(c: list[int], high: int, low: int, outside: int) -> dict[Boar
     both: dict[Board, tuple[Leg, ...]] = {}
     single_high: dict[Board, tuple[Leg, ...]] = {}
     single_low: dict[Board, tuple[Leg, ...]] = {}
-    sources = _sources(c, (high, low))
+    # Only legs from outside the home board read the sources (`_steps`), and none is left
+    # once bearing off has begun.
+    sources = _sources(c, (high, low)) if outside else []
     for first, second, singles in ((high, low, single_high), (low, high, single_low)):
         for leg in _steps(c, first, outside, 0, sources):
             src, dst = leg
@@ -233,7 +235,7 @@ def _generate_double(c: list[int], d: int, outside: int) -> dict[Board, tuple[Le
     found: dict[Board, tuple[Leg, ...]] = {}
     seen: set[Board] = set()
     best = 0
-    sources = _sources(c, (d, 2 * d, 3 * d))
+    sources = _sources(c, (d, 2 * d, 3 * d)) if outside else []  # as in `_generate_pair`
 
     def walk(depth: int, legs: tuple[Leg, ...], outside: int, frozen: int) -> None:
         nonlocal best, found
