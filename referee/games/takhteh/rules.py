@@ -122,13 +122,13 @@ def _sources(c: Board | list[int], steps: tuple[int, ...]) -> list[int]:
     ]
 
 
+_DOWN = range(24, 0, -1)
+
+
 def _held(c: Board | list[int]) -> list[int]:
     """The points (highest first) holding a checker of the mover, without a comprehension
     (which would make `c` a slower closure cell in the generators that call this)."""
     return list(compress(_DOWN, map(_POSITIVE, c[24:0:-1])))
-
-
-_DOWN = range(24, 0, -1)
 
 
 def _steps(c: list[int], d: int, outside: int, frozen: int, sources: list[int]) -> list[Leg]:
