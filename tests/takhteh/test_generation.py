@@ -14,7 +14,10 @@ from referee.games.base import IllegalMove, perft_counts
 from referee.games.takhteh import GAME
 from referee.games.takhteh.rules import (
     TakhtehState,
+    _double_plays,
+    _double_walk,
     _generate,
+    _sources,
     apply_legs,
     check_play,
     legal_plays,
@@ -45,6 +48,33 @@ def test_legal_plays_reach_exactly_the_reference_positions_once_each(
     assert len(reached) == len(set(reached))
     assert set(reached) == reference_positions(board, roll)
     assert set(_generate(board, *roll)) == set(reached)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seeds, st.integers(1, 6), st.integers(1, 6))
+def test_sources_are_the_points_a_checker_can_reach(seed: int, a: int, b: int) -> None:
+    """A point held, or one, two or three equal dice below a point held or the bar."""
+    board = _position(seed)
+    for steps in ((a, 2 * a, 3 * a), (max(a, b), min(a, b))):
+        expected = [
+            p
+            for p in range(24, 0, -1)
+            if board[p] > 0 or any(p + s <= 25 and board[p + s] > 0 for s in steps)
+        ]
+        assert _sources(board, steps) == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(seeds, st.integers(1, 6))
+def test_doubles_nested_loops_list_the_walks_plays_in_its_order(seed: int, d: int) -> None:
+    """`_double_plays` is `_double_walk` written out as loops: the same plays, same order,
+    with checkers on the bar too."""
+    board = _position(seed)
+    points = [s for s in range(24, d, -1) if s in _sources(board, (d, 2 * d, 3 * d))]
+    points = [s for s in points if board[s - d] >= -1]
+    plays = _double_plays(list(board), d)
+    assert plays == _double_walk(list(board), d, points)
+    assert len({apply_legs(board, play) for play in plays}) == len(plays)
 
 
 def _candidates(board: tuple[int, ...], roll: tuple[int, int]) -> set[tuple]:

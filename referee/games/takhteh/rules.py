@@ -16,6 +16,7 @@ are judged on the set of positions that legal leg sequences reach.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import compress
 from operator import neg
 
 from referee.games.base import IllegalMove, Outcome, Roll, Ruleset, State
@@ -82,9 +83,13 @@ def legs_text(legs: Iterable[Leg]) -> str:
     return " ".join(f"{point_name(s)}/{point_name(d)}" for s, d in legs)
 
 
+_POSITIVE = (0).__lt__
+"""Whether a number of checkers is the mover's (more than 0), without a Python frame."""
+
+
 def outside_count(board: Board | list[int]) -> int:
     """The mover's checkers on the bar or outside the home board (bearing off needs none)."""
-    return sum([n for n in board[HOME + 1 :] if n > 0])
+    return sum(filter(_POSITIVE, board[HOME + 1 :]))
 
 
 # --- legal plays -------------------------------------------------------------------------
@@ -97,17 +102,33 @@ def outside_count(board: Board | list[int]) -> int:
 # or reached by a die or by two or three equal dice); no other point needs looking at.
 
 
+_BEYOND = (0,) * 18
+"""Empty points past the bar: a board followed by these is read at p + 18 without a check."""
+
+
 def _sources(c: Board | list[int], steps: tuple[int, ...]) -> list[int]:
     """Points (highest first) a checker of the mover can be on this turn, given the steps
-    one checker can make (each die; or d, 2d, 3d for doubles)."""
-    held = [p for p in range(1, 26) if c[p] > 0]
-    points = set(held)
-    for p in held:
-        for step in steps:
-            if p - step > 0:
-                points.add(p - step)
-    points.discard(BAR)
-    return sorted(points, reverse=True)
+    one checker can make (each die; or d, 2d, 3d for doubles): a point held, or a step
+    below a point held or the bar."""
+    pad = [*c, *_BEYOND]
+    if len(steps) == 2:
+        a, b = steps
+        return [p for p in range(24, 0, -1) if pad[p] > 0 or pad[p + a] > 0 or pad[p + b] > 0]
+    a, b, e = steps
+    return [
+        p
+        for p in range(24, 0, -1)
+        if pad[p] > 0 or pad[p + a] > 0 or pad[p + b] > 0 or pad[p + e] > 0
+    ]
+
+
+_DOWN = range(24, 0, -1)
+
+
+def _held(c: Board | list[int]) -> list[int]:
+    """The points (highest first) holding a checker of the mover, without a comprehension
+    (which would make `c` a slower closure cell in the generators that call this)."""
+    return list(compress(_DOWN, map(_POSITIVE, c[24:0:-1])))
 
 
 def _steps(c: list[int], d: int, outside: int, frozen: int, sources: list[int]) -> list[Leg]:
@@ -175,7 +196,9 @@ def _generate_pair(c: list[int], high: int, low: int, outside: int) -> dict[Boar
     both: dict[Board, tuple[Leg, ...]] = {}
     single_high: dict[Board, tuple[Leg, ...]] = {}
     single_low: dict[Board, tuple[Leg, ...]] = {}
-    sources = _sources(c, (high, low))
+    # Only legs from outside the home board read the sources (`_steps`), and none is left
+    # once bearing off has begun.
+    sources = _sources(c, (high, low)) if outside else []
     for first, second, singles in ((high, low, single_high), (low, high, single_low)):
         for leg in _steps(c, first, outside, 0, sources):
             src, dst = leg
@@ -212,7 +235,7 @@ def _generate_double(c: list[int], d: int, outside: int) -> dict[Board, tuple[Le
     found: dict[Board, tuple[Leg, ...]] = {}
     seen: set[Board] = set()
     best = 0
-    sources = _sources(c, (d, 2 * d, 3 * d))
+    sources = _sources(c, (d, 2 * d, 3 * d)) if outside else []  # as in `_generate_pair`
 
     def walk(depth: int, legs: tuple[Leg, ...], outside: int, frozen: int) -> None:
         nonlocal best, found
@@ -332,32 +355,47 @@ def _pair_plays(c: Board, a: int, b: int) -> list[tuple[Leg, ...]]:
     comes to the same). Both ways reach the same position unless one of them hits a blot on
     the way, so each start point gives one play, or two when a way hits.
     """
-    held = [s for s in range(24, 0, -1) if c[s] > 0]
-    from_a = [s for s in held if s > a and c[s - a] >= -1]
-    legs_b = [(s, s - b) for s in held if s > b and c[s - b] >= -1]
-    plays: list[tuple[Leg, ...]] = []
-    for sa in from_a:
-        ta = sa - a
-        leg_a = (sa, ta)
-        single = c[sa] == 1
-        plays += [
-            (leg_a, leg_b) if sa >= leg_b[0] else (leg_b, leg_a)
-            for leg_b in legs_b
-            if leg_b[0] != ta and leg_b[1] != sa and not (single and leg_b[0] == sa)
-        ]
+    # Loops, not comprehensions: these run for almost half of all rolls, and a comprehension
+    # costs a function call and turns the names it reads into slower closure cells.
+    held = _held(c)
+    legs_a: list[Leg] = []
+    legs_b: list[Leg] = []
     for s in held:
+        if s > a and c[s - a] >= -1:
+            legs_a.append((s, s - a))
+        if s > b and c[s - b] >= -1:
+            legs_b.append((s, s - b))
+    plays: list[tuple[Leg, ...]] = []
+    append = plays.append
+    for leg_a in legs_a:
+        sa, ta = leg_a
+        single = c[sa] == 1
+        for leg_b in legs_b:
+            sb, tb = leg_b
+            if sb > sa:
+                # Landing on sa, it would be the checker moving on by a, listed below.
+                if tb != sa:
+                    append((leg_b, leg_a))
+            elif sb != ta and not (single and sb == sa):
+                append((leg_a, leg_b))
+    # One checker moving a + b: only from points above a + b (`held` is highest first).
+    for s in held:
+        if s <= a + b:
+            break
         m = s - a
-        by_a = m > b and c[m] >= -1 and c[m - b] >= -1 and not (c[m] == -1 and m <= HOME)
+        cm = c[m]
+        by_a = cm >= -1 and c[m - b] >= -1 and not (cm == -1 and m <= HOME)
         n = s - b
-        by_b = n > a and c[n] >= -1 and c[n - a] >= -1 and not (c[n] == -1 and n <= HOME)
+        cn = c[n]
+        by_b = cn >= -1 and c[n - a] >= -1 and not (cn == -1 and n <= HOME)
         if by_a:
-            plays.append(((s, m), (m, m - b)))
-        if by_b and not (by_a and c[m] != -1 and c[n] != -1):
-            plays.append(((s, n), (n, n - a)))
+            append(((s, m), (m, m - b)))
+        if by_b and not (by_a and cm != -1 and cn != -1):
+            append(((s, n), (n, n - a)))
     if plays:
         return plays
-    if from_a:
-        return [((s, s - a),) for s in from_a]
+    if legs_a:
+        return [(leg_a,) for leg_a in legs_a]
     if legs_b:
         return [(leg_b,) for leg_b in legs_b]
     return [()]
@@ -371,18 +409,33 @@ def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
     its own position (each point has one way forward), so nothing is listed twice.
     """
     # Points that can send a checker on: their landing is not blocked (that never changes).
-    points = [s for s in _sources(c, (d, 2 * d, 3 * d)) if s > d and c[s - d] >= -1]
-    if c[BAR] or not points:
+    # Each with its index, its leg and where the leg lands (`steps`), and its leg (`lasts`);
+    # the inner loops start from the outer loop's point by slicing these lists.
+    points: list[int] = []
+    steps: list[tuple[int, int, Leg, int]] = []
+    lasts: list[tuple[int, Leg]] = []
+    for s in _sources(c, (d, 2 * d, 3 * d)):
+        t = s - d
+        if t > 0 and c[t] >= -1:
+            leg = (s, t)
+            steps.append((len(points), s, leg, t))
+            lasts.append((s, leg))
+            points.append(s)
+    if not points:
         return _double_walk(c, d, points)
-    # The four legs as nested loops, the same walk as `_double_walk` written out: doubles are
-    # a sixth of all rolls and this is twice as fast as the recursion (61k positions of random
-    # games: 3.5 s against 7.2 s, the same plays).
-    # Each point with its index, its leg and where the leg lands; the inner loops start from
-    # the outer loop's point by slicing these lists.
-    steps = [(i, s, (s, s - d), s - d) for i, s in enumerate(points)]
-    lasts = [(s, leg) for _, s, leg, _ in steps]
+    # The four legs as nested loops, the same walk as `_double_walk` written out (the tests
+    # hold the two to the same list): doubles are a sixth of all rolls and this is more than
+    # twice as fast as the recursion. Each level takes a checker from the bar while one is
+    # there, as the walk does. No comprehension here: one would make `c` and the legs
+    # closure cells, slower to read at every level, and cost a function call per use.
+    # Entering lands outside the home board, so it never freezes a checker; the loops after
+    # it start from the first point.
+    entry = BAR - d
+    enter = ((0, BAR, (BAR, entry), entry),) if c[entry] >= -1 else ()
+    enter_last = ((BAR, (BAR, entry)),) if enter else ()
     plays: list[tuple[Leg, ...]] = []
-    for i1, s1, l1, t1 in steps:
+    append = plays.append
+    for i1, s1, l1, t1 in steps if c[BAR] <= 0 else enter:
         if c[s1] <= 0:
             continue
         c[s1] -= 1
@@ -394,7 +447,7 @@ def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
         else:
             c[t1] += 1
             f1 = 0
-        for i2, s2, l2, t2 in steps[i1:]:
+        for i2, s2, l2, t2 in steps[i1:] if c[BAR] <= 0 else enter:
             if c[s2] <= (f1 >> s2 & 1):
                 continue
             c[s2] -= 1
@@ -406,7 +459,7 @@ def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
             else:
                 c[t2] += 1
                 f2 = f1
-            for i3, s3, l3, t3 in steps[i2:]:
+            for i3, s3, l3, t3 in steps[i2:] if c[BAR] <= 0 else enter:
                 if c[s3] <= (f2 >> s3 & 1):
                     continue
                 c[s3] -= 1
@@ -419,9 +472,13 @@ def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
                     c[t3] += 1
                     f3 = f2
                 if f3:
-                    plays += [(l1, l2, l3, l4) for s4, l4 in lasts[i3:] if c[s4] > (f3 >> s4 & 1)]
+                    for s4, l4 in lasts[i3:] if c[BAR] <= 0 else enter_last:
+                        if c[s4] > (f3 >> s4 & 1):
+                            append((l1, l2, l3, l4))
                 else:
-                    plays += [(l1, l2, l3, l4) for s4, l4 in lasts[i3:] if c[s4] > 0]
+                    for s4, l4 in lasts[i3:] if c[BAR] <= 0 else enter_last:
+                        if c[s4] > 0:
+                            append((l1, l2, l3, l4))
                 if h3:
                     c[t3] = -1
                     c[0] += 1
@@ -1019,7 +1076,8 @@ class TakhtehState(State[TakhtehMove]):
         return self.roll is None and self.winner is None
 
     def chance_outcomes(self) -> tuple[tuple[Roll, float], ...]:
-        if not self.is_chance():
+        # `not self.is_chance()`, inline: asked before every roll of a random playout.
+        if self.roll is not None or self.winner is not None:
             return ()
         return OPENING_OUTCOMES if self.seat is None else TURN_OUTCOMES
 
@@ -1088,7 +1146,23 @@ class TakhtehState(State[TakhtehMove]):
         # `_listed`, inline: a random playout plays a listed play every turn.
         listed_board, listed_roll, plays = _last_listed
         if listed_board is board and listed_roll == roll and move in plays:
-            after = apply_legs(board, move)
+            # `apply_legs`, inline, on a list that is then turned round as it is: a game goes
+            # on (no board tuple needed before the turn round) unless a checker is borne off.
+            c = list(board)
+            bore_off = False
+            for src, dst in move:
+                c[src] -= 1
+                if not dst:
+                    bore_off = True
+                elif c[dst] == -1:
+                    c[dst] = 1
+                    c[0] -= 1
+                else:
+                    c[dst] += 1
+            if not bore_off:
+                c.reverse()
+                return TakhtehState(self.ruleset, tuple(map(neg, c)), 1 - seat)
+            after = tuple(c)
         else:
             # check_play's first step (_read_straight), taken here: most plays need nothing
             # more, and a game that goes on needs no board tuple before the turn round.
