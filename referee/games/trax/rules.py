@@ -455,8 +455,8 @@ class TraxState(State[TraxMove]):
 
     def __post_init__(self: Any) -> None:
         # The variant's rules, derived from the ruleset once per state (state.py calls this
-        # before the state is frozen, hence the plain writes and `Any`): read in every move,
-        # a property would cost replaying a game about 2%.
+        # before the state is frozen, hence the plain writes and `Any`): read four or five
+        # times a move, as properties they were a function call each time.
         variant = self.ruleset.variant
         self.limit = AREA if variant == "8x8" else 0
         self.lines = variant != "looptrax"
