@@ -131,14 +131,19 @@ STEPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
 what the tile adds to that neighbour's code) of each empty neighbour."""
 
 
-def _track_ends(known: int, tile: int) -> tuple[tuple[int, int | None, int, int | None, int], ...]:
+TrackEnds = tuple[int, int | None, int, int | None, int]
+
+
+def _track_ends(known: int, tile: int) -> tuple[TrackEnds, ...]:
     def end(edge: int) -> tuple[int | None, int]:
         return (INCOMING[edge] if known >> edge & 1 else None), edge
 
     return tuple((bit, *end(a), *end(b)) for bit, a, b in PAIRS[tile] if bit)
 
 
-TRACKS = tuple(_track_ends(index >> 4, index & 15) for index in range(256))
+TRACKS: tuple[tuple[TrackEnds, ...], ...] = tuple(
+    _track_ends(index >> 4, index & 15) for index in range(256)
+)
 """Per `known << 4 | tile`: for the white track, then the black track, of the tile (its colour
 bit, then for each of its two edges: the offset from `space << 2` of the neighbour's open end
 it meets when that edge faces a tile, else None, and the edge)."""
