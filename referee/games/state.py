@@ -14,6 +14,12 @@ side by side on the development machine), and the engines build one or two state
 guard (same slots, so the object can change class) and then turns the object into the frozen
 class: generated once per class from its fields, as `dataclasses` generates `__init__`.
 
+A field declared `field(init=False)` without a default is derived from the others once, by
+the class's `__post_init__` (as in a dataclass), which the constructor calls before the object
+becomes frozen, so that the hook writes the fields plainly; the constructor of a class without
+the hook calls nothing. Such a field is read at a slot's speed, where a property computing it
+would run a function at every use.
+
 A field declared with `field(default=..., init=False)` is a cache of something the state
 already determines (its hash, its outcome): the constructor sets its default, and the state
 fills it in once, with `object.__setattr__`, when first asked. Nothing else is kept on a state:
@@ -72,7 +78,8 @@ _NO_VALUE = object()
 
 def _constructor(cls: type[Any], building: type[Any]) -> Callable[..., Any]:
     """`cls.__new__`: the fields written in order to a new `building` object (an argument,
-    its default, or its factory's product), which then becomes a `cls`."""
+    its default, or its factory's product), the derived ones by `__post_init__`, and then the
+    object becomes a `cls`."""
     names: dict[str, Any] = {"new": object.__new__, "building": building, "NO_VALUE": _NO_VALUE}
     params = ["cls"]
     body = ["state = new(building)"]
@@ -95,6 +102,10 @@ def _constructor(cls: type[Any], building: type[Any]) -> Callable[..., Any]:
         else:
             params.append(name)
         body.append(f"state.{name} = {name}")
+    post_init = getattr(cls, "__post_init__", None)
+    if post_init is not None:
+        names["post_init"] = post_init
+        body.append("post_init(state)")
     body.append("state.__class__ = cls")
     body.append("return state")
     source = f"def __new__({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)

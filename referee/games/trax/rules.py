@@ -124,6 +124,29 @@ FREE: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((d, DELTA[d]) for d in range(4) if not known >> d & 1) for known in range(16)
 )
 """Per set of edges that face a tile: (edge, offset) of the others, whose spaces are empty."""
+STEPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((delta, CONTRIB[index & 15][d]) for d, delta in FREE[index >> 4]) for index in range(256)
+)
+"""Per `known << 4 | tile` of a tile placed on a space whose code knows those edges: (offset,
+what the tile adds to that neighbour's code) of each empty neighbour."""
+
+
+TrackEnds = tuple[int, int | None, int, int | None, int]
+
+
+def _track_ends(known: int, tile: int) -> tuple[TrackEnds, ...]:
+    def end(edge: int) -> tuple[int | None, int]:
+        return (INCOMING[edge] if known >> edge & 1 else None), edge
+
+    return tuple((bit, *end(a), *end(b)) for bit, a, b in PAIRS[tile] if bit)
+
+
+TRACKS: tuple[tuple[TrackEnds, ...], ...] = tuple(
+    _track_ends(index >> 4, index & 15) for index in range(256)
+)
+"""Per `known << 4 | tile`: for the white track, then the black track, of the tile (its colour
+bit, then for each of its two edges: the offset from `space << 2` of the neighbour's open end
+it meets when that edge faces a tile, else None, and the edge)."""
 
 
 def key_of(x: int, y: int) -> int:
@@ -228,7 +251,7 @@ def play_turn(
     one colour, or the primary tile leaves the `limit` x `limit` area (limit 0: no limit);
     the board is then left half-changed, so play on copies. `box` is widened in place.
     """
-    force_of, contribs, pairs, incoming, free = FORCE, CONTRIB, PAIRS, INCOMING, FREE
+    force_of, steps, tracks = FORCE, STEPS, TRACKS
     # Only the primary tile can widen the tiles in play: a space beyond them and the primary
     # touches at most one tile, so it is never forced (and so on, tile by tile).
     x, y = key & COORD_MASK, key >> SHIFT
@@ -256,12 +279,11 @@ def play_turn(
     while True:
         tiles[key] = tile
         # The space's own code says which of its edges face a tile: no look-up of the four
-        # neighbours in `tiles`.
-        occupied = codes.pop(key, 0) >> 4
-        contrib = contribs[tile]
-        for d, delta in free[occupied]:
+        # neighbours in `tiles`. The tables are indexed by those edges and the tile.
+        index = codes.pop(key, 0) & 0xF0 | tile
+        for delta, contrib in steps[index]:
             neighbour = key + delta
-            code = codes.get(neighbour, 0) | contrib[d]
+            code = codes.get(neighbour, 0) | contrib
             codes[neighbour] = code
             force = force_of[code]
             if force != NO_FORCE:
@@ -272,18 +294,18 @@ def play_turn(
                     )
                 forced.append(neighbour)
         here = key << 2
-        for colour_bit, a, b in pairs[tile]:
-            far_a = ends.pop(here + incoming[a]) if occupied >> a & 1 else here | a
-            if occupied >> b & 1:
-                in_b = here + incoming[b]
+        for colour_bit, incoming_a, a, incoming_b, b in tracks[index]:
+            far_a = here | a if incoming_a is None else ends.pop(here + incoming_a)
+            if incoming_b is None:
+                far_b = here | b
+            else:
+                in_b = here + incoming_b
                 if far_a == in_b:
                     # The track from edge a ends at edge b: this tile closes it.
                     del ends[in_b]
                     loops |= colour_bit
                     continue
                 far_b = ends.pop(in_b)
-            else:
-                far_b = here | b
             ends[far_a] = far_b
             ends[far_b] = far_a
             grown.append(far_a)
@@ -332,7 +354,8 @@ def formed(
     if lines:
         for end in grown:
             other = ends.get(end)
-            if other is not None and is_line(end, other, box):
+            # `is_line`'s first test, inline: most ends are not on opposite edges.
+            if other is not None and (end ^ other) & 3 == 2 and is_line(end, other, box):
                 colour = end_colour(tiles, end)
                 if result[colour] is None:
                     result[colour] = "line"
@@ -427,19 +450,21 @@ class TraxState(State[TraxMove]):
     detail: str = ""
     history: tuple[Any, ...] | None = None
     """The moves so far as a linked list (move, earlier), newest first."""
+    limit: int = field(init=False)
+    """The side of the area the tiles may span (8 in the 8x8 variant), 0 for none."""
+    lines: bool = field(init=False)
+    """Whether a line wins (not in LoopTrax)."""
     _hash: int | None = field(default=None, init=False)
     _stuck: bool | None = field(default=None, init=False)
     """Whether the player to move has no legal move; None until asked."""
 
-    @property
-    def limit(self) -> int:
-        """The side of the area the tiles may span (8 in the 8x8 variant), 0 for none."""
-        return AREA if self.ruleset.variant == "8x8" else 0
-
-    @property
-    def lines(self) -> bool:
-        """Whether a line wins (not in LoopTrax)."""
-        return self.ruleset.variant != "looptrax"
+    def __post_init__(self: Any) -> None:
+        # The variant's rules, derived from the ruleset once per state (state.py calls this
+        # before the state is frozen, hence the plain writes and `Any`): read four or five
+        # times a move, as properties they were a function call each time.
+        variant = self.ruleset.variant
+        self.limit = AREA if variant == "8x8" else 0
+        self.lines = variant != "looptrax"
 
     def _shape(self) -> frozenset[tuple[int, int]]:
         if self.box is None:
@@ -723,7 +748,8 @@ class TraxState(State[TraxMove]):
         seat = self.seat
         loops, grown = play_turn(tiles, codes, ends, box, key, move.tile, self.limit)
         winner, detail = None, ""
-        lines = self.lines and (box[1] - box[0] >= 7 or box[3] - box[2] >= 7)
+        minx, maxx, miny, maxy = box
+        lines = self.lines and (maxx - minx >= 7 or maxy - miny >= 7)
         if loops or lines:
             made = formed(tiles, ends, box, loops, grown, lines)
             mine, theirs = made[seat], made[1 - seat]
@@ -731,7 +757,6 @@ class TraxState(State[TraxMove]):
                 winner, detail = seat, mine
             elif theirs is not None:
                 winner, detail = 1 - seat, theirs
-        minx, maxx, miny, maxy = box
         return TraxState(
             self.ruleset,
             tiles,
