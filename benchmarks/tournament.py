@@ -141,9 +141,10 @@ def throughput(games: int, runs: int) -> str:
             "one-pair tournament of each concurrency has run (what the first tournament of a "
             "process does once). "
             "The tournament's CPU is the runner's and its workers' together. A tournament game "
-            "costs more than a playout: the dice are seeded per seat and pair, each move is "
-            "timed and written in the game's notation, the record is written and synced, and "
-            "one game in 16 is replayed through the validator. "
+            "costs more than a playout: each bot's generator is seeded for the game (the engine "
+            "seeds one per run), the dice per seat and pair, each move is timed and written in "
+            "the game's notation, the record is written and synced, and one game in 16 is "
+            "replayed through the validator. "
             "Wall-time figures depend on the machine's load: on a busy machine concurrency 2 "
             "cannot reach twice concurrency 1.",
         ]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, overload
 
 from referee.games.agent import NO_INFO, Bot, Forfeit, MoveInfo
-from referee.games.base import Game, GameError, Roll, Ruleset, State
+from referee.games.base import Game, GameError, Outcome, Roll, Ruleset, State
 from referee.records.model import (
     FORMAT,
     VERSION,
@@ -206,11 +206,12 @@ def play_game_data(
     # a good part of a random bot's move.
     played = turns.fields
     perf_counter = time.perf_counter
+    format_move = game.format_move
     has_dice, judging = game.has_dice, judge.active
     while result is None:
         outcome = state.outcome()
         if outcome is not None:
-            result = result_of(outcome)
+            result = _ending(outcome)
             break
         if len(played) >= cap:
             result = Result(
@@ -227,7 +228,7 @@ def play_game_data(
         started = perf_counter()
         try:
             move, info = bots[seat].think(state, turns, clocks.reading() if timed else None)
-            text = game.format_move(state, move)
+            text = format_move(state, move)
             after = state.play(move)
         except Forfeit as forfeit:
             detail = forfeit.detail
@@ -244,9 +245,11 @@ def play_game_data(
             break
         elapsed = round((perf_counter() - started) * 1000)
         # The fields that are there, in the order of `Turn`'s.
-        turn: dict[str, Any] = {"seat": seat, "roll": list(roll)} if roll else {"seat": seat}
-        turn["move"] = text
-        turn["time_ms"] = elapsed
+        turn: dict[str, Any] = (
+            {"seat": seat, "roll": list(roll), "move": text, "time_ms": elapsed}
+            if roll
+            else {"seat": seat, "move": text, "time_ms": elapsed}
+        )
         if timed:
             try:
                 clock = clocks.charge(seat, elapsed)
@@ -303,6 +306,13 @@ def record_data(
 def _header_data(model: Player | EventInfo | Result | MatchInfo) -> dict[str, Any]:
     """A header model's JSON data, as `record_to_dict` writes it."""
     return model.model_dump(mode="json", exclude_defaults=True)
+
+
+@functools.lru_cache(maxsize=256)
+def _ending(outcome: Outcome) -> Result:
+    """`result_of`, made once for each way a game ends by its rules (a few dozen in a
+    tournament): building the model costs about as much as a few moves of a random game."""
+    return result_of(outcome)
 
 
 @functools.lru_cache(maxsize=256)

@@ -16,6 +16,18 @@ def test_moves_are_written_from_to_and_captures_with_every_landing_square() -> N
     state = position("B:W22,14,27:B26,32")
     assert GAME.format_move(state, ThaiMove((26, 17, 10), True)) == "26x17x10"
     assert GAME.format_move(state, ThaiMove((22, 18))) == "22-18"
+    # The same squares as a capture are written as one, not as the quiet move.
+    assert GAME.format_move(state, ThaiMove((22, 18), True)) == "22x18"
+
+
+@settings(max_examples=200, deadline=None)
+@given(positions(max_pieces=20))
+def test_a_move_s_text_is_its_squares_joined_by_dash_or_x(fen: str) -> None:
+    state = position(fen)
+    for move in state.legal_moves():
+        numbers = [str(square) for square in move.path]
+        expected = ("x" if move.capture else "-").join(numbers)
+        assert GAME.format_move(state, move) == expected
 
 
 @settings(max_examples=300, deadline=None)
