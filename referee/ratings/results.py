@@ -136,7 +136,8 @@ class Numbers(dict[str, int]):
         """The texts of `numbers` as a categorical column whose categories are the texts
         used, sorted (as pandas makes a column of texts categorical)."""
         texts = list(self)
-        used = sorted(np.unique(numbers).tolist(), key=texts.__getitem__)
+        present = np.flatnonzero(np.bincount(numbers, minlength=len(texts)))  # not a sort
+        used = sorted(present.tolist(), key=texts.__getitem__)
         rank = np.zeros(len(texts), dtype=np.int64)
         rank[used] = np.arange(len(used))
         # pandas-stubs want the categories as an Index; pandas takes the list as documented.
@@ -177,15 +178,20 @@ class GameRows:
         self.tournaments = Numbers()
         self.files = Numbers()
         self.columns = {name: array("q") for name in FIELDS}
+        """Each field's numbers, appended to game by game."""
+        self.given: dict[str, np.ndarray] = {}
+        """Or each field's numbers as a summary gives them (`ratings.summaries`): taken as
+        they are, not copied into `columns`."""
         self.huge: dict[int, int] = {}
         """Points above MAX_POINTS by row (the row holds MAX_POINTS + 1)."""
 
     def __len__(self) -> int:
-        return len(self.columns["line"])
+        return len(self.column("line"))
 
     def column(self, name: str) -> np.ndarray:
         """A field of every game; a view of the column, not a copy."""
-        return np.frombuffer(self.columns[name], dtype=np.int64)
+        given = self.given.get(name)
+        return np.frombuffer(self.columns[name], dtype=np.int64) if given is None else given
 
     def extend(self, other: GameRows) -> None:
         """Add the games of `other`, their texts numbered as this one numbers them (`other`
@@ -193,8 +199,11 @@ class GameRows:
         if not len(self) and not any(getattr(self, name) for name in TEXTS.values()):
             for name in TEXTS.values():
                 setattr(self, name, getattr(other, name))
-            self.columns, self.huge = other.columns, other.huge
+            self.columns, self.given, self.huge = other.columns, other.given, other.huge
             return
+        for name, numbers in self.given.items():
+            self.columns[name] = array("q", numbers.tobytes())
+        self.given = {}
         start = len(self)
         for name in FIELDS:
             values = other.column(name)

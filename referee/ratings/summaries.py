@@ -233,9 +233,8 @@ def _rows(texts: object, columns: dict[str, np.ndarray], name: str) -> GameRows 
             high = np.iinfo(np.int64).max if given is None else given
         if size and (int(column.min()) < low or int(column.max()) > high):
             return None
-    for field, column in columns.items():
-        rows.columns[field].frombytes(column.astype(np.int64).tobytes())
-    rows.columns["file"].frombytes(bytes(8 * size))  # every game: file 0, the one read
+    rows.given = {field: column.astype(np.int64) for field, column in columns.items()}
+    rows.given["file"] = np.zeros(size, dtype=np.int64)  # every game: file 0, the one read
     return rows
 
 

@@ -238,3 +238,15 @@ def test_the_cache_folder_is_the_one_named_first() -> None:
     assert cache_folder({CACHE_VARIABLE: "/a", "XDG_CACHE_HOME": "/b"}) == Path("/a")
     assert cache_folder({"XDG_CACHE_HOME": "/b"}) == Path("/b/referee")
     assert cache_folder({}) == Path.home() / ".cache" / "referee"
+
+
+def test_files_read_from_summaries_and_files_read_now_add_up(tmp_path) -> None:
+    """Games from summaries and from files, in any mix, number their names as one."""
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    write_jsonl(first, _games(20))
+    write_jsonl(second, [record("dan", "ann", 0), *_games(9, start=40)])
+    summaries = Summaries(tmp_path / "cache", min_bytes=0)
+    plain = read_games([first, second]).frame
+    read_games([second], summaries=summaries)  # only the second has a summary
+    pd.testing.assert_frame_equal(read_games([first, second], summaries=summaries).frame, plain)
+    pd.testing.assert_frame_equal(read_games([first, second], summaries=summaries).frame, plain)
