@@ -26,14 +26,12 @@ import pandas as pd
 
 from referee.games.base import ruleset_variant
 from referee.ratings.errors import RatingsInputError
-from referee.records.formats import detect_stream
-from referee.records.formats.referee_json import JsonlFormat
-from referee.records.io import RecordError
-from referee.records.model import Record
-from referee.records.scan import Header, skim_jsonl
 
 if TYPE_CHECKING:
     from referee.ratings.summaries import Summaries
+    from referee.records.io import RecordError
+    from referee.records.model import Record
+    from referee.records.scan import Header
 
 TOURNAMENT_FILE = "games.jsonl"
 """The file of a tournament folder that holds its games."""
@@ -406,6 +404,8 @@ def record_files(paths: Iterable[str | Path]) -> list[Path]:
 
 def records_of(path: Path) -> Iterator[tuple[Record, int]]:
     """The records of one file with the line each starts on; a bad record stops the reading."""
+    from referee.records.formats import detect_stream
+
     try:
         with path.open("rb") as raw:
             file_format, stream = detect_stream(path, raw)
@@ -428,6 +428,12 @@ def _bad(path: Path, number: int, line: int, error: RecordError) -> RatingsInput
 def read_file(path: Path) -> GameRows:
     """The games of one file; a bad record stops the reading. JSONL is skimmed, other
     formats read in full."""
+    # The readers and the record models load here, not with the module: a file read from
+    # its summary (`ratings.summaries`) needs neither.
+    from referee.records.formats import detect_stream
+    from referee.records.formats.referee_json import JsonlFormat
+    from referee.records.scan import skim_jsonl
+
     rows = GameRows()
     add, name = rows.add, str(path)
     try:

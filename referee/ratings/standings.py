@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from referee.ratings.pentanomial import PENTANOMIAL, PairCounts
-from referee.records.model import FORFEITS, Reason
+from referee.records.reasons import FORFEITS, Reason
 
 FORFEIT_REASONS: tuple[str, ...] = tuple(r.value for r in Reason if r in FORFEITS)
 """The forfeit reasons, each with its own column (`forfeit_time`, ...), in a fixed order."""

@@ -22,10 +22,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import importlib.util
 import json
 import os
 import stat
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping
@@ -36,9 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from referee.ratings import results
 from referee.ratings.results import FIELDS, MAX_POINTS, TEXTS, UNFINISHED, GameRows, Numbers
-from referee.records import model, scan
 
 FORMAT = 1
 """The layout of a summary; a new layout takes a new number, so that old summaries are
@@ -162,10 +160,22 @@ def _version() -> str:
     except metadata.PackageNotFoundError:  # run from a source tree without installing
         version = "unknown"
     digest = hashlib.sha256()
-    for module in (results, scan, model, sys.modules[__name__]):
+    for module in _READERS:
+        # Found without importing them: a run that reads only summaries never loads the
+        # record readers (a tenth of a second).
+        spec = importlib.util.find_spec(module)
         with contextlib.suppress(OSError, TypeError):
-            digest.update(Path(str(module.__file__)).read_bytes())
+            digest.update(Path(str(spec.origin if spec else None)).read_bytes())
     return f"{version} {digest.hexdigest()[:16]}"
+
+
+_READERS = (
+    "referee.ratings.results",
+    "referee.ratings.summaries",
+    "referee.records.scan",
+    "referee.records.model",
+)
+"""The modules that decide what a summary holds."""
 
 
 def _arrays(rows: GameRows) -> dict[str, np.ndarray]:
