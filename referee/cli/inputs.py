@@ -14,6 +14,11 @@ from referee.cli import output
 STDIN = "-"
 
 
+def names_stdin(paths: Sequence[str | Path]) -> bool:
+    """Whether `-` (standard input) is among the paths."""
+    return any(str(path) == STDIN for path in paths)
+
+
 @contextmanager
 def spooled(paths: Sequence[str | Path]) -> Iterator[list[Path]]:
     """The paths, with `-` replaced by a temporary file that holds standard input.
@@ -22,7 +27,7 @@ def spooled(paths: Sequence[str | Path]) -> Iterator[list[Path]]:
     reads its files twice), so standard input is copied to a file first; the file is gone when
     the block ends, and error messages name it `<stdin>`. (`validate` streams standard input.)
     """
-    if not any(str(path) == STDIN for path in paths):
+    if not names_stdin(paths):
         yield [Path(path) for path in paths]
         return
     with tempfile.TemporaryDirectory(prefix="referee-") as folder:

@@ -80,7 +80,7 @@ def ratings(
     ] = True,
 ) -> None:
     """Rating tables per game and variant from any tournaments and record files."""
-    from referee.cli.inputs import STDIN, spooled
+    from referee.cli.inputs import names_stdin, spooled
     from referee.ratings import RatingOptions, build_tables, read_games
     from referee.ratings.output import print_tables, render
     from referee.ratings.summaries import Summaries, cache_folder
@@ -95,8 +95,7 @@ def ratings(
         pairs=pairs,
     )
     # Standard input is read once, so its copy gets no summary.
-    stdin = any(str(path) == STDIN for path in paths)
-    folder = cache_folder() if cache and not stdin else None
+    folder = cache_folder() if cache and not names_stdin(paths) else None
     summaries = None if folder is None else Summaries(folder)
     with spooled(paths) as given:
         games = read_games(given, game=game, variant=variant, bots=bot, summaries=summaries)

@@ -207,9 +207,7 @@ def _load(entry: Path, key: bytes, name: str) -> GameRows | None:
                 return None
             texts = json.loads(summary["texts"].tobytes())
             columns = {field: summary[field] for field in FIELDS if field != "file"}
-    except FileNotFoundError:
-        return None
-    except Exception:  # a summary damaged in any way (zip, CRC, array, JSON): read the file
+    except Exception:  # none, or one damaged in any way (zip, CRC, array, JSON): read the file
         return None
     return _rows(texts, columns, name)
 
