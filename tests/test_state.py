@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games import get_game
-from referee.games.state import field, state_class
+from referee.games.state import builder, field, state_class
 
 
 @state_class
@@ -52,6 +52,28 @@ def test_fields_given_and_derived(name: str, count: int, seen: list[int]) -> Non
     assert state.doubled == count + count
     assert state._cache is None
     assert type(state) is Counter
+
+
+@settings(max_examples=100, deadline=None)
+@given(NAMES, COUNTS, st.lists(st.integers(), max_size=3))
+def test_the_builder_makes_what_the_class_makes(name: str, count: int, seen: list[int]) -> None:
+    """`builder(cls)` is the constructor without the class call: the same fields, given,
+    defaulted, made by a factory or derived, and the same frozen class."""
+    build = builder(Counter)
+    for built, made in (
+        (build(name, count, seen), Counter(name, count, seen)),
+        (build(name, count=count), Counter(name, count=count)),
+        (build(name), Counter(name)),
+    ):
+        assert type(built) is Counter
+        for f in dataclasses.fields(Counter):
+            assert getattr(built, f.name) == getattr(made, f.name)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            built.count = 1  # type: ignore[misc]
+    assert build(name).seen is not build(name).seen  # each its factory's own product
+    assert builder(Plain)(name).count == 3
+    with pytest.raises(TypeError):
+        build()
 
 
 @settings(max_examples=50, deadline=None)

@@ -26,6 +26,12 @@ fills it in once, with `object.__setattr__`, when first asked. Nothing else is k
 what a move's notation says is worked out by the notation layer (`Game.read_move` returns the
 move with the state it leads to), not left on the state for `play` to find.
 
+`builder(cls)` is the same constructor as a plain function of the fields, for the few places
+that build states by the hundred thousand (a replay builds two a turn): calling a class costs
+a quarter of building a small state on top of the constructor itself (CPython looks up
+`__new__`, packs the arguments into a tuple and calls `__init__`), which a plain call skips.
+`builder(TakhtehState)(ruleset, board, seat)` is `TakhtehState(ruleset, board, seat)`.
+
 `eq` and `repr` are each class's own: each says what makes two positions equal (Trax ignores
 where its tiles lie, Thai checkers compares the draw history).
 """
@@ -37,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, dataclass_transform
 
-__all__ = ["field", "state_class"]
+__all__ = ["builder", "field", "state_class"]
 
 T = TypeVar("T")
 
@@ -59,12 +65,21 @@ def state_class(cls: type[T]) -> type[T]:
             "__module__": cls.__module__,
         },
     )
-    frozen.__new__ = staticmethod(_constructor(frozen, building))
+    frozen.__new__ = staticmethod(_constructor(frozen, building, "cls"))
+    _BUILDERS[frozen] = _constructor(frozen, building, "")
     # The fields are written by `__new__`; the object's `__init__` accepts and ignores them.
     frozen.__init__ = object.__init__
     frozen.__reduce__ = _reduce
     made: type[T] = frozen
     return made
+
+
+_BUILDERS: dict[type[Any], Callable[..., Any]] = {}
+
+
+def builder(cls: type[T]) -> Callable[..., T]:
+    """The constructor of a `state_class` class as a plain function of its fields."""
+    return _BUILDERS[cls]
 
 
 def _reduce(state: Any) -> tuple[type[Any], tuple[Any, ...]]:
@@ -76,12 +91,18 @@ _NO_VALUE = object()
 """The default of a field whose default is made by a factory, as a dataclass marks it."""
 
 
-def _constructor(cls: type[Any], building: type[Any]) -> Callable[..., Any]:
-    """`cls.__new__`: the fields written in order to a new `building` object (an argument,
-    its default, or its factory's product), the derived ones by `__post_init__`, and then the
-    object becomes a `cls`."""
-    names: dict[str, Any] = {"new": object.__new__, "building": building, "NO_VALUE": _NO_VALUE}
-    params = ["cls"]
+def _constructor(cls: type[Any], building: type[Any], first: str) -> Callable[..., Any]:
+    """`cls.__new__` (`first` "cls"), or the builder, the same as a function of the fields
+    alone (`first` ""): the fields written in order to a new `building` object (an argument,
+    its default, or its factory's product), the derived ones by `__post_init__`, and then
+    the object becomes a `cls`."""
+    names: dict[str, Any] = {
+        "new": object.__new__,
+        "building": building,
+        "NO_VALUE": _NO_VALUE,
+        "cls": cls,  # the builder's; `__new__`'s is its first argument
+    }
+    params = [first] if first else []
     body = ["state = new(building)"]
     for f in dataclasses.fields(cls):
         name = f.name
@@ -108,8 +129,9 @@ def _constructor(cls: type[Any], building: type[Any]) -> Callable[..., Any]:
         body.append("post_init(state)")
     body.append("state.__class__ = cls")
     body.append("return state")
-    source = f"def __new__({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)
+    name = "__new__" if first else "build"
+    source = f"def {name}({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)
     exec(source, names)
-    constructor: Callable[..., Any] = names["__new__"]
-    constructor.__qualname__ = f"{cls.__qualname__}.__new__"
+    constructor: Callable[..., Any] = names[name]
+    constructor.__qualname__ = f"{cls.__qualname__}.{name}"
     return constructor

@@ -39,7 +39,7 @@ def random_game(
         after = state.play(move)
         # The written move reads back to the same position.
         assert state.play(GAME.parse_move(state, text)) == after
-        turns.append(Turn(seat=state.seat, roll=list(roll), move=text))
+        turns.append(Turn(seat=state.to_move, roll=list(roll), move=text))
         state = after
     assert checkers_conserved(state)
     outcome = state.outcome()

@@ -13,14 +13,20 @@ from hypothesis import strategies as st
 from referee.games.base import IllegalMove, perft_counts
 from referee.games.takhteh import GAME
 from referee.games.takhteh.rules import (
+    HOME,
     TakhtehState,
     _double_plays,
     _double_walk,
     _generate,
+    _leg_error,
+    _nothing_more,
+    _read_straight,
     _sources,
+    _split_segments,
     apply_legs,
     check_play,
     legal_plays,
+    outside_count,
 )
 from tests.takhteh.reference import random_board, reference_positions
 
@@ -219,6 +225,80 @@ def test_plays_leaving_dice_unused_are_judged_as_the_reference_does(
             assert target not in legal
         else:
             assert target in legal
+
+
+def _straight_by_definition(
+    board: tuple[int, ...], high: int, low: int, segments: tuple[tuple[int, int], ...]
+) -> tuple[list[int], tuple[tuple[int, int], ...], bool, bool] | None:
+    """`_read_straight` as its docstring defines it: the legs `_split_segments` finds, each
+    checked by `_leg_error` as it comes, without the fast paths and the inlined checks."""
+    found = _split_segments(board, high, low, segments)
+    if found is None:
+        return None
+    legs, every_die = found
+    c = list(board)
+    outside = -1
+    bore_off = False
+    frozen = 0
+    for src, dst, die in legs:
+        if src <= HOME and outside < 0:
+            outside = outside_count(c)
+        if _leg_error(c, src, dst, die, outside if src <= HOME else 1, frozen) is not None:
+            return None
+        after = list(apply_legs(tuple(c), [(src, dst)]))
+        if dst and c[dst] == -1 and dst <= HOME:
+            frozen |= 1 << dst
+        bore_off = bore_off or not dst
+        c = after
+    played = tuple((src, dst) for src, dst, _ in legs)
+    settled = every_die or _nothing_more(board, tuple(c), high, low, played)
+    return c, played, settled, bore_off
+
+
+def _written(rng: random.Random, board: tuple[int, ...], roll: tuple[int, int]) -> tuple:
+    """Checker moves as a player may write them: a legal play's legs, with one checker's legs
+    joined at times; or moves of the roll's distances (or both dice, or several equal dice)
+    from points the mover holds, in any order, legal or not."""
+    high, low = roll
+    plays = legal_plays(board, high, low)
+    if plays and rng.random() < 0.5:
+        legs = list(rng.choice(plays))
+        if len(legs) > 1 and rng.random() < 0.4:
+            first = rng.randrange(len(legs) - 1)
+            (a, b), (c, d) = legs[first], legs[first + 1]
+            if b == c:
+                legs[first : first + 2] = [(a, d)]
+        rng.shuffle(legs)
+        return tuple(legs)
+    held = [p for p in range(1, 26) if board[p] > 0] or [25]
+    distances = [high, low, high + low] + ([2 * high, 3 * high, 4 * high] if high == low else [])
+    segments = []
+    for _ in range(rng.randint(1, 4 if high == low else 2)):
+        # At times the checker just moved moves on (after a hit in the home board, it may not).
+        src = segments[-1][1] if segments and segments[-1][1] and rng.random() < 0.4 else None
+        src = src or rng.choice(held)
+        segments.append((src, max(src - rng.choice(distances), 0)))
+    return tuple(segments)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    seeds,
+    rolls,
+    st.sampled_from([_position, _entering_board, _one_on_bar_board, _ending_board]),
+)
+def test_straight_reading_keeps_the_leg_rules_it_copies(
+    seed: int, roll: tuple[int, int], make: Callable[[random.Random], tuple[int, ...]]
+) -> None:
+    """`_read_straight` writes `_leg_error`'s conditions into its loop and reads the usual
+    plays of two dice without `_split_segments`: on any written play it returns what the two
+    originals give."""
+    rng = random.Random(seed)
+    board = _position(seed) if make is _position else make(rng)
+    for _ in range(8):
+        segments = _written(rng, board, roll)
+        expected = _straight_by_definition(board, *roll, segments)
+        assert _read_straight(board, *roll, segments) == expected, segments
 
 
 @settings(max_examples=100, deadline=None)

@@ -98,10 +98,7 @@ class TakhtehGame(Game[TakhtehState, TakhtehMove]):
         """The play `text` denotes in `state` (its legality is checked by `state.play`)."""
         return notation.parse_move(state, text)
 
-    def read_move(self, state: TakhtehState, text: str) -> tuple[TakhtehMove, TakhtehState]:
-        # The default's two steps without its call of `parse_move`: the replay's every move.
-        move = notation.parse_move(state, text)
-        return move, state.play(move)
+    read_move = staticmethod(notation.read_move)  # parsing and playing in one call
 
     def format_move(self, state: TakhtehState, move: TakhtehMove) -> str:
         return notation.format_move(state, move)

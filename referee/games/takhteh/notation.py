@@ -124,15 +124,30 @@ def parse_move(state: TakhtehState, text: str) -> TakhtehMove:
     if dice and state.roll is not None:
         _check_prefix(dice, state.roll)
     if marked:
-        board = state.board
-        for point in marked:
-            if not 0 < point < BAR or board[point] != -1:
-                raise IllegalMove(
-                    "takhteh.hit-mark",
-                    f"{point_name(point)}* marks a hit, but there is no opposing blot on "
-                    f"{point_name(point)} to hit",
-                )
+        _check_marks(state.board, marked)
     return segments
+
+
+def read_move(state: TakhtehState, text: str) -> tuple[TakhtehMove, TakhtehState]:
+    """The play `text` denotes in `state` and the state it leads to: `parse_move`'s steps
+    written again, then `state.play`, so that the replay's every move is one call, not two."""
+    segments, marked, dice = _read(text)
+    if dice and state.roll is not None:
+        _check_prefix(dice, state.roll)
+    if marked:
+        _check_marks(state.board, marked)
+    return segments, state.play(segments)
+
+
+def _check_marks(board: Board, marked: tuple[int, ...]) -> None:
+    """IllegalMove when a point marked as a hit (`13/7*`) holds no opposing blot."""
+    for point in marked:
+        if not 0 < point < BAR or board[point] != -1:
+            raise IllegalMove(
+                "takhteh.hit-mark",
+                f"{point_name(point)}* marks a hit, but there is no opposing blot on "
+                f"{point_name(point)} to hit",
+            )
 
 
 # The names of the points 0 (off) to 25 (the bar), as `point_name` writes them.

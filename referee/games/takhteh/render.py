@@ -17,16 +17,16 @@ _SYMBOLS = ("X", "O")
 
 
 def _viewer(state: TakhtehState) -> int:
-    return 0 if state.seat is None else state.seat
+    return 0 if state.to_move is None else state.to_move
 
 
 def _status(state: TakhtehState) -> str:
     if state.winner is not None:
         kind = "a gammon, 2 points" if state.points == 2 else "1 point"
         return f"seat {state.winner} ({_SYMBOLS[state.winner]}) has won ({kind})"
-    if state.seat is None:
+    if state.to_move is None:
         return "opening roll"
-    who = f"seat {state.seat} ({_SYMBOLS[state.seat]})"
+    who = f"seat {state.to_move} ({_SYMBOLS[state.to_move]})"
     if state.roll is None:
         return f"{who} to roll"
     return f"{who} to move, dice {state.roll[0]}-{state.roll[1]}"
@@ -168,7 +168,7 @@ def _checker_y(edge: float, from_top: bool, i: int) -> float:
 def _marks(before: TakhtehState, state: TakhtehState) -> str:
     """The checkers that arrived on a point or the bar (ringed), and where checkers left or
     were hit (dashed), comparing each pile with the same pile before the move."""
-    was = before.board if before.seat == _viewer(state) else flip(before.board)
+    was = before.board if before.to_move == _viewer(state) else flip(before.board)
     parts: list[str] = []
     for (x, edge, from_top, count, most), (*_, old, _most) in zip(
         _piles(state.board), _piles(was), strict=True

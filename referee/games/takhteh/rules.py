@@ -20,7 +20,7 @@ from itertools import compress
 from operator import neg
 
 from referee.games.base import IllegalMove, Outcome, Roll, Ruleset, State
-from referee.games.state import field, state_class
+from referee.games.state import builder, field, state_class
 
 Board = tuple[int, ...]
 Leg = tuple[int, int]
@@ -566,8 +566,8 @@ def _leg_error(
     """Why the die `d` may not move a checker from `src` to `dst` now, or None.
 
     `outside` counts the mover's checkers on the bar or outside the home board; only whether
-    it is 0 matters. The tests come before any message is built: a play read straight is
-    checked by this leg by leg.
+    it is 0 matters. The tests come before any message is built. `_read_straight` has the
+    same conditions written into its loop, for speed.
     """
     if c[25] > 0 and src != BAR:
         return IllegalMove(
@@ -817,7 +817,12 @@ def _read_straight(
     when played highest first. Returns the position (a new list), the legs, whether the play
     is settled legal (every die used, or `_nothing_more` says no die could be) and whether a
     checker was borne off; None when the play is not of that kind (check_play then looks
-    further)."""
+    further).
+
+    Each leg is checked by `_leg_error`'s conditions, written again below without the
+    messages: this runs for nearly every play read, and a call per leg slowed every replay.
+    tests/takhteh/test_generation.py holds this function to `_split_segments` and
+    `_leg_error`."""
     legs: list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]
     played: tuple[Leg, ...] | None = None
     every_die = True
@@ -853,17 +858,35 @@ def _read_straight(
             return None
         legs, every_die = found
     c = list(board)
-    # Checkers outside the home board: counted at the first leg from the home board, as every
-    # leg from outside comes before it (highest first) and none after it changes the count; a
-    # leg from outside has at least its own checker outside.
-    outside = -1
+    # Whether every checker of the mover is home matters only for legs from the home board,
+    # which come after the others (highest first): it is found at the first of them and does
+    # not change afterwards (checkers in the home board stay there or bear off).
+    home = None
     bore_off = False
     frozen = 0
     for src, dst, die in legs:
-        if src <= HOME and outside < 0:
-            outside = outside_count(c)
-        if _leg_error(c, src, dst, die, outside if src <= HOME else 1, frozen) is not None:
-            return None
+        if (c[BAR] > 0 and src != BAR) or c[src] <= (frozen >> src & 1):
+            return None  # bar-first; no-checker or hit-and-run
+        if src > HOME:
+            # No die reaches off from outside the home board, so `dst` is a point.
+            if c[dst] <= -2:
+                return None  # blocked
+        else:
+            if home is None:
+                home = max(c[HOME + 1 :]) <= 0
+            if dst:
+                if c[dst] <= -2 or (home and die != src and c[die] > (frozen >> die & 1)):
+                    return None  # blocked; wasted-pips
+            elif not home or (
+                die != src
+                and (
+                    c[die] > (frozen >> die & 1)
+                    or (die > src and any(c[p] > 0 for p in range(src + 1, HOME + 1)))
+                )
+            ):
+                return None  # bear-off-not-home; wasted-pips or bear-off-higher
+            else:
+                bore_off = True
         c[src] -= 1
         if dst:
             if c[dst] == -1:
@@ -873,8 +896,6 @@ def _read_straight(
                     frozen |= 1 << dst
             else:
                 c[dst] += 1
-        else:
-            bore_off = True
     if played is None:
         played = tuple([(src, dst) for src, dst, _ in legs])
     settled = every_die or _nothing_more(board, tuple(c), high, low, played)
@@ -1040,24 +1061,22 @@ def _legal_play_lookup(
 class TakhtehState(State[TakhtehMove]):
     """A Takhteh position with who is on roll, the dice once rolled, and the winner if over.
 
-    `board` is seen from `seat` (the player on roll; seat 0 during the opening roll). A
-    finished game keeps the loser as `seat`, as the player who would be on roll next.
+    `board` is seen from `to_move`, the seat on roll (seat 0 during the opening roll, when
+    `to_move` is None). A finished game keeps the loser as `to_move`, as the player who
+    would be on roll next. `to_move` is a field here, where the interface has a property:
+    a replay reads it twice a turn, and a field is read at a slot's speed.
     """
 
     ruleset: Ruleset
     board: Board = START
-    seat: int | None = None
+    to_move: int | None = None
     roll: tuple[int, int] | None = None
     winner: int | None = None
     points: int = 0
     _hash: int | None = field(default=None, init=False)
 
-    @property
-    def to_move(self) -> int | None:
-        return self.seat
-
     def _key(self) -> tuple[Board, int | None, tuple[int, int] | None, int | None]:
-        return (self.board, self.seat, self.roll, self.winner)
+        return (self.board, self.to_move, self.roll, self.winner)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TakhtehState) and self._key() == other._key()
@@ -1070,7 +1089,7 @@ class TakhtehState(State[TakhtehMove]):
         return value
 
     def __repr__(self) -> str:
-        return f"TakhtehState(board={self.board}, seat={self.seat}, roll={self.roll})"
+        return f"TakhtehState(board={self.board}, to_move={self.to_move}, roll={self.roll})"
 
     def is_chance(self) -> bool:
         return self.roll is None and self.winner is None
@@ -1079,7 +1098,7 @@ class TakhtehState(State[TakhtehMove]):
         # `not self.is_chance()`, inline: asked before every roll of a random playout.
         if self.roll is not None or self.winner is not None:
             return ()
-        return OPENING_OUTCOMES if self.seat is None else TURN_OUTCOMES
+        return OPENING_OUTCOMES if self.to_move is None else TURN_OUTCOMES
 
     def apply_chance(self, roll: Roll) -> TakhtehState:
         if self.roll is not None or self.winner is not None:
@@ -1091,14 +1110,14 @@ class TakhtehState(State[TakhtehMove]):
         # True == 1 as a key: the dice must be ints themselves.
         if ordered is None or type(roll[0]) is not int or type(roll[1]) is not int:
             raise IllegalMove("roll.values", f"a roll is two dice of 1..6, not {list(roll)}")
-        if self.seat is None:
+        if self.to_move is None:
             a, b = roll
             if a == b:
                 return self
             if a > b:
-                return TakhtehState(self.ruleset, self.board, 0)
-            return TakhtehState(self.ruleset, flip(self.board), 1)
-        return TakhtehState(self.ruleset, self.board, self.seat, ordered)
+                return _build(self.ruleset, self.board, 0)
+            return _build(self.ruleset, flip(self.board), 1)
+        return _build(self.ruleset, self.board, self.to_move, ordered)
 
     def legal_moves(self) -> list[TakhtehMove]:
         global _last_listed
@@ -1140,7 +1159,7 @@ class TakhtehState(State[TakhtehMove]):
         roll = self.roll
         if roll is None:
             raise self._no_play()
-        seat = self.seat
+        seat = self.to_move
         assert seat is not None
         board = self.board
         # `_listed`, inline: a random playout plays a listed play every turn.
@@ -1161,7 +1180,7 @@ class TakhtehState(State[TakhtehMove]):
                     c[dst] += 1
             if not bore_off:
                 c.reverse()
-                return TakhtehState(self.ruleset, tuple(map(neg, c)), 1 - seat)
+                return _build(self.ruleset, tuple(map(neg, c)), 1 - seat)
             after = tuple(c)
         else:
             # check_play's first step (_read_straight), taken here: most plays need nothing
@@ -1171,15 +1190,15 @@ class TakhtehState(State[TakhtehMove]):
                 reached = straight[0]
                 if not straight[3]:
                     reached.reverse()
-                    return TakhtehState(self.ruleset, tuple(map(neg, reached)), 1 - seat)
+                    return _build(self.ruleset, tuple(map(neg, reached)), 1 - seat)
                 after = tuple(reached)
             else:
                 after = check_play(board, roll, move, _legal_play_lookup(board, roll))[0]
         if max(after) <= 0:
             # The mover has borne off every checker; the loser keeps all 15 only if none is off.
             points = 2 if sum(after) == -CHECKERS else 1
-            return TakhtehState(self.ruleset, flip(after), 1 - seat, None, seat, points)
-        return TakhtehState(self.ruleset, tuple(map(neg, after[::-1])), 1 - seat)
+            return _build(self.ruleset, flip(after), 1 - seat, None, seat, points)
+        return _build(self.ruleset, tuple(map(neg, after[::-1])), 1 - seat)
 
     def outcome(self) -> Outcome | None:
         if self.winner is None:
@@ -1193,7 +1212,7 @@ class TakhtehState(State[TakhtehMove]):
 
     def board_of(self, seat: int) -> Board:
         """The position seen from `seat`."""
-        seen_from = 0 if self.seat is None else self.seat
+        seen_from = 0 if self.to_move is None else self.to_move
         return self.board if seat == seen_from else flip(self.board)
 
     def checkers(self, seat: int) -> tuple[int, int, int]:
@@ -1202,3 +1221,7 @@ class TakhtehState(State[TakhtehMove]):
         on_points = sum(n for n in board[1:25] if n > 0)
         bar = board[BAR]
         return on_points, bar, CHECKERS - on_points - bar
+
+
+_build = builder(TakhtehState)
+"""`TakhtehState(...)` as a plain function: a replay builds two states a turn."""
