@@ -97,7 +97,7 @@ def position_from_record(
             try:
                 game = game_of(record)
                 state = start_state(record, game)
-                for step in replay(record, game):
+                for step in replay(record, game, state):
                     if step.turn == turn:
                         break
                     state = step.after

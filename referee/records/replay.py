@@ -76,12 +76,15 @@ def start_state(record: Record, game: Game[Any, Any] | None = None) -> State[Any
 @overload
 def replay(record: Record) -> Iterator[Step[Any]]: ...
 @overload
-def replay(record: Record, game: Game[S, Any]) -> Iterator[Step[S]]: ...
-def replay(record: Record, game: Game[Any, Any] | None = None) -> Iterator[Step[Any]]:
+def replay(record: Record, game: Game[S, Any], start: S | None = None) -> Iterator[Step[S]]: ...
+def replay(
+    record: Record, game: Game[Any, Any] | None = None, start: State[Any] | None = None
+) -> Iterator[Step[Any]]:
     """Each turn of the record played on the engine; raises ReplayError at a bad turn.
-    Given the game, the steps hold its own state class."""
+    Given the game, the steps hold its own state class; given `start`, the record's
+    `start_state` (a caller that needs it before the first turn), it is not worked out again."""
     game = game or game_of(record)
-    state = start_state(record, game)
+    state = start_state(record, game) if start is None else start
     read, dice = game.read_move, game.has_dice
     for index, turn in enumerate(record.turns):
         if state.is_terminal():
@@ -130,7 +133,7 @@ def _seat_error(seat: int, state: State[Any], index: int) -> ReplayError:
 def final_state(record: Record, game: Game[Any, Any] | None = None) -> State[Any]:
     game = game or game_of(record)
     state: State[Any] = start_state(record, game)
-    for step in replay(record, game):
+    for step in replay(record, game, state):
         state = step.after
     return state
 

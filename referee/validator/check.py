@@ -117,7 +117,7 @@ def validate_record(
     try:
         game = game_of(record)
         state = start_state(record, game)
-        for step in replay(record, game):
+        for step in replay(record, game, state):
             state = step.after
     except ReplayError as error:
         diagnostic = _replay_diagnostic(error, record, file, number, line, turn_places)

@@ -1185,7 +1185,8 @@ class TakhtehState(State[TakhtehMove]):
         else:
             # check_play's first step (_read_straight), taken here: most plays need nothing
             # more, and a game that goes on needs no board tuple before the turn round.
-            straight = _read_straight(board, *roll, move)
+            # The dice as two arguments: a call with `*roll` builds a list and a tuple first.
+            straight = _read_straight(board, roll[0], roll[1], move)
             if straight is not None and straight[2]:
                 reached = straight[0]
                 if not straight[3]:
