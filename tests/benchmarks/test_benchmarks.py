@@ -6,6 +6,9 @@ from __future__ import annotations
 import random
 import re
 import statistics
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from anchors import chess_games, chess_replay
@@ -51,3 +54,31 @@ def test_python_chess_replay_counts_every_move() -> None:
     tokens = [t for movetext in body for t in movetext.split() if not re.fullmatch(r"\d+\.+", t)]
     results = {"1-0", "0-1", "1/2-1/2", "*"}
     assert chess_replay(texts) == len([t for t in tokens if t not in results]) == 3 * 40
+
+
+def test_the_side_by_side_comparison_runs_against_a_checkout_and_refuses_others(
+    tmp_path: Path,
+) -> None:
+    """benchmarks/validate_ab.py against this checkout itself gives its table row; a folder
+    that is no checkout is refused in one line."""
+    root = Path(__file__).resolve().parents[2]
+    script = [sys.executable, str(root / "benchmarks" / "validate_ab.py")]
+    sizes = ["--games", "4", "--rounds", "4", "--chunk", "2"]
+    done = subprocess.run(
+        [*script, "--baseline", str(root), "--game", "thai", *sizes],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| thai |")]
+    assert len(rows) == 1
+    ratio = float(rows[0].split("|")[4].strip(" *"))
+    assert ratio > 0
+    refused = subprocess.run(
+        [*script, "--baseline", str(tmp_path), *sizes], capture_output=True, text=True
+    )
+    assert refused.returncode != 0
+    assert refused.stderr.strip() == (
+        f"{tmp_path}: not a checkout of referee (no referee/validator/check.py)"
+    )
