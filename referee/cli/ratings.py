@@ -169,7 +169,9 @@ def _sprt_lines(paths: list[Path]) -> list[str]:
             continue
         try:
             info = store.load()
-            state = sprt_status(info, store.by_job()) if info.config.sprt else None
+            state = (
+                sprt_status(info, store.tally(results=True).results) if info.config.sprt else None
+            )
         except (ConfigError, GameError):  # the table above is made; the test is extra
             continue
         if state is not None:

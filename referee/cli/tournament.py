@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from contextlib import ExitStack
 from enum import StrEnum
 from pathlib import Path
@@ -139,7 +138,7 @@ def _run(
         raise typer.Exit(128 + stopped.signal) from None
     except KeyboardInterrupt:  # Ctrl-C before or after the games
         store = TournamentStore(directory)
-        stored = len(store.records()) if store.exists() else 0
+        stored = store.tally().games if store.exists() else 0
         typer.echo(stopped_message(directory, stored), err=True)
         raise SystemExit(130) from None
     _report(summary, unit)
@@ -374,24 +373,22 @@ def status(
 
     store = TournamentStore(directory)
     info = store.load()
-    duplicates = store.duplicates()
-    jobs = store.by_job()
-    unit = _units(info.config)
-    records = [record for games in jobs.values() for record in games]
-    total = len(info.jobs())
     config = info.config
+    tally = store.tally(results=config.sprt is not None)
+    unit = _units(config)
+    total = len(info.jobs())
     typer.echo(f"tournament {info.id}: {config.game}/{config.variant}, seed {config.seed}")
     typer.echo(f"bots: {', '.join(bot.name for bot in config.bots)}")
+    duplicates = list(tally.repeats.items())
     repeats = sum(count - 1 for _, count in duplicates)
     typer.echo(
-        f"{unit[1]}: {len(jobs)} of {total} scheduled finished, "
-        f"{plural(len(records), 'game')} stored"
+        f"{unit[1]}: {tally.jobs} of {total} scheduled finished, "
+        f"{plural(tally.games, 'game')} stored"
         + (f" ({repeats} more stored twice or more, not counted)" if repeats else "")
     )
-    reasons = Counter(record.result.reason.value for record in records if record.result is not None)
-    for reason, count in sorted(reasons.items()):
+    for reason, count in sorted(tally.reasons.items()):
         typer.echo(f"  {reason}: {count}")
-    sprt = sprt_status(info, jobs)
+    sprt = sprt_status(info, tally.results)
     if sprt is not None:
         typer.echo(sprt.text())
     for key, count in duplicates[:10]:

@@ -199,7 +199,7 @@ def _about(paths: list[Path], files: list[Path]) -> tuple[str, list[str]]:
             f"seed {config.seed}; bots: {bots}."
         )
         if config.sprt is not None:
-            state = sprt_status(info, store.by_job())
+            state = sprt_status(info, store.tally(results=True).results)
             if state is not None:
                 facts.append(state.text())
     facts.append("Games from " + ", ".join(str(file) for file in files) + ".")

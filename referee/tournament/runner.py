@@ -19,7 +19,7 @@ from referee.players.process import kill_orphans
 from referee.players.registry import make_bot
 from referee.records.io import parse_record_json
 from referee.records.keys import GameKey, describe_key
-from referee.records.model import Reason, Record
+from referee.records.model import Reason
 from referee.tournament.config import TournamentConfig, with_environment, without_secrets
 from referee.tournament.executors import ExecutorFactory, process_pool, shutdown, stop_at_once
 from referee.tournament.play import Scored, job_finished
@@ -443,14 +443,17 @@ class _Run:
             self.size.observe(len({job.pair for job in batch}), result.seconds)
 
 
-def sprt_status(info: TournamentFile, stored: Mapping[int, Sequence[Record]]) -> SprtState | None:
-    """Where the SPRT of a tournament stands over its stored games (None: it runs none)."""
+def sprt_status(
+    info: TournamentFile, stored: Mapping[int, Sequence[Scored | None]]
+) -> SprtState | None:
+    """Where the SPRT of a tournament stands over its stored games, given the results of each
+    job's games (`TournamentStore.tally`); None when it runs none."""
     spec = info.config.sprt_spec()
     if spec is None:
         return None
     game, ruleset = tournament_ruleset(info.config)
     tracker = SprtTracker(spec, info.jobs(), game.match_length(ruleset))
-    tracker.update({number: [r.result for r in records] for number, records in stored.items()})
+    tracker.update({number: list(results) for number, results in stored.items()})
     return tracker.state()
 
 

@@ -7,8 +7,10 @@ import fcntl
 import hashlib
 import json
 import os
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, NamedTuple
@@ -144,6 +146,23 @@ class StoredGame(NamedTuple):
 
     key: GameKey | None
     ending: Ending | None
+
+
+@dataclass
+class Tally:
+    """The stored games of a tournament folder, counted (`TournamentStore.tally`)."""
+
+    games: int = 0
+    """Games stored, each once."""
+    jobs: int = 0
+    """Scheduled jobs (a game, or the games of a match) with a game stored."""
+    reasons: Counter[str] = field(default_factory=Counter)
+    """How the games ended: the reason of each result."""
+    repeats: dict[GameKey, int] = field(default_factory=dict)
+    """The games stored more than once, with how many times each (in the order their
+    second copies are stored)."""
+    results: dict[int, list[Ending | None]] = field(default_factory=dict)
+    """With `tally(results=True)`: the endings of each job's games, by the job's number."""
 
 
 class TournamentStore:
@@ -302,27 +321,32 @@ class TournamentStore:
                     yield StoredGame(key, Ending.of(scanned.header.result))
         self._keys = keys
 
-    def by_job(self) -> dict[int, list[Record]]:
-        """The stored games of each scheduled job (a game, or the games of a match), by the
-        job's number; a game stored twice counts once."""
-        jobs: dict[int, list[Record]] = {}
-        seen: set[GameKey] = set()
-        for record in self.records():
-            key = game_key(record)
-            if key is None or key in seen:
+    def tally(self, results: bool = False) -> Tally:
+        """What the stored games come to, read by `scan` (no record built, nothing kept per
+        game but what is asked): a million games are counted in seconds, in megabytes. A
+        game stored twice counts once; with `results`, the endings of each job's games."""
+        tally = Tally()
+        keys = StoredKeys()
+        jobs = bytearray()
+        for stored in self.scan():
+            key = stored.key
+            if key is None:
                 continue
-            seen.add(key)
-            jobs.setdefault(key[2], []).append(record)
-        return jobs
-
-    def duplicates(self) -> list[tuple[GameKey, int]]:
-        """Games stored more than once (written by other means than a runner holding the
-        lock), with how many times each is stored."""
-        counts: dict[GameKey, int] = {}
-        for key in map(game_key, self.records()):
-            if key is not None:
-                counts[key] = counts.get(key, 0) + 1
-        return [(key, count) for key, count in counts.items() if count > 1]
+            if not keys.add(key):
+                tally.repeats[key] = tally.repeats.get(key, 1) + 1
+                continue
+            tally.games += 1
+            if stored.ending is not None:
+                tally.reasons[stored.ending.reason] += 1
+            number = key[2]
+            if number >= len(jobs):
+                jobs.extend(bytes(number + 1 - len(jobs)))
+            if not jobs[number]:
+                jobs[number] = 1
+                tally.jobs += 1
+            if results:
+                tally.results.setdefault(number, []).append(stored.ending)
+        return tally
 
     def open_for_append(self) -> IO[bytes]:
         """Open games.jsonl for appending, first cutting off a last line left half-written."""

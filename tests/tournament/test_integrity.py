@@ -3,17 +3,23 @@ tournament reproducibly (issue 16 items 2 and 5)."""
 
 from __future__ import annotations
 
+import functools
 import json
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from referee.cli.app import app
+from referee.records.keys import game_key
 from referee.tournament.config import BotEntry, ConfigError, build_config
 from referee.tournament.runner import run_tournament
 from referee.tournament.schedule import schedule
@@ -173,3 +179,49 @@ def test_a_folder_from_before_digests_resumes_to_its_old_schedule(tmp_path: Path
     del data["schedule"], data["digest"]
     path.write_text(json.dumps(data))
     assert TournamentStore(tmp_path).load().jobs() == old
+
+
+@functools.cache
+def _stored_lines() -> tuple[Path, tuple[str, ...]]:
+    """A finished tournament's folder and its games' lines, made once for the examples."""
+    folder = Path(tempfile.mkdtemp(prefix="referee-tally-"))
+    run_tournament(folder, thax(4, ("random", "greedy")))
+    return folder, tuple((folder / "games.jsonl").read_text().splitlines(keepends=True))
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_the_tally_counts_the_stored_games_as_the_records_do(tmp_path_factory, data) -> None:
+    """`TournamentStore.tally` (status, the SPRT lines of ratings and report) reads the games
+    without building records: on games stored in any order, some twice or more, with an
+    unreadable line among them and a last line cut short, it counts what the records say."""
+    source, lines = _stored_lines()
+    chosen = data.draw(st.lists(st.sampled_from(lines), max_size=12), label="lines")
+    text = "".join(chosen)
+    if chosen and data.draw(st.booleans(), label="unreadable line"):
+        text += "{not json\n"
+    if chosen and data.draw(st.booleans(), label="cut short"):
+        text += chosen[0][: len(chosen[0]) // 2]
+    folder = tmp_path_factory.mktemp("tally")
+    shutil.copy(source / "tournament.json", folder / "tournament.json")
+    (folder / "games.jsonl").write_text(text)
+    store = TournamentStore(folder)
+    tally = store.tally(results=True)
+    # What the records say, worked out here from the full records.
+    counts: Counter[tuple] = Counter()
+    firsts = []
+    for record in store.records():
+        key = game_key(record)
+        counts[key] += 1
+        if counts[key] == 1:
+            firsts.append((key, record))
+    assert tally.games == len(firsts)
+    assert tally.jobs == len({key[2] for key, _ in firsts})
+    assert tally.repeats == {key: count for key, count in counts.items() if count > 1}
+    assert tally.reasons == Counter(record.result.reason.value for _, record in firsts)
+    by_job: dict[int, list] = {}
+    for key, record in firsts:
+        by_job.setdefault(key[2], []).append(
+            (record.result.winner, record.result.points, record.result.reason.value)
+        )
+    assert {n: [tuple(e) for e in endings] for n, endings in tally.results.items()} == by_job

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+from referee.records.keys import game_key
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.play import match_score
 from referee.tournament.runner import run_tournament
@@ -24,7 +25,9 @@ def config():
 def test_each_job_is_a_whole_match_with_its_score_and_starter(tmp_path: Path) -> None:
     summary = run_tournament(tmp_path, config(), concurrency=1)
     assert summary.played == 2
-    jobs = TournamentStore(tmp_path).by_job()
+    jobs: dict[int, list] = {}
+    for record in TournamentStore(tmp_path).records():
+        jobs.setdefault(game_key(record)[2], []).append(record)
     assert sorted(jobs) == [0, 1]
     for games in jobs.values():
         score, _ = match_score([g.result for g in games])

@@ -73,7 +73,7 @@ def test_resume_plays_only_what_is_missing_and_drops_a_half_written_line(tmp_pat
     summary = run_tournament(cut, None, concurrency=1)
     assert summary.already == 3 and summary.played == 7
     assert stored_games(cut) == stored_games(whole)
-    assert len(TournamentStore(cut).by_job()) == 10
+    assert TournamentStore(cut).tally().jobs == 10
 
 
 def test_a_folder_with_another_configuration_is_refused(tmp_path: Path) -> None:
