@@ -376,7 +376,7 @@ def status(
     config = info.config
     tally = store.tally(results=config.sprt is not None)
     unit = _units(config)
-    total = len(info.jobs())
+    total = info.size()
     typer.echo(f"tournament {info.id}: {config.game}/{config.variant}, seed {config.seed}")
     typer.echo(f"bots: {', '.join(bot.name for bot in config.bots)}")
     duplicates = list(tally.repeats.items())
