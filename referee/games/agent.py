@@ -138,6 +138,14 @@ class RandomBot(Bot[State[Any], Any]):
     def reset(self) -> bool:
         return True
 
+    def think(
+        self, state: State[Any], history: Sequence[Any] = (), clock: Clock | None = None
+    ) -> tuple[Any, MoveInfo]:
+        # `Bot.think` with `choose` written in: a random bot reports nothing, and a call less
+        # a move is a few per cent of a random-bot tournament.
+        self.clock = clock
+        return self.rng.choice(state.legal_moves()), NO_INFO
+
     def choose(self, state: State[Any], history: Sequence[Any] = ()) -> Any:
         return self.rng.choice(state.legal_moves())
 

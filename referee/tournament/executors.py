@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import signal
 import threading
@@ -42,6 +43,11 @@ def _worker_setup(parent: int) -> None:
     def terminated(number: int, frame: FrameType | None) -> None:
         leave(128 + number)
 
+    # What the worker inherits from the runner (its modules, the configuration) lives as long
+    # as the worker: kept out of the collector's passes, which otherwise walk all of it again
+    # and again while the games make and drop objects by the million (a random-bot tournament
+    # played a tenth to a fifth more games a CPU second with it, measured side by side).
+    gc.freeze()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, terminated)
     threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()

@@ -3,6 +3,7 @@ games; a Dask cluster plays the same games as the process pool (issue 7)."""
 
 from __future__ import annotations
 
+import gc
 import random
 import signal
 import subprocess
@@ -11,7 +12,7 @@ import time
 from pathlib import Path
 
 from referee.tournament.config import BotEntry, build_config
-from referee.tournament.executors import dask_executors
+from referee.tournament.executors import dask_executors, process_pool
 from referee.tournament.runner import run_tournament
 from tests.tournament.helpers import alive, children, stored_games
 
@@ -132,3 +133,14 @@ def test_the_same_configuration_twice_gives_the_same_file_but_for_times(tmp_path
     CliRunner().invoke(app, [*run, "--bots", "random,greedy", "--games-per-pair", "2", "-q"])
     ids = {json.loads(line)["event"]["tournament"] for line in (other / "games.jsonl").open()}
     assert ids.isdisjoint({json.loads(files[0].read_text().splitlines()[0])["event"]["tournament"]})
+
+
+def _frozen_in_worker() -> int:
+    return gc.get_freeze_count()
+
+
+def test_a_pool_worker_keeps_what_it_inherits_out_of_the_collectors_passes() -> None:
+    """The objects a worker starts with (the runner's, inherited) are frozen: the games'
+    collections do not walk them again and again."""
+    with process_pool(1)() as pool:
+        assert pool.submit(_frozen_in_worker).result(timeout=60) > 1000
