@@ -374,9 +374,9 @@ def status(
     store = TournamentStore(directory)
     info = store.load()
     config = info.config
-    tally = store.tally(results=config.sprt is not None)
-    unit = _units(config)
     total = info.size()
+    tally = store.tally(total, results=config.sprt is not None)
+    unit = _units(config)
     typer.echo(f"tournament {info.id}: {config.game}/{config.variant}, seed {config.seed}")
     typer.echo(f"bots: {', '.join(bot.name for bot in config.bots)}")
     duplicates = list(tally.repeats.items())

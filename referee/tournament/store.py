@@ -113,6 +113,35 @@ def changed_fields(digest: ConfigDigest, config: dict[str, Any]) -> list[str]:
     ]
 
 
+class NumberSet:
+    """A set of game or job numbers in memory flat in how many it holds: a bit per number
+    while the numbers are about as dense as a schedule's (a million in 125 kB), a plain set
+    for those far beyond what the numbers held so far reach (a line edited to game number
+    10**15 must not ask for a bit array of a hundred terabytes)."""
+
+    def __init__(self) -> None:
+        self._bits = bytearray()
+        self._far: set[int] = set()
+        self._count = 0
+
+    def add(self, number: int) -> bool:
+        """Note the number; False when it was there already."""
+        if self._far and number in self._far:
+            return False
+        index, bit = divmod(number, 8)
+        if index >= len(self._bits):
+            if index >= self._count // 4 + 4096:
+                self._far.add(number)
+                self._count += 1
+                return True
+            self._bits.extend(bytes(index + 1 - len(self._bits)))
+        if self._bits[index] >> bit & 1:
+            return False
+        self._bits[index] |= 1 << bit
+        self._count += 1
+        return True
+
+
 class StoredKeys:
     """The keys of the stored games, so that a game is never stored twice, in memory flat in
     their number: a bit per game number for a tournament's single games numbered as its
@@ -120,7 +149,7 @@ class StoredKeys:
     games of matches and any other key."""
 
     def __init__(self) -> None:
-        self._bits: dict[str, bytearray] = {}
+        self._numbers: dict[str, NumberSet] = {}
         self._other: set[GameKey] = set()
 
     def add(self, key: GameKey) -> bool:
@@ -131,14 +160,10 @@ class StoredKeys:
                 return False
             self._other.add(key)
             return True
-        bits = self._bits.setdefault(tournament, bytearray())
-        index, bit = divmod(number, 8)
-        if index >= len(bits):
-            bits.extend(bytes(index + 1 - len(bits)))
-        if bits[index] >> bit & 1:
-            return False
-        bits[index] |= 1 << bit
-        return True
+        numbers = self._numbers.get(tournament)
+        if numbers is None:
+            numbers = self._numbers[tournament] = NumberSet()
+        return numbers.add(number)
 
 
 class StoredGame(NamedTuple):
@@ -155,7 +180,7 @@ class Tally:
     games: int = 0
     """Games stored, each once."""
     jobs: int = 0
-    """Scheduled jobs (a game, or the games of a match) with a game stored."""
+    """Jobs of the schedule (a game, or the games of a match) with a game stored."""
     reasons: Counter[str] = field(default_factory=Counter)
     """How the games ended: the reason of each result."""
     repeats: dict[GameKey, int] = field(default_factory=dict)
@@ -321,13 +346,14 @@ class TournamentStore:
                     yield StoredGame(key, Ending.of(scanned.header.result))
         self._keys = keys
 
-    def tally(self, results: bool = False) -> Tally:
+    def tally(self, scheduled: int | None = None, results: bool = False) -> Tally:
         """What the stored games come to, read by `scan` (no record built, nothing kept per
         game but what is asked): a million games are counted in seconds, in megabytes. A
-        game stored twice counts once; with `results`, the endings of each job's games."""
+        game stored twice counts once; a job counts when its number is one of the `scheduled`
+        (all when None); with `results`, the endings of each job's games."""
         tally = Tally()
         keys = StoredKeys()
-        jobs = bytearray()
+        jobs = NumberSet()
         for stored in self.scan():
             key = stored.key
             if key is None:
@@ -339,10 +365,7 @@ class TournamentStore:
             if stored.ending is not None:
                 tally.reasons[stored.ending.reason] += 1
             number = key[2]
-            if number >= len(jobs):
-                jobs.extend(bytes(number + 1 - len(jobs)))
-            if not jobs[number]:
-                jobs[number] = 1
+            if (scheduled is None or number < scheduled) and jobs.add(number):
                 tally.jobs += 1
             if results:
                 tally.results.setdefault(number, []).append(stored.ending)

@@ -225,3 +225,23 @@ def test_the_tally_counts_the_stored_games_as_the_records_do(tmp_path_factory, d
             (record.result.winner, record.result.points, record.result.reason.value)
         )
     assert {n: [tuple(e) for e in endings] for n, endings in tally.results.items()} == by_job
+
+
+def test_a_line_edited_to_a_game_number_far_beyond_the_schedule_is_counted_not_feared(
+    tmp_path: Path,
+) -> None:
+    """Game numbers go up to 2**53 - 1 in a valid record: status and resume hold such a game
+    without a bit array reaching its number, and count it as stored but not scheduled."""
+    run_tournament(tmp_path, thax(2, ("random", "greedy")))
+    games = tmp_path / "games.jsonl"
+    data = json.loads(games.read_text().splitlines()[0])
+    data["event"]["game_number"] = 2**53 - 1
+    data["event"]["pairing"] = (2**53 - 1) // 2
+    with games.open("a") as out:
+        out.write(json.dumps(data) + "\n")
+    status = runner.invoke(app, ["tournament", "status", str(tmp_path)])
+    assert status.exit_code == 0, status.output
+    assert "2 of 2 scheduled finished, 3 games stored" in status.output
+    resumed = runner.invoke(app, ["tournament", "resume", str(tmp_path)])
+    assert resumed.exit_code == 0, resumed.output
+    assert len(games.read_text().splitlines()) == 3

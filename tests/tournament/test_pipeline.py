@@ -22,7 +22,7 @@ from referee.tournament.openings import Opening, read_opening
 from referee.tournament.play import GameControl, play_game_data
 from referee.tournament.runner import IN_FLIGHT_PER_WORKER, run_tournament
 from referee.tournament.schedule import iter_schedule, schedule, schedule_size
-from referee.tournament.store import StoredKeys
+from referee.tournament.store import NumberSet, StoredKeys
 from tests.tournament.helpers import stored_games
 
 OPENINGS = Path(__file__).resolve().parents[2] / "referee" / "data" / "openings"
@@ -205,6 +205,30 @@ def test_stored_keys_refuse_what_a_set_refuses(keys: list[GameKey]) -> None:
     for key in keys:
         assert stored.add(key) == (key not in seen)
         seen.add(key)
+
+
+@given(
+    st.lists(
+        st.one_of(st.integers(0, 40_000), st.integers(0, 2**53 - 1), st.sampled_from([7, 4096])),
+        max_size=60,
+    )
+)
+def test_number_sets_refuse_what_a_set_refuses_whatever_the_numbers(numbers: list[int]) -> None:
+    """Game numbers up to the largest a record holds, as an edited line may carry: a number
+    far beyond the others is held without a bit array reaching it (else MemoryError)."""
+    held = NumberSet()
+    seen: set[int] = set()
+    for number in numbers:
+        assert held.add(number) == (number not in seen)
+        seen.add(number)
+
+
+def test_a_number_held_as_far_is_still_refused_once_the_bits_reach_it() -> None:
+    held = NumberSet()
+    assert held.add(200_000)  # far beyond the nothing held so far
+    assert all(held.add(number) for number in range(100_000, 200_000))
+    assert all(held.add(number) for number in range(100_000))
+    assert not held.add(200_000) and not held.add(150_000) and held.add(200_001)
 
 
 def test_a_resumed_run_plays_what_one_run_plays(tmp_path: Path) -> None:
