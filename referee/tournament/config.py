@@ -35,6 +35,10 @@ def _checked_tc(value: str | None) -> str | None:
     return value
 
 
+MAX_JOBS = 100_000_000
+"""The most games (or matches) a schedule holds: the runner keeps a byte for each."""
+
+
 class ConfigError(RefereeError, ValueError):
     """A configuration that cannot run, with the reason."""
 
@@ -128,7 +132,9 @@ class TournamentConfig(BaseModel):
         description="round-robin: every pairing; gauntlet: the first `seeds` bots meet all others",
     )
     seeds: int = Field(default=1, ge=1, description="gauntlet: how many bots play everyone")
-    rounds: int = Field(default=1, ge=1, description="times the whole schedule is played")
+    rounds: int = Field(
+        default=1, ge=1, le=1_000_000, description="times the whole schedule is played"
+    )
     openings: list[str] | None = Field(
         default=None, description="the opening suite, one opening a line (docs/tournaments.md)"
     )
@@ -156,6 +162,14 @@ class TournamentConfig(BaseModel):
             raise ValueError(
                 f"a gauntlet's --seeds ({self.seeds}) must be fewer than the bots "
                 f"({len(self.bots)})"
+            )
+        from referee.tournament.schedule import schedule_size  # it imports this module
+
+        size = schedule_size(self)
+        if size > MAX_JOBS:
+            raise ValueError(
+                f"the schedule holds {size:,} games or matches (rounds x games per pairing x "
+                f"pairings); at most {MAX_JOBS:,}"
             )
         if self.sprt is not None and (len(self.bots) != 2 or self.format != "round-robin"):
             raise ValueError("an SPRT tests two bots: give exactly two, in a round robin")

@@ -130,6 +130,30 @@ def test_cli_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
     assert not (tmp_path / "tournament.json").exists()
 
 
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--rounds", str(10**12)], "rounds: Input should be less than or equal to 1000000"),
+        (
+            ["--games-per-pair", "1000000", "--rounds", "1000"],
+            "the schedule holds 1,000,000,000 games or matches (rounds x games per pairing x "
+            "pairings); at most 100,000,000",
+        ),
+    ],
+)
+def test_a_schedule_too_large_to_keep_is_refused_in_one_line(
+    tmp_path: Path, options: list[str], said: str
+) -> None:
+    """The runner keeps a byte per scheduled game: a schedule of 10**12 games is refused,
+    not met with a MemoryError."""
+    given = ["tournament", "run", "--game", "thax", "--bots", "random,greedy"]
+    given += ["--out", str(tmp_path / "t")]
+    result = runner.invoke(app, [*given, *options, "-q"])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"referee: error: {said}"
+    assert not (tmp_path / "t" / "tournament.json").exists()
+
+
 def test_the_example_configuration_loads_and_command_line_values_win() -> None:
     path = Path(__file__).parents[2] / "examples" / "tournament.toml"
     config = load_config_file(path, {"seed": "other", "games_per_pair": None})
