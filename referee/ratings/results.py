@@ -338,6 +338,11 @@ class GameRows:
 _KEY = ("tournament", "pairing", "game_number", "match_game")
 
 
+def value_range(column: np.ndarray) -> tuple[int, int]:
+    """The smallest and the largest number of a column; (0, 0) when it is empty."""
+    return (int(column.min()), int(column.max())) if len(column) else (0, 0)
+
+
 def _duplicated(columns: list[np.ndarray]) -> np.ndarray:
     """Whether each row repeats an earlier row (every column equal). The columns are
     written as one number a row when their ranges allow (as digits of a mixed radix): a
@@ -345,7 +350,7 @@ def _duplicated(columns: list[np.ndarray]) -> np.ndarray:
     key = np.zeros(len(columns[0]), dtype=np.int64)
     size = 1
     for column in columns:
-        low, high = (int(column.min()), int(column.max())) if len(column) else (0, 0)
+        low, high = value_range(column)
         span = high - low + 1
         size *= span
         if size >= 2**63:

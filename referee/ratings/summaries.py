@@ -36,7 +36,15 @@ from typing import Any
 
 import numpy as np
 
-from referee.ratings.results import FIELDS, MAX_POINTS, TEXTS, UNFINISHED, GameRows, Numbers
+from referee.ratings.results import (
+    FIELDS,
+    MAX_POINTS,
+    TEXTS,
+    UNFINISHED,
+    GameRows,
+    Numbers,
+    value_range,
+)
 
 FORMAT = 1
 """The layout of a summary; a new layout takes a new number, so that old summaries are
@@ -186,7 +194,7 @@ def _arrays(rows: GameRows) -> dict[str, np.ndarray]:
         if field == "file":
             continue
         column = rows.column(field)
-        low, high = (int(column.min()), int(column.max())) if len(column) else (0, 0)
+        low, high = value_range(column)
         kind = next(
             kind
             for kind in (np.int8, np.int16, np.int32, np.int64)
