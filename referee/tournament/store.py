@@ -7,6 +7,7 @@ import fcntl
 import hashlib
 import json
 import os
+import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -190,6 +191,35 @@ class Tally:
     """With `tally(results=True)`: the endings of each job's games, by the job's number."""
 
 
+HOLDER_WAIT = 1.0
+"""Seconds a runner refused the lock waits for its holder's pid to be written."""
+
+
+def _holder(fd: int) -> str:
+    """Who holds the lock file `fd`: "pid N" once the holder has written its pid there, else
+    "another process". The holder writes it just after taking the lock, over what the last
+    holder wrote, so a runner started at the same moment reads it again for a moment until
+    the file names a live process."""
+    deadline = time.monotonic() + HOLDER_WAIT
+    while True:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        if text.isdigit() and int(text) > 0 and _alive(int(text)):
+            return f"pid {text}"
+        if time.monotonic() >= deadline:
+            return "another process"
+        time.sleep(0.02)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):
+        return False
+    except PermissionError:  # another user's
+        return True
+    return True
+
+
 class TournamentStore:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
@@ -212,8 +242,7 @@ class TournamentStore:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-                who = f"pid {holder}" if holder.isdigit() else "another process"
+                who = _holder(fd)
                 raise FolderBusy(f"{self.directory} is being played by {who}") from None
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -23,7 +25,7 @@ from referee.records.keys import game_key
 from referee.tournament.config import BotEntry, ConfigError, build_config
 from referee.tournament.runner import run_tournament
 from referee.tournament.schedule import schedule
-from referee.tournament.store import TournamentStore
+from referee.tournament.store import TournamentStore, _holder
 from tests.tournament.helpers import stored_games
 
 HERE = Path(__file__).parent
@@ -245,3 +247,39 @@ def test_a_line_edited_to_a_game_number_far_beyond_the_schedule_is_counted_not_f
     resumed = runner.invoke(app, ["tournament", "resume", str(tmp_path)])
     assert resumed.exit_code == 0, resumed.output
     assert len(games.read_text().splitlines()) == 3
+
+
+def test_a_refused_runner_names_the_live_holder_once_it_has_written_its_pid(
+    tmp_path: Path,
+) -> None:
+    """The holder writes its pid just after taking the lock, over the last holder's: the
+    refused runner waits for a live pid, and names no dead or half-written one."""
+    lock = tmp_path / ".lock"
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    for written, named in (
+        (dead, "another process"),
+        ("", "another process"),
+        ("99999999999999999999", "another process"),
+        (str(os.getpid()), f"pid {os.getpid()}"),
+    ):
+        lock.write_text(written)
+        fd = os.open(lock, os.O_RDONLY)
+        try:
+            assert _holder(fd) == named
+        finally:
+            os.close(fd)
+    # A pid written while the refused runner waits is found.
+    lock.write_text(dead)
+    later = threading.Timer(0.3, lambda: lock.write_text(f"{os.getpid()}\n"))
+    later.start()
+    fd = os.open(lock, os.O_RDONLY)
+    try:
+        assert _holder(fd) == f"pid {os.getpid()}"
+    finally:
+        os.close(fd)
+        later.join()
