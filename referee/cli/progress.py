@@ -99,7 +99,10 @@ class _RateColumn(ProgressColumn):
             speed = f"{per_second:.1f} {self.unit}/s"
         else:
             speed = f"{60 * per_second:.1f} {self.unit}/min"
-        left = self.rate.seconds_left(int(task.total - task.completed))
+        remaining = int(task.total - task.completed)
+        if remaining <= 0:  # all played, or the SPRT has decided: no time left to guess
+            return Text(speed)
+        left = self.rate.seconds_left(remaining)
         return Text(f"{speed}  left {_clock_text(left) if left is not None else '?'}")
 
 

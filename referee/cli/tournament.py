@@ -159,10 +159,16 @@ def _report(summary: RunSummary, unit: tuple[str, str]) -> None:
     played = plural(summary.played, *unit)
     if unit[0] == "match":
         played += f" ({plural(summary.stored, 'game')})"
-    typer.echo(
-        f"{played} played, {summary.already + summary.played} of "
-        f"{summary.total} finished in {summary.directory / 'games.jsonl'}"
-    )
+    finished = summary.already + summary.played
+    where = summary.directory / "games.jsonl"
+    sprt = summary.sprt
+    if sprt is not None and sprt.decision is not None and not summary.failed:
+        typer.echo(
+            f"{played} played, {finished} finished in {where}; the SPRT decided after "
+            f"{sprt.counted()}: nothing is left to play"
+        )
+    else:
+        typer.echo(f"{played} played, {finished} of {summary.total} finished in {where}")
     for message in summary.invalid:
         typer.echo(f"referee: warning: a stored game did not validate: {message}", err=True)
     if summary.sprt is not None:
@@ -368,7 +374,7 @@ def status(
 ) -> None:
     """How far a tournament is, and how its games ended."""
     from referee.records.keys import describe_key
-    from referee.tournament.runner import sprt_status
+    from referee.tournament.sequential import stored_test
     from referee.tournament.store import TournamentStore
 
     store = TournamentStore(directory)
@@ -381,16 +387,33 @@ def status(
     typer.echo(f"bots: {', '.join(bot.name for bot in config.bots)}")
     duplicates = list(tally.repeats.items())
     repeats = sum(count - 1 for _, count in duplicates)
+    test = stored_test(info, tally.results)
+    decided = test is not None and test.decided_at is not None
+    finished = (
+        f"{tally.jobs} finished (the SPRT's cap: {total})"
+        if decided
+        else f"{tally.jobs} of {total} scheduled finished"
+    )
     typer.echo(
-        f"{unit[1]}: {tally.jobs} of {total} scheduled finished, "
-        f"{plural(tally.games, 'game')} stored"
+        f"{unit[1]}: {finished}, {plural(tally.games, 'game')} stored"
         + (f" ({repeats} more stored twice or more, not counted)" if repeats else "")
     )
     for reason, count in sorted(tally.reasons.items()):
         typer.echo(f"  {reason}: {count}")
-    sprt = sprt_status(info, tally.results)
-    if sprt is not None:
+    if test is not None:
+        sprt = test.state()
         typer.echo(sprt.text())
+        if decided:
+            unplayed = test.unplayed(tally.results)
+            typer.echo(
+                f"the SPRT decided after {sprt.counted()}: "
+                + (
+                    f"{plural(unplayed, *unit)} of its last wave left to play "
+                    f"(referee tournament resume {directory})"
+                    if unplayed
+                    else "nothing is left to play"
+                )
+            )
     for key, count in duplicates[:10]:
         typer.echo(f"referee: warning: {describe_key(key)} is stored {count} times", err=True)
     if len(duplicates) > 10:
@@ -411,21 +434,31 @@ def extend(
     rounds: Annotated[
         int | None, typer.Option(min=1, help="the new number of rounds of the whole schedule")
     ] = None,
+    sprt: Annotated[
+        str | None,
+        typer.Option(
+            metavar="elo0=E0,elo1=E1[,alpha=A,beta=B]",
+            help="new bounds for the SPRT, which the stored games must not have reached",
+        ),
+    ] = None,
 ) -> None:
     """Schedule more games: the games a tournament configured with the larger number from the
-    start would play. Play them with 'referee tournament resume'."""
+    start would play. Play them with 'referee tournament resume'. An SPRT that has decided
+    grows only with other bounds (--sprt) that the stored games have not reached."""
+    from referee.tournament.sequential import extend_tournament
     from referee.tournament.store import TournamentStore
 
-    if games_per_pair is None and rounds is None:
-        fail("give --games-per-pair N or --rounds R")
+    if games_per_pair is None and rounds is None and sprt is None:
+        fail("give --games-per-pair N, --rounds R or --sprt BOUNDS")
     store = TournamentStore(directory)
     store.load()  # no lock file in a folder that holds no tournament
     with store.lock():
-        info, added = store.extend(games_per_pair, rounds)
+        info, added = extend_tournament(store, games_per_pair, rounds, sprt)
     typer.echo(
         f"{directory}: {info.config.games_per_pair} games per pairing x {info.config.rounds} "
-        f"{'round' if info.config.rounds == 1 else 'rounds'}, {plural(added, 'game')} added; "
-        f"play them with 'referee tournament resume {directory}'"
+        f"{'round' if info.config.rounds == 1 else 'rounds'}, {plural(added, 'game')} added"
+        + (f", SPRT {info.config.sprt}" if sprt is not None else "")
+        + f"; play them with 'referee tournament resume {directory}'"
     )
 
 

@@ -250,10 +250,15 @@ class SprtState:
         est = self.estimate
         return (
             f"SPRT {self.spec.text()}: LLR {self.llr:.2f} "
-            f"[{self.spec.lower:.2f}, {self.spec.upper:.2f}] {verdict} after {self.games} "
-            f"game{'s' if self.games != 1 else ''} ({self.pairs} pair"
-            f"{'s' if self.pairs != 1 else ''}); Elo {est.elo:+.1f} "
-            f"[{est.lower:+.1f}, {est.upper:+.1f}]"
+            f"[{self.spec.lower:.2f}, {self.spec.upper:.2f}] {verdict} after {self.counted()}; "
+            f"Elo {est.elo:+.1f} [{est.lower:+.1f}, {est.upper:+.1f}]"
+        )
+
+    def counted(self) -> str:
+        """`812 games (406 pairs)`: what the test has counted."""
+        return (
+            f"{self.games} game{'s' if self.games != 1 else ''} "
+            f"({self.pairs} pair{'s' if self.pairs != 1 else ''})"
         )
 
 

@@ -24,7 +24,7 @@ from referee.tournament.config import TournamentConfig, with_environment, withou
 from referee.tournament.executors import ExecutorFactory, process_pool, shutdown, stop_at_once
 from referee.tournament.play import Scored, job_finished
 from referee.tournament.schedule import GameJob
-from referee.tournament.sequential import SprtTracker, wave_of
+from referee.tournament.sequential import SprtTracker, stored_test, wave_of
 from referee.tournament.store import TournamentFile, TournamentStore
 from referee.tournament.worker import (
     GROUPS,
@@ -103,7 +103,8 @@ class RunSummary:
 
 class Progress(Protocol):
     """Told how many games (or matches) there are, then of each one finished (the games of a
-    match together), with its players' names and result."""
+    match together), with its players' names and result; told again, of fewer, when an SPRT
+    decides."""
 
     def start(self, total: int, already: int) -> None: ...
 
@@ -275,11 +276,11 @@ def _run_locked(
     left = total - ledger.count
     if last is not None:  # the SPRT has decided: nothing after its wave is played
         left = sum(1 for _ in filter(wanted, info.iter_jobs()))
-    summary = RunSummary(directory, total, total - left)
+    summary = RunSummary(directory, total, ledger.count)
     if tracker is not None:
         summary.sprt = tracker.state()
     if progress is not None:
-        progress.start(summary.total, summary.already)
+        progress.start(ledger.count + left, ledger.count)
     first = next(todo, None)
     if first is None:
         return summary
@@ -309,6 +310,8 @@ def _run_locked(
                         _look(tracker, ledger)
                         summary.sprt = tracker.state()
                         if tracker.decided_at is not None:
+                            if progress is not None:  # the bar ends here, full
+                                progress.start(ledger.count, ledger.count)
                             break
                     wave = next(waves, None)
                     if wave is None:
@@ -448,13 +451,8 @@ def sprt_status(
 ) -> SprtState | None:
     """Where the SPRT of a tournament stands over its stored games, given the results of each
     job's games (`TournamentStore.tally`); None when it runs none."""
-    spec = info.config.sprt_spec()
-    if spec is None:
-        return None
-    game, ruleset = tournament_ruleset(info.config)
-    tracker = SprtTracker(spec, info.jobs(), game.match_length(ruleset))
-    tracker.update({number: list(results) for number, results in stored.items()})
-    return tracker.state()
+    tracker = stored_test(info, stored)
+    return None if tracker is None else tracker.state()
 
 
 def _stop_now(executor: Executor, futures: dict[Future[PlayedBatch], list[GameJob]]) -> None:

@@ -14,16 +14,19 @@ The pairs of that wave after the decision are played and stored, but not counted
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from referee.tournament.config import ConfigError
 from referee.tournament.play import Scored, job_finished, match_score
 from referee.tournament.schedule import GameJob
+from referee.tournament.worker import tournament_ruleset
 
 if TYPE_CHECKING:
     import numpy as np
 
     from referee.ratings.sprt import SprtSpec, SprtState
+    from referee.tournament.store import TournamentFile, TournamentStore
 
 WAVE_PAIRS = 16
 """Pairs played between two looks at the test: four batches, enough to keep a few workers busy."""
@@ -80,6 +83,20 @@ class SprtTracker:
             return None
         return self.decided_at // WAVE_PAIRS
 
+    def unplayed(self, stored: Mapping[int, Sequence[Scored | None]]) -> int:
+        """Jobs of the waves up to the decision's that `stored` does not hold finished: what a
+        run stopped in the decision's wave left, and resume plays (0 while undecided)."""
+        last = self.last_wave()
+        if last is None:
+            return 0
+        return sum(
+            1
+            for pair in self.pairs
+            for job in pair
+            if wave_of(job) <= last
+            and not job_finished(stored.get(job.number, []), self.match_length)
+        )
+
     def state(self) -> SprtState:
         from referee.ratings.sprt import sprt_state
 
@@ -98,3 +115,43 @@ class SprtTracker:
         if result.winner is None:
             return 1
         return 2 if result.winner == seat_of_a else 0
+
+
+def stored_test(
+    info: TournamentFile, stored: Mapping[int, Sequence[Scored | None]]
+) -> SprtTracker | None:
+    """The SPRT of a tournament over its stored games, given the results of each job's games
+    (`TournamentStore.tally`); None when it runs none."""
+    spec = info.config.sprt_spec()
+    if spec is None:
+        return None
+    game, ruleset = tournament_ruleset(info.config)
+    tracker = SprtTracker(spec, info.jobs(), game.match_length(ruleset))
+    tracker.update({number: list(results) for number, results in stored.items()})
+    return tracker
+
+
+def extend_tournament(
+    store: TournamentStore,
+    games_per_pair: int | None = None,
+    rounds: int | None = None,
+    sprt: str | None = None,
+) -> tuple[TournamentFile, int]:
+    """`TournamentStore.extend`, refused when the SPRT has decided over the stored games with
+    the bounds it will have: no game added would be played. Other bounds (`sprt`) under which
+    the stored games decide nothing let the test go on, as a tournament given them from the
+    start would have."""
+
+    def undecided(grown: TournamentFile) -> None:
+        tracker = stored_test(grown, store.tally(grown.size(), results=True).results)
+        if tracker is None or tracker.decided_at is None:
+            return
+        state = tracker.state()
+        raise ConfigError(
+            f"{store.directory}: the SPRT {state.spec.text()} decided ({state.decision} "
+            f"accepted) after {state.counted()}: nothing is left to play, and no game added "
+            "would be; to test on, give it bounds it has not reached with --sprt "
+            "(docs/tournaments.md)"
+        )
+
+    return store.extend(games_per_pair, rounds, sprt, check=undecided)

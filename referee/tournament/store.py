@@ -9,7 +9,7 @@ import json
 import os
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -304,28 +304,39 @@ class TournamentStore:
         return info
 
     def extend(
-        self, games_per_pair: int | None = None, rounds: int | None = None
+        self,
+        games_per_pair: int | None = None,
+        rounds: int | None = None,
+        sprt: str | None = None,
+        check: Callable[[TournamentFile], None] | None = None,
     ) -> tuple[TournamentFile, int]:
         """Schedule more games per pairing (a larger `games_per_pair`, or more `rounds` of the
-        whole schedule); returns the new file and how many games it added.
+        whole schedule), or give the SPRT other bounds (`sprt`); `check` may refuse the new
+        file before it is written. Returns the new file and how many games it added.
 
         The new games are those a tournament configured with the larger numbers from the start
         would play after the ones already scheduled (same numbers, same seeds)."""
         info = self.load()
         old = info.config
-        wanted = {
+        wanted: dict[str, Any] = {
             "games_per_pair": old.games_per_pair if games_per_pair is None else games_per_pair,
             "rounds": old.rounds if rounds is None else rounds,
         }
+        if sprt is not None:
+            from referee.ratings.sprt import SprtSpec  # numpy: only when asked for
+
+            if old.sprt is None:
+                raise ConfigError(f"{self.directory} runs no SPRT: --sprt has no bounds to change")
+            wanted["sprt"] = SprtSpec.parse(sprt).text()
         if wanted["games_per_pair"] < old.games_per_pair or wanted["rounds"] < old.rounds:
             raise ConfigError(f"{self.directory}: a tournament grows; it does not shrink")
-        per_pairing = wanted["rounds"] * wanted["games_per_pair"]
-        if per_pairing <= old.rounds * old.games_per_pair:
+        grows = wanted["rounds"] * wanted["games_per_pair"] > old.rounds * old.games_per_pair
+        if not grows and wanted.get("sprt", old.sprt) == old.sprt:
             raise ConfigError(
                 f"{self.directory} already plays {old.games_per_pair} games per pairing x "
                 f"{old.rounds} rounds; give more to extend it"
             )
-        if info.schedule == "by-pairing" and old.games_per_pair * old.rounds > 2:
+        if grows and info.schedule == "by-pairing" and old.games_per_pair * old.rounds > 2:
             raise ConfigError(
                 f"{self.directory} numbers its games pairing by pairing (made by an older "
                 "referee), so it cannot grow without renumbering them; start a new tournament"
@@ -340,10 +351,12 @@ class TournamentStore:
         grown = info.model_copy(
             update={
                 "config": config,
-                "schedule": "by-round",
+                "schedule": "by-round" if grows else info.schedule,
                 "history": [*info.history, f"{stamp} {change}"],
             }
         )
+        if check is not None:
+            check(grown)
         return self._write(grown), len(grown.jobs()) - len(info.jobs())
 
     def records(self) -> list[Record]:
