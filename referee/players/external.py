@@ -123,6 +123,8 @@ class ProgramBot(Bot[Any, Any]):
                 if now > due:
                     took, over = (now - sent) * 1000, (now - due) * 1000
                     raise Forfeit("time", f"move after {took:.0f} ms, {over:.0f} ms over the limit")
+                if not process.looked:  # started: what it runs beside itself is there by now
+                    process.look()
                 return reply
         finally:
             if dropped:
@@ -265,6 +267,7 @@ class JsonLineBot(ProgramBot):
                 self.process.send(
                     json.dumps({"type": "game_over", "winner": winner, "reason": reason})
                 )
+                self.process.look()  # noted for the runner, should this worker be killed
             except Forfeit:
                 self._stop()
         super().end_game(winner, reason)

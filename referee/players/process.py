@@ -1,11 +1,19 @@
 """A bot's process: lines in and out against deadlines, its standard error drained into a bounded
-log, and its whole process group stopped at the end, even when the worker that started it dies.
+log, and every process it started stopped with it, even when the worker that started it dies.
 
 Each bot runs in a session (and process group) of its own, so that stopping it stops every
 process it started. On Linux it also gets a parent-death signal: when the worker process dies,
 however it dies, the kernel kills the bot. The bot's own children are killed through its process
 group: by the worker when it stops normally or notices its runner has gone, and by the runner,
 from the group files in `groups` (see `kill_orphans`), when a worker was killed outright.
+
+A process that leaves the group (a daemon: a new session, a double fork) is found through the
+process tree instead (Linux /proc). The bot is a child subreaper (`PR_SET_CHILD_SUBREAPER`,
+kept across exec), so that while it runs everything it started stays below it in the tree,
+however it detached: the worker looks at the tree (`BotProcess.look`), notes what it finds in
+the group file and kills it with the group. A pool worker is a subreaper too
+(`become_subreaper`): what a bot leaves when it exits comes to the worker, which kills every
+child of its own that is not a running bot (`kill_adopted`).
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ LOG_LIMIT = 10 << 20
 LAST_LINE = 200
 """Characters of a bot's last stderr line kept for a forfeit's detail."""
 PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
 SEND_WAIT = 10.0
 """Seconds a program may leave a message unread (a full pipe) outside a move's own time."""
 
@@ -129,8 +138,11 @@ class _Drain(threading.Thread):
         return ""
 
 
-_live_groups: dict[int, Path | None] = {}
-_live_lock = threading.Lock()
+_live: dict[int, BotProcess] = {}
+"""The bots this process has started and not stopped, by pid."""
+_live_lock = threading.RLock()
+"""Reentrant: a worker's SIGTERM handler (`kill_live_groups`) may run while its main thread
+holds the lock."""
 
 
 class BotProcess:
@@ -157,7 +169,14 @@ class BotProcess:
         except OSError as error:
             raise Forfeit("crash", f"cannot start: {error.strerror or error}") from None
         self.pid = self.process.pid
+        self.family: dict[int, str] = {}
+        """The processes seen below the bot in the process tree, by pid, with their start
+        times (a pid reused by another process has another start time)."""
+        self.looked = False
+        """Whether the tree was looked at since the program started (`look`)."""
         self.group_file = _note_group(self.pid, launch.groups)
+        with _live_lock:
+            _live[self.pid] = self
         assert self.process.stdout is not None and self.process.stderr is not None
         self.drain = _Drain(self.process.stderr.fileno(), log)
         self.drain.start()
@@ -172,6 +191,21 @@ class BotProcess:
 
     def alive(self) -> bool:
         return not self.closed and _exit_status(self.process) is None
+
+    def look(self) -> None:
+        """Note every process below the bot in the process tree (those seen before and gone
+        are dropped), in the group file too: while the bot runs, that is everything it
+        started, a daemon in a session of its own included."""
+        self.looked = True
+        family = {pid: when for pid, when in self.family.items() if _start_time(pid) == when}
+        for pid in descendants(self.pid):
+            if pid not in family and (started := _start_time(pid)):
+                family[pid] = started
+        if family != self.family:
+            self.family = family
+            if self.group_file is not None:
+                lines = [_start_time(self.pid), *(f"{pid} {when}" for pid, when in family.items())]
+                self.group_file.write_text("\n".join(lines))
 
     def send(self, line: str, deadline: float | None = None) -> None:
         """Write a line; a program that does not read its input loses on time at `deadline`
@@ -240,6 +274,7 @@ class BotProcess:
         if self.closed:
             return self.drain.last_line()
         self.closed = True
+        self.look()  # while the bot runs, whatever it started is below it
         if self.process.stdin is not None:
             with contextlib.suppress(OSError):
                 self.process.stdin.close()
@@ -248,14 +283,26 @@ class BotProcess:
             _wait_status(self.process, grace)
         # The leader has exited (or is killed now) but is not reaped yet, so its process group
         # id cannot have been reused: whatever still runs in the group is the bot's.
-        _kill_group(self.pid, signal.SIGKILL)
+        self.kill()
         self.process.wait()
-        _forget_group(self.pid, self.group_file)
+        self._forget()
+        kill_adopted()
         self.drain.join(1.0)
         for stream in (self.process.stdout, self.process.stderr):
             if stream is not None and not self.drain.is_alive():
                 stream.close()
         return self.drain.last_line()
+
+    def kill(self) -> None:
+        """Kill the bot's group and every process seen below it that is still the same."""
+        _kill_group(self.pid, signal.SIGKILL)
+        _kill_all(self.family.items())
+
+    def _forget(self) -> None:
+        with _live_lock:
+            _live.pop(self.pid, None)
+        if self.group_file is not None:
+            self.group_file.unlink(missing_ok=True)
 
 
 def _exit_status(process: subprocess.Popen[bytes]) -> int | None:
@@ -286,6 +333,33 @@ def _kill_group(pgid: int, number: int) -> None:
         os.killpg(pgid, number)
 
 
+def _kill_all(processes: Iterable[tuple[int, str]]) -> None:
+    """SIGKILL each (pid, start time) whose pid still names the process of that start time."""
+    for pid, started in processes:
+        if _start_time(pid) == started:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def children(pid: int) -> list[int]:
+    """The child processes of `pid` (Linux /proc; none elsewhere)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        with contextlib.suppress(OSError):
+            found.extend(map(int, task.read_text().split()))
+    return found
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid` in the process tree (Linux /proc; none elsewhere)."""
+    found: list[int] = []
+    below = children(pid)
+    while below:
+        found.extend(below)
+        below = [child for parent in below for child in children(parent)]
+    return found
+
+
 def _start_time(pid: int) -> str:
     """The process's start time in clock ticks since boot (/proc), or '' where there is none."""
     try:
@@ -295,43 +369,78 @@ def _start_time(pid: int) -> str:
 
 
 def _note_group(pid: int, groups: str | None) -> Path | None:
-    path = None
-    if groups is not None:
-        folder = Path(groups)
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / str(pid)
-        path.write_text(_start_time(pid))
-    with _live_lock:
-        _live_groups[pid] = path
+    """The group file of a bot just started: its start time on the first line, then a line
+    `pid start-time` for each process seen below it (`BotProcess.look`)."""
+    if groups is None:
+        return None
+    folder = Path(groups)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / str(pid)
+    path.write_text(_start_time(pid))
     return path
 
 
-def _forget_group(pid: int, path: Path | None) -> None:
-    with _live_lock:
-        _live_groups.pop(pid, None)
-    if path is not None:
-        path.unlink(missing_ok=True)
-
-
 def kill_live_groups() -> None:
-    """Kill every bot this process started and has not stopped: a worker that must leave at
-    once (its runner is gone, or it is told to stop) leaves nothing behind."""
+    """Kill every bot this process started and has not stopped, with everything it started:
+    a worker that must leave at once (its runner is gone, or it is told to stop) leaves
+    nothing behind."""
     with _live_lock:
-        groups = list(_live_groups.items())
-    for pgid, path in groups:
-        _kill_group(pgid, signal.SIGKILL)
-        if path is not None:
-            path.unlink(missing_ok=True)
+        bots = list(_live.values())
+    for bot in bots:
+        bot.look()
+        bot.kill()
+        if bot.group_file is not None:
+            bot.group_file.unlink(missing_ok=True)
+    kill_adopted(leaving=True)
+
+
+_adopting = False
+"""Whether this process is a child subreaper (`become_subreaper`)."""
+ADOPTED_WAIT = 2.0
+"""Seconds `kill_adopted` goes on killing what keeps coming to this process."""
+
+
+def become_subreaper() -> None:
+    """Make this process (a pool worker, whose only children are the bots it starts) a child
+    subreaper on Linux: what a bot leaves behind when it exits, however detached, becomes this
+    process's child, for `kill_adopted` to find. Elsewhere nothing changes."""
+    global _adopting
+    libc = _load_libc()
+    if libc is not None and libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0:
+        _adopting = True
+
+
+def kill_adopted(leaving: bool = False) -> None:
+    """In a subreaper, kill and reap every child that is not a running bot: what stopped
+    bots left behind, which came to this process when they exited (and, as those die, what
+    they started). `leaving`: the running bots have been killed, every child goes."""
+    if not _adopting:
+        return
+    deadline = time.monotonic() + ADOPTED_WAIT
+    while time.monotonic() < deadline:
+        with _live_lock:
+            bots = set() if leaving else set(_live)
+        strays = [pid for pid in children(os.getpid()) if pid not in bots]
+        if not strays:
+            return
+        for pid in strays:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in strays:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
 
 
 def kill_orphans(groups: Path) -> None:
     """Kill what is left of the bots noted in `groups` by workers that died without stopping
-    them (the kernel killed the bots themselves; their children live on in the group).
+    them (the kernel killed the bots themselves; their children live on in the group, and
+    what left the group as the group file lists it).
 
     Call it only when no worker that noted a group there is running. A group id whose leader
     is gone cannot be taken by a new group while members of the old one live, so killing the
     group then reaches only the bot's processes; a leader alive with another start time is a
-    new process that reused the id, and is left alone.
+    new process that reused the id, and is left alone, as is a listed pid whose process has
+    another start time.
     """
     if not groups.is_dir():
         return
@@ -339,30 +448,50 @@ def kill_orphans(groups: Path) -> None:
         if not path.name.isdigit():
             continue
         pgid = int(path.name)
-        started = _start_time(pgid)
-        if not started or started == path.read_text():
-            _kill_group(pgid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            leader, *family = path.read_text().splitlines() or [""]
+            started = _start_time(pgid)
+            if not started or started == leader:
+                _kill_group(pgid, signal.SIGKILL)
+            listed = (line.split() for line in family)
+            _kill_all((int(pid), time) for pid, time in listed if pid.isdigit())
         path.unlink(missing_ok=True)
 
+
+def _forget_inherited() -> None:
+    # A forked child did not start its parent's bots: they are not its own to kill. The lock
+    # may have been held by a thread the child does not have.
+    global _live_lock
+    _live_lock = threading.RLock()
+    _live.clear()
+
+
+os.register_at_fork(after_in_child=_forget_inherited)
 
 _libc: ctypes.CDLL | None = None
 
 
+def _load_libc() -> ctypes.CDLL | None:
+    """The C library, for prctl: on Linux only."""
+    global _libc
+    if sys.platform.startswith("linux") and _libc is None:
+        _libc = ctypes.CDLL(None, use_errno=True)
+    return _libc
+
+
 def _child_setup(memory_mb: int | None, parent: int) -> Callable[[], None]:
     """What the child does between fork and exec: the memory cap, and on Linux a SIGKILL when
-    the worker dies (libc is loaded here, before the fork, so the child only calls it)."""
-    global _libc
-    linux = sys.platform.startswith("linux")
-    if linux and _libc is None:
-        _libc = ctypes.CDLL(None, use_errno=True)
-    libc = _libc
+    the worker dies and the child subreaper attribute (libc is loaded here, before the fork,
+    so the child only calls it)."""
+    libc = _load_libc()
 
     def apply() -> None:
         if memory_mb is not None:
             limit = memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        if linux and libc is not None:
+        if libc is not None:
             libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
             if os.getppid() != parent:  # the worker died before the signal was set
                 os.kill(os.getpid(), signal.SIGKILL)
 

@@ -11,9 +11,10 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
+from multiprocessing import util
 from types import FrameType
 
-from referee.players.process import kill_live_groups
+from referee.players.process import become_subreaper, kill_adopted, kill_live_groups
 from referee.tournament.config import ConfigError
 
 ExecutorFactory = Callable[[], Executor]
@@ -25,7 +26,9 @@ PARENT_CHECK = 0.5
 
 def _worker_setup(parent: int) -> None:
     """Pool worker initializer: leave, killing the bots it runs, when the runner is gone or
-    tells it to (SIGTERM); Ctrl-C is the runner's to handle.
+    tells it to (SIGTERM); Ctrl-C is the runner's to handle. The worker is a child subreaper:
+    what its bots leave when they exit comes to it, and is killed (`kill_adopted`) when a bot
+    stops and as the worker ends.
 
     A runner killed outright (SIGKILL, the out-of-memory killer) cannot stop its workers, and
     they would wait forever on the task pipe, which their siblings hold open.
@@ -48,6 +51,9 @@ def _worker_setup(parent: int) -> None:
     # and again while the games make and drop objects by the million (a random-bot tournament
     # played a tenth to a fifth more games a CPU second with it, measured side by side).
     gc.freeze()
+    become_subreaper()
+    # After the kept bots are closed (running.py, priority 100) as the worker ends.
+    util.Finalize(None, kill_adopted, exitpriority=1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, terminated)
     threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()

@@ -251,6 +251,7 @@ def _run_locked(
     verify: Verify,
 ) -> RunSummary:
     directory = store.directory
+    kill_orphans(directory / GROUPS)  # what a run killed with its workers left running
     # tournament.json keeps the names of the bots' env, not their values (secrets).
     info: TournamentFile = (
         store.create(without_secrets(config)) if config is not None else store.load()

@@ -1,7 +1,8 @@
 """Whatever a bot or the machine does (issue 16): time is time however much a bot talks, its
-stderr log stays bounded, and no bot process nor a child it started outlives a killed runner, a
-killed worker or Ctrl-C. The bots are real processes (tests/tournament/bots/program.py) that
-record their own PIDs and their child's."""
+stderr log stays bounded, and no bot process nor a child it started, a daemon in a session of
+its own included (issue 30), outlives the tournament, a killed runner, a killed worker or
+Ctrl-C. The bots are real processes (tests/tournament/bots/program.py) that record their own
+PIDs, their child's and their daemon's."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -68,29 +71,54 @@ def test_a_bot_spewing_stderr_leaves_a_log_no_longer_than_the_cap_and_a_note(
     assert log.startswith(b"environment: ")
 
 
-def runner_command(out: Path, pids: Path) -> list[str]:
-    bot = f"{sys.executable} {PROGRAM} json --pids {pids} --move-delay 0.01"
+def runner_command(out: Path, pids: Path, protocol: str = "json") -> list[str]:
+    bot = f"{sys.executable} {PROGRAM} {protocol} --pids {pids} --daemon --move-delay 0.01"
+    external = "program=" if protocol == "json" else "program@trax="
     return [
-        *[sys.executable, "-m", "referee", "tournament", "run", "--game", "thax"],
-        *["--bots", "random", "--external", f"program={bot}", "--games-per-pair", "400"],
+        *[sys.executable, "-m", "referee", "tournament", "run", "--game", GAME[protocol]],
+        *["--bots", "random", "--external", external + bot, "--games-per-pair", "400"],
         *["--concurrency", "2", "-q", "--out", str(out)],
     ]
 
 
 def recorded(pids: Path) -> set[int]:
-    """Every bot's PID and its child's, as the bots wrote them."""
+    """Every bot's PID, its child's and its daemon's, as the bots wrote them, and any process
+    still running with the folder on its command line (a daemon about to write its PID)."""
     found = set()
     for path in pids.glob("bot-*"):
         found.add(int(path.name.removeprefix("bot-")))
         found.add(int(path.read_text()))
+    found.update(int(path.read_text()) for path in pids.glob("daemon-*"))
+    return found | marked(pids)
+
+
+def marked(pids: Path) -> set[int]:
+    """The live processes with `pids` on their command line: bots and daemons."""
+    mark = str(pids).encode()
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                if mark in (entry / "cmdline").read_bytes() and alive(int(entry.name)):
+                    found.add(int(entry.name))
+            except OSError:
+                continue  # gone
     return found
 
 
-def start_runner(tmp_path: Path, bots: int = 2) -> tuple[subprocess.Popen[bytes], Path]:
+def family_of(pids: Path, bot: int) -> set[int]:
+    """A bot, its child and its daemon."""
+    child = int((pids / f"bot-{bot}").read_text())
+    return {bot, child, int((pids / f"daemon-{bot}").read_text())}
+
+
+def start_runner(
+    tmp_path: Path, bots: int = 2, protocol: str = "json"
+) -> tuple[subprocess.Popen[bytes], Path]:
     pids = tmp_path / "pids"
     pids.mkdir()
     process = subprocess.Popen(
-        runner_command(tmp_path / "t", pids),
+        runner_command(tmp_path / "t", pids, protocol),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,  # as a shell runs a command: Ctrl-C goes to its group
@@ -110,19 +138,82 @@ def none_alive_5_seconds_later(pids: Path, only: set[int] | None = None) -> list
             return live
 
 
-def test_no_bot_nor_its_child_outlives_a_runner_killed_outright(tmp_path: Path) -> None:
-    runner, pids = start_runner(tmp_path)
+@pytest.mark.parametrize("protocol", ["json", "trax"])
+@pytest.mark.parametrize("executor", ["pool", "thread"])
+def test_no_bot_nor_its_child_nor_its_daemon_outlives_the_tournament(
+    tmp_path: Path, protocol: str, executor: str
+) -> None:
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    config = build_config(
+        game=GAME[protocol],
+        bots=[BotEntry(name="random", spec="random"), program(protocol, "--pids", str(pids),
+                                                              "--daemon")],
+        games_per_pair=2,
+    )  # fmt: skip
+    factory: Callable[[], Executor] | None = None
+    if executor == "thread":  # bots started by the runner's own process, no pool worker
+        factory = lambda: ThreadPoolExecutor(1)  # noqa: E731
+    run_tournament(tmp_path / "t", config, executor_factory=factory)
+    daemons = list(pids.glob("daemon-*"))
+    assert len(daemons) == (1 if protocol == "json" else 2)  # Trax: a process a game
+    assert none_alive_5_seconds_later(pids) == []
+
+
+@pytest.mark.parametrize("protocol", ["json", "trax"])
+def test_no_bot_nor_its_child_nor_its_daemon_outlives_a_runner_killed_outright(
+    tmp_path: Path, protocol: str
+) -> None:
+    runner, pids = start_runner(tmp_path, protocol=protocol)
     runner.send_signal(signal.SIGKILL)
     runner.wait()
+    assert list(pids.glob("daemon-*"))
     assert recorded(pids) and none_alive_5_seconds_later(pids) == []
+
+
+def test_what_a_run_killed_with_its_workers_left_is_killed_by_resume(tmp_path: Path) -> None:
+    runner, pids = start_runner(tmp_path)
+    moved = wait_until_moved(pids, set(_bots(pids)))
+    left = set().union(*(family_of(pids, bot) for bot in moved))
+    os.killpg(runner.pid, signal.SIGKILL)  # the runner and its workers at once
+    runner.wait()
+    resumed = subprocess.Popen(
+        [sys.executable, "-m", "referee", "tournament", "resume", str(tmp_path / "t"), "-q"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        assert none_alive_5_seconds_later(pids, left) == []
+    finally:
+        os.killpg(resumed.pid, signal.SIGINT)
+        resumed.wait(30)
+    assert none_alive_5_seconds_later(pids) == []
+
+
+def _bots(pids: Path) -> list[int]:
+    return [int(path.name.removeprefix("bot-")) for path in pids.glob("bot-*")]
+
+
+def wait_until_moved(pids: Path, bots: set[int]) -> set[int]:
+    """Those of `bots` that have played a move and been sent the next position (referee has
+    looked at what runs below them), once all of them have."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        moved = {bot for bot in bots if (pids / f"moved-{bot}").exists()}
+        if moved == bots:
+            return moved
+        time.sleep(0.02)
+    raise AssertionError("the bots did not move")
 
 
 def test_no_bot_nor_its_child_outlives_a_worker_killed_outright(tmp_path: Path) -> None:
     runner, pids = start_runner(tmp_path)
     try:
         workers = children(runner.pid)
-        bot = next(pid for pid in recorded(pids) if _parent(pid) in workers)
-        family = {bot, int((pids / f"bot-{bot}").read_text())}
+        bot = next(pid for pid in _bots(pids) if _parent(pid) in workers)
+        wait_until_moved(pids, {bot})
+        family = family_of(pids, bot)
         os.kill(_parent(bot), signal.SIGKILL)
         assert none_alive_5_seconds_later(pids, family) == []
     finally:
