@@ -72,7 +72,7 @@ def test_a_bot_spewing_stderr_leaves_a_log_no_longer_than_the_cap_and_a_note(
 
 
 def runner_command(out: Path, pids: Path, protocol: str = "json") -> list[str]:
-    bot = f"{sys.executable} {PROGRAM} {protocol} --pids {pids} --daemon --move-delay 0.01"
+    bot = f"{sys.executable} {PROGRAM} {protocol} --pids {pids} --daemon start --move-delay 0.01"
     external = "program=" if protocol == "json" else "program@trax="
     return [
         *[sys.executable, "-m", "referee", "tournament", "run", "--game", GAME[protocol]],
@@ -148,7 +148,7 @@ def test_no_bot_nor_its_child_nor_its_daemon_outlives_the_tournament(
     config = build_config(
         game=GAME[protocol],
         bots=[BotEntry(name="random", spec="random"), program(protocol, "--pids", str(pids),
-                                                              "--daemon")],
+                                                              "--daemon", "start")],
         games_per_pair=2,
     )  # fmt: skip
     factory: Callable[[], Executor] | None = None
@@ -157,6 +157,26 @@ def test_no_bot_nor_its_child_nor_its_daemon_outlives_the_tournament(
     run_tournament(tmp_path / "t", config, executor_factory=factory)
     daemons = list(pids.glob("daemon-*"))
     assert len(daemons) == (1 if protocol == "json" else 2)  # Trax: a process a game
+    assert none_alive_5_seconds_later(pids) == []
+
+
+@pytest.mark.parametrize("protocol", ["json", "trax"])
+def test_a_daemon_a_bot_leaves_as_it_exits_does_not_outlive_the_tournament(
+    tmp_path: Path, protocol: str
+) -> None:
+    """Started after the worker last looked below the bot: it comes to the worker, a child
+    subreaper, when the bot exits."""
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    config = build_config(
+        game=GAME[protocol],
+        bots=[BotEntry(name="random", spec="random"), program(protocol, "--pids", str(pids),
+                                                              "--daemon", "exit")],
+        games_per_pair=2,
+    )  # fmt: skip
+    run_tournament(tmp_path / "t", config)
+    daemons = list(pids.glob("daemon-*"))
+    assert len(daemons) == (1 if protocol == "json" else 2)
     assert none_alive_5_seconds_later(pids) == []
 
 

@@ -4,7 +4,7 @@ child process or a daemon, and record its PIDs (and its child's, its daemon's, a
 moved) for the tests to look up.
 
     program.py json|trax [--data] [--sleep S] [--flood-after N] [--spew BYTES] [--pids DIR]
-        [--daemon]
+        [--daemon start|exit]
 """
 
 import argparse
@@ -24,7 +24,9 @@ parser.add_argument("--flood-after", type=int, help="after N moves, write info l
 parser.add_argument("--spew", type=int, default=0, help="bytes written on stderr at start")
 parser.add_argument("--pids", help="a folder for files naming this PID and its child's")
 parser.add_argument(
-    "--daemon", action="store_true", help="with --pids: also leave a daemon (setsid, double fork)"
+    "--daemon",
+    choices=["start", "exit"],
+    help="with --pids: also leave a daemon (setsid, double fork) as it starts, or as it exits",
 )
 parser.add_argument("--move-delay", type=float, default=0.0)
 parser.add_argument("--team", default="Test Team")
@@ -57,7 +59,7 @@ print("environment: " + " ".join(sorted(os.environ)), file=sys.stderr, flush=Tru
 if options.pids:
     child = subprocess.Popen(["sleep", "1000"])
     folder = Path(options.pids)
-    if options.daemon:
+    if options.daemon == "start":
         start_daemon(folder)
     (folder / f"new-{os.getpid()}").write_text(str(child.pid))
     (folder / f"new-{os.getpid()}").rename(folder / f"bot-{os.getpid()}")  # whole or not at all
@@ -95,6 +97,12 @@ def move_made() -> None:
             send(info)
 
 
+def leave() -> None:
+    """Told to go (quit, or its input closed): with `--daemon exit`, leave a daemon behind."""
+    if options.pids and options.daemon == "exit":
+        start_daemon(Path(options.pids))
+
+
 def play_json() -> None:
     for line in sys.stdin:
         message = json.loads(line)
@@ -104,7 +112,8 @@ def play_json() -> None:
             move_made()
             send(json.dumps({"type": "move", "move": message["legal"][0]}))
         elif message["type"] == "quit":
-            return
+            break
+    leave()
 
 
 def play_trax() -> None:
@@ -126,6 +135,7 @@ def play_trax() -> None:
         else:
             line = sys.stdin.readline()
             if not line:
+                leave()
                 return
             state = state.play(GAME.parse_move(state, line.strip()))
         mine = not mine
