@@ -453,9 +453,14 @@ def kill_orphans(groups: Path) -> None:
             started = _start_time(pgid)
             if not started or started == leader:
                 _kill_group(pgid, signal.SIGKILL)
-            listed = (line.split() for line in family)
-            _kill_all((int(pid), time) for pid, time in listed if pid.isdigit())
+            listed = [line.split() for line in family]
+            _kill_all((int(pair[0]), pair[1]) for pair in listed if _pid_line(pair))
         path.unlink(missing_ok=True)
+
+
+def _pid_line(words: list[str]) -> bool:
+    """Whether a line of a group file below the first is `pid start-time`."""
+    return len(words) == 2 and words[0].isdigit()
 
 
 def _forget_inherited() -> None:

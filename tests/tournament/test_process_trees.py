@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.players.process import kill_orphans
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import TournamentStore
@@ -268,3 +269,32 @@ def _parent(pid: int) -> int:
         return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
     except OSError:
         return 0  # gone already
+
+
+def test_kill_orphans_kills_a_listed_process_only_while_its_start_time_is_the_one_noted(
+    tmp_path: Path,
+) -> None:
+    groups = tmp_path / ".bots"
+    groups.mkdir()
+    other = subprocess.Popen(["sleep", "1000"])  # not a bot: its pid is listed, its start not
+    listed = subprocess.Popen(["sleep", "1000"])
+    try:
+        started = {process.pid: _start(process.pid) for process in (other, listed)}
+        gone = 2**22 + 1  # beyond any pid: a group whose leader is gone
+        (groups / str(gone)).write_text(
+            f"1\n{other.pid} {started[other.pid] - 1000}\n{listed.pid} {started[listed.pid]}\n"
+            "not a line\n"
+        )
+        kill_orphans(groups)
+        assert listed.wait(5) == -signal.SIGKILL
+        assert other.poll() is None
+        assert not list(groups.iterdir())
+    finally:
+        for process in (other, listed):
+            process.kill()
+            process.wait()
+
+
+def _start(pid: int) -> int:
+    """The start time of a process, field 22 of /proc/PID/stat (proc(5))."""
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
