@@ -214,3 +214,18 @@ def test_the_bar_of_a_decided_sprt_ends_full_with_no_time_left(tmp_path: Path) -
     last = bars[-1]
     assert re.search(rf"\b{stored}/{stored}\b", last), last
     assert "left" not in last
+
+
+def test_extend_of_an_sprt_that_reached_its_cap_undecided_adds_games(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    made = RUNNER.invoke(
+        app,
+        ["tournament", "run", "--game", "thax", "--bots", "random,greedy", "--sprt", BOUNDS,
+         "--games-per-pair", "4", "--out", str(out), "-q"],
+    )  # fmt: skip
+    assert made.exit_code == 0, made.output
+    assert decision(out, BOUNDS) is None
+    assert f"4 of 4 finished in {out / 'games.jsonl'}" in made.output
+    result = RUNNER.invoke(app, ["tournament", "extend", str(out), "--games-per-pair", "8"])
+    assert result.exit_code == 0, result.output
+    assert "4 games added" in result.output
