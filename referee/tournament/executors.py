@@ -96,14 +96,27 @@ def dask_executors(address: str, workers: int) -> Iterator[ExecutorFactory]:
             cluster.close()
 
 
+LEAVE_WAIT = 1.0
+"""Seconds the workers of a pool stopped at once have to kill their bots and leave."""
+
+
 def stop_at_once(executor: Executor) -> None:
-    """Stop now, dropping the work in hand: a process pool's workers are killed (the kernel
-    kills their bots, `kill_orphans` what those started); other executors only let go (the
-    caller cancels its futures)."""
+    """Stop now, dropping the work in hand: a process pool's workers are told to leave
+    (SIGTERM: each kills its bots and everything below them, even what it has not looked at
+    yet) and killed if they have not within LEAVE_WAIT (the kernel kills their bots,
+    `kill_orphans` what those started); other executors only let go (the caller cancels its
+    futures)."""
     if isinstance(executor, ProcessPoolExecutor):
         # concurrent.futures has no public way to stop running work before Python 3.14.
-        workers = getattr(executor, "_processes", None) or {}
-        for process in list(workers.values()):
+        workers = list((getattr(executor, "_processes", None) or {}).values())
+        for process in workers:
+            with contextlib.suppress(OSError, ValueError):
+                process.terminate()
+        deadline = time.monotonic() + LEAVE_WAIT
+        for process in workers:
+            with contextlib.suppress(OSError, ValueError, AssertionError):
+                process.join(max(0.0, deadline - time.monotonic()))
+        for process in workers:
             with contextlib.suppress(OSError, ValueError):
                 process.kill()
         executor.shutdown(wait=True, cancel_futures=True)

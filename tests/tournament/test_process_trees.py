@@ -72,8 +72,9 @@ def test_a_bot_spewing_stderr_leaves_a_log_no_longer_than_the_cap_and_a_note(
     assert log.startswith(b"environment: ")
 
 
-def runner_command(out: Path, pids: Path, protocol: str = "json") -> list[str]:
+def runner_command(out: Path, pids: Path, protocol: str = "json", *options: str) -> list[str]:
     bot = f"{sys.executable} {PROGRAM} {protocol} --pids {pids} --daemon start --move-delay 0.01"
+    bot = " ".join([bot, *options])
     external = "program=" if protocol == "json" else "program@trax="
     return [
         *[sys.executable, "-m", "referee", "tournament", "run", "--game", GAME[protocol]],
@@ -114,12 +115,12 @@ def family_of(pids: Path, bot: int) -> set[int]:
 
 
 def start_runner(
-    tmp_path: Path, bots: int = 2, protocol: str = "json"
+    tmp_path: Path, bots: int = 2, protocol: str = "json", *options: str
 ) -> tuple[subprocess.Popen[bytes], Path]:
     pids = tmp_path / "pids"
     pids.mkdir()
     process = subprocess.Popen(
-        runner_command(tmp_path / "t", pids, protocol),
+        runner_command(tmp_path / "t", pids, protocol, *options),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,  # as a shell runs a command: Ctrl-C goes to its group
@@ -264,6 +265,17 @@ def test_ctrl_c_or_sigterm_stops_everything_stores_every_finished_game_and_says_
     lines = (tmp_path / "t" / "games.jsonl").read_text().splitlines()
     assert len(lines) == stored
     assert all(json.loads(line)["result"] is not None for line in lines)
+    assert none_alive_5_seconds_later(pids) == []
+
+
+def test_ctrl_c_while_the_bots_load_leaves_no_daemon(tmp_path: Path) -> None:
+    """Stopped before a bot's first move, before referee has looked below it: its worker is
+    told to leave, and kills what runs below its bots as it does."""
+    runner, pids = start_runner(tmp_path, 2, "json", "--sleep", "30")
+    os.killpg(runner.pid, signal.SIGINT)
+    runner.communicate(timeout=30)
+    assert runner.returncode == 130
+    assert list(pids.glob("daemon-*"))
     assert none_alive_5_seconds_later(pids) == []
 
 
