@@ -123,8 +123,6 @@ class ProgramBot(Bot[Any, Any]):
                 if now > due:
                     took, over = (now - sent) * 1000, (now - due) * 1000
                     raise Forfeit("time", f"move after {took:.0f} ms, {over:.0f} ms over the limit")
-                if not process.looked:  # started: what it runs beside itself is there by now
-                    process.look()
                 return reply
         finally:
             if dropped:

@@ -173,7 +173,8 @@ class BotProcess:
         """The processes seen below the bot in the process tree, by pid, with their start
         times (a pid reused by another process has another start time)."""
         self.looked = False
-        """Whether the tree was looked at since the program started (`look`)."""
+        """Whether the tree has been looked at (`look`): first when the program writes its
+        first line."""
         self.group_file = _note_group(self.pid, launch.groups)
         with _live_lock:
             _live[self.pid] = self
@@ -235,6 +236,8 @@ class BotProcess:
                 del self.buffer[: newline + 1]
                 if len(raw) > self.max_line:
                     raise self._too_long()
+                if not self.looked:  # it has started: what it runs beside itself is there
+                    self.look()
                 try:
                     return raw.decode("utf-8").rstrip("\r")
                 except UnicodeDecodeError:
