@@ -1,4 +1,5 @@
-"""A slow, plain Takhteh move generator written from RULES.md alone, for checking the engine.
+"""A slow, plain Takhteh move generator written from docs/rules/takhteh.md alone, to check the
+engine against.
 
 It tries every checker with every die order, leg by leg, keeps the sequences that cannot go
 on, and only then applies "as many dice as possible" and "the larger die". Boards are the

@@ -1,5 +1,5 @@
 """Legal plays: the fast generators and the play check against a plain reference generator
-written from RULES.md (reference.py), on random positions."""
+written from docs/rules/takhteh.md (reference.py), on random positions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""GNU Backgammon Position IDs as the program reads and shows them (RULES.md section 2)."""
+"""GNU Backgammon Position IDs as the program reads and shows them (docs/takhteh.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Takhteh rules (RULES.md section 2): each Takhteh difference on a position where standard
+"""Takhteh rules (docs/rules/takhteh.md): each Takhteh difference on a position where standard
 backgammon answers otherwise, and the standard rules the engine keeps."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A slow, plain reading of RULES.md section 4 on an 8x8 array, to check the engine against.
+"""A slow, plain reading of docs/rules/thai.md on an 8x8 array, to check the engine against.
 
 It shares no code with referee.games.thai: rows and columns instead of bitboards, a dict
 for the board, each capture line followed square by square with the captured piece taken

@@ -10,7 +10,7 @@ from referee.games.thai.fen import ENGLISH_START_FEN, START_FEN
 from tests.thai.helpers import GAME, RULESET, position
 
 ENGLISH_START_COUNTS = [7, 49, 302, 1469, 7361, 36768, 179740]
-"""RULES.md: Thai rules from the 12-against-12 English checkers start."""
+"""docs/thai.md's test vectors: Thai rules from the 12-against-12 English checkers start."""
 
 THAI_START_COUNTS = [7, 49, 392, 3136, 26592, 218695, 1820189, 14533014]
 """Computed by this engine; the reference implementation gives the same to depth 8

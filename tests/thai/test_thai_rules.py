@@ -1,4 +1,4 @@
-"""Each rule of RULES.md section 4 on a hand-built position that the common wrong reading
+"""Each rule of docs/rules/thai.md on a hand-built position that the common wrong reading
 of the rule would get wrong. Squares: 1 is top left as Black sees the board, Black moves up."""
 
 from __future__ import annotations

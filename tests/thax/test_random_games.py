@@ -1,4 +1,4 @@
-"""500 random THAX games: the invariants of RULES.md section 1 after every turn."""
+"""500 random THAX games: the invariants of docs/rules/thax.md after every turn."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""THAX rules beyond the seed's examples: refusals with the rule named, the win, the opening."""
+"""THAX rules beyond the published examples: refusals with the rule named, the win, the opening."""
 
 from __future__ import annotations
 

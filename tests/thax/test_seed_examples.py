@@ -1,5 +1,5 @@
-"""Every example of the seed's "A Game of THAX" as a test: same position, same roll, exactly
-the options the seed lists (RULES.md section 1)."""
+"""Every example of the published rules' sample game ("A Game of THAX") as a test: same
+position, same roll, exactly the options the rules list (docs/rules/thax.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Move-sequence counts from the empty board (RULES.md section 3, known positions)."""
+"""Move-sequence counts from the empty board (docs/trax.md, move-sequence counts)."""
 
 from __future__ import annotations
 

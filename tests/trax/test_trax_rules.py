@@ -1,4 +1,4 @@
-"""Trax rules (RULES.md section 3): the known positions, placement, forced play, wins, variants."""
+"""Trax rules (docs/rules/trax.md): the known positions, placement, forced play, wins, variants."""
 
 from __future__ import annotations
 

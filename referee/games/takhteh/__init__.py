@@ -1,4 +1,4 @@
-"""Takhteh (Tavla), backgammon with the Takhteh rules (RULES.md section 2)."""
+"""Takhteh (Tavla), backgammon with the Takhteh rules (docs/rules/takhteh.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Takhteh rules (RULES.md section 2): the position, the dice, legal plays and their check.
+"""Takhteh rules (docs/rules/takhteh.md): the position, the dice, legal plays and their check.
 
 A position is a tuple of 26 ints seen from the player on roll ("the mover"): index p in
 1..24 holds the mover's checkers on the mover's point p (positive) or the opponent's checkers

@@ -1,4 +1,4 @@
-"""Thai checkers (Makhos), RULES.md section 4."""
+"""Thai checkers (Makhos), docs/rules/thai.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Thai checkers rules (RULES.md section 4): the position, the legal moves and their effects.
+"""Thai checkers rules (docs/rules/thai.md): the position, the legal moves and their effects.
 
 A position is three 32-bit masks (Black's pieces, White's pieces, kings; bit i is square i+1)
 and the seat to move. For the project's draw rules a state also carries the keys of the

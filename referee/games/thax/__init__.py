@@ -1,4 +1,4 @@
-"""THAX, the dice placement game (RULES.md section 1)."""
+"""THAX, the dice placement game (docs/rules/thax.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""THAX rules (RULES.md section 1): the position, the options of a roll and their effects."""
+"""THAX rules (docs/rules/thax.md): the position, the options of a roll and their effects."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trax, the tile-laying game of loops and lines (RULES.md section 3)."""
+"""Trax, the tile-laying game of loops and lines (docs/rules/trax.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trax rules (RULES.md section 3): tiles, placement, forced play, loops and lines.
+"""Trax rules (docs/rules/trax.md): tiles, placement, forced play, loops and lines.
 
 The board is three dicts keyed by packed coordinates (`y << SHIFT | x`, so the neighbours of a
 space are a fixed offset away):
