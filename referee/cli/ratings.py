@@ -10,7 +10,8 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.output import fail, wide_console
+from referee.cli.output import echo, fail, wide_console
+from referee.wording import plural
 
 
 class TableFormat(StrEnum):
@@ -109,7 +110,7 @@ def ratings(
     if format is TableFormat.table and output is None:
         print_tables(tables, wide_console(), wide=True if wide else None)
         for line in _sprt_lines(paths):
-            typer.echo(line)
+            echo(line)
         return
     text = render(tables, "markdown" if format is TableFormat.table else format.value)
     if output is None:
@@ -152,7 +153,7 @@ def export(
     except OSError as error:
         fail(f"{error.filename or output}: {error.strerror or error}")
     if output is not None:
-        typer.echo(f"{count} {'game' if count == 1 else 'games'} written to {output}")
+        echo(f"{plural(count, 'game')} written to {output}")
 
 
 def _sprt_lines(paths: list[Path]) -> list[str]:

@@ -26,6 +26,7 @@ import pandas as pd
 
 from referee.games.base import ruleset_variant
 from referee.ratings.errors import RatingsInputError
+from referee.wording import plural
 
 if TYPE_CHECKING:
     from referee.ratings.summaries import Summaries
@@ -486,8 +487,9 @@ def read_games(
     if repeats is not None:
         file, line, first, first_line = repeats.first
         print(
-            f"referee: warning: {repeats.count} games repeat a game read before (same "
-            f"tournament, pairing and game number), each counted once; the first at "
+            f"referee: warning: {plural(repeats.count, 'game repeats', 'games repeat')} a game "
+            "read before (same tournament, pairing and game number), each counted once; the "
+            f"first at "
             f"{file}:{line} repeats {first}:{first_line}",
             file=sys.stderr,
         )

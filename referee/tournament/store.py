@@ -25,6 +25,7 @@ from referee.records.scan import scan_jsonl
 from referee.tournament.config import ConfigError, TournamentConfig, build_config, same_games
 from referee.tournament.play import Ending
 from referee.tournament.schedule import GameJob, Layout, iter_schedule, schedule, schedule_size
+from referee.wording import plural
 
 CONFIG_FILE = "tournament.json"
 GAMES_FILE = "games.jsonl"
@@ -323,7 +324,7 @@ class TournamentStore:
         if per_pairing <= old.rounds * old.games_per_pair:
             raise ConfigError(
                 f"{self.directory} already plays {old.games_per_pair} games per pairing x "
-                f"{old.rounds} rounds; give more to extend it"
+                f"{plural(old.rounds, 'round')}; give more to extend it"
             )
         if info.schedule == "by-pairing" and old.games_per_pair * old.rounds > 2:
             raise ConfigError(
