@@ -482,8 +482,7 @@ def demo(
         raise typer.Exit(1)
     if not quiet:
         what, commands = next_steps(out)
-        echo()
-        echo(what)
+        echo(what)  # after the blank line that ends the last table
         for command in commands:
             echo(f"  {command}")
 
