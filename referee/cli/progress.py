@@ -146,7 +146,7 @@ class TournamentProgress(_Live):
         # One line of 80 columns: the bar is short, and the leader's name gives way.
         self.progress = Progress(
             TextColumn(f"[bold]{unit}", table_column=Column(no_wrap=True)),
-            BarColumn(bar_width=15),
+            BarColumn(bar_width=12),
             MofNCompleteColumn(table_column=Column(no_wrap=True)),
             TimeElapsedColumn(table_column=Column(no_wrap=True)),
             _RateColumn(self.rate),

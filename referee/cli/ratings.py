@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -99,7 +100,10 @@ def ratings(
     folder = cache_folder() if cache and not names_stdin(paths) else None
     summaries = None if folder is None else Summaries(folder)
     with spooled(paths) as given:
-        games = read_games(given, game=game, variant=variant, bots=bot, summaries=summaries)
+        warn = partial(echo, err=True)
+        games = read_games(
+            given, game=game, variant=variant, bots=bot, summaries=summaries, warn=warn
+        )
     tables = build_tables(games, options)
     if not tables:
         fail("no finished games match")
