@@ -25,7 +25,10 @@ DaskOption = Annotated[
 ]
 ConcurrencyOption = Annotated[int, typer.Option(min=1, help="games played at once")]
 QuietOption = Annotated[
-    bool, typer.Option("--quiet", "-q", help="no progress bar and no standings at the end")
+    bool,
+    typer.Option(
+        "--quiet", "-q", help="only the results and errors: no notes, progress bar or standings"
+    ),
 ]
 
 KeepGoing = Annotated[

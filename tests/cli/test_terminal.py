@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from referee.cli.app import app
@@ -133,3 +135,21 @@ def test_the_time_limit_note_only_when_a_timed_bot_plays(tmp_path: Path) -> None
     bots = "random,greedy,search:time=0,depth=1"
     untimed = cli.invoke(app, [*args[:-1], bots, "--out", str(tmp_path / "u")])
     assert untimed.exit_code == 0 and "note:" not in untimed.stderr
+
+
+@given(
+    words=st.lists(st.text("abcdefghij-/:.'", min_size=1, max_size=30), min_size=1, max_size=40),
+    indent=st.integers(0, 4),
+    width=st.integers(20, 100),
+)
+def test_wrapping_breaks_only_between_words(words: list[str], indent: int, width: int) -> None:
+    """Every word kept whole and in order; a line longer than the width only when it is one
+    word (a long path) after the indent."""
+    from referee.cli.output import wrapped
+
+    line = " " * indent + " ".join(words)
+    lines = wrapped(line, width).split("\n")
+    assert [word for text in lines for word in text.split()] == words
+    for text in lines:
+        assert text.startswith(" " * indent)
+        assert len(text) <= width or len(text.split()) == 1
