@@ -81,8 +81,9 @@ def wrapped(message: str, width: int, indent: str | None = None) -> str:
         lead = line[: len(line) - len(line.lstrip(" "))]
         lines.extend(
             textwrap.wrap(
-                line,
+                line[len(lead) :],
                 width,
+                initial_indent=lead,
                 subsequent_indent=lead if indent is None else indent,
                 break_long_words=False,
                 break_on_hyphens=False,

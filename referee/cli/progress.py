@@ -113,7 +113,8 @@ class _Live:
         if not self.progress.disable and not self.shown:
             self.shown = True
             self.progress.start()
-            showing(self.progress.console)
+            if self.progress.console.is_terminal:  # else rich draws nothing until the end
+                showing(self.progress.console)
 
     def __enter__(self) -> Self:
         return self
