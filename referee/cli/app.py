@@ -65,7 +65,6 @@ app = typer.Typer(
     "THAX, Takhteh, Trax and Thai checkers.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
     rich_markup_mode=None,
 )
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.output import fail
+from referee.cli.output import echo, fail
 
 if TYPE_CHECKING:
     from referee.games.base import Game, State
@@ -152,18 +152,37 @@ def bots(
     game: Annotated[
         str | None, typer.Option("--game", "-g", help="only this game  [default: every game]")
     ] = None,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="one JSON object, for other tools (docs/bots.md)")
+    ] = False,
 ) -> None:
     """List the built-in bots of each game with their options."""
     from referee.games import game_names, get_game
     from referee.players.registry import describe_bots
 
     names = [get_game(game).name] if game else list(game_names())
+    if json_output:
+        import json
+
+        listing = [
+            {
+                "game": name,
+                "bots": [
+                    {"name": info.name, "description": info.description, "options": info.defaults}
+                    for info in describe_bots(name)
+                ],
+            }
+            for name in names
+        ]
+        typer.echo(json.dumps({"games": listing}, indent=2))
+        return
     for name in names:
-        typer.echo(f"{name}:")
+        echo(f"{name}:")
         for info in describe_bots(name):
             options = ", ".join(f"{key}={value}" for key, value in info.options.items())
             suffix = f"  [{options}]" if options else ""
-            typer.echo(f"  {info.name:<12} {info.description}{suffix}")
+            # Continued lines start under the description.
+            echo(f"  {info.name:<12} {info.description}{suffix}", indent=" " * 15)
 
 
 def register(app: typer.Typer) -> None:

@@ -7,6 +7,9 @@ from typing import Annotated
 
 import typer
 
+from referee.cli.output import echo
+from referee.wording import plural
+
 
 def openings(
     game: Annotated[str, typer.Option("--game", "-g", help="trax or thai")],
@@ -32,9 +35,9 @@ def openings(
     found = all_openings(engine, ruleset, plies, symmetric)
     kind = ", up to rotation and reflection" if symmetric and engine.name == "trax" else ""
     lines = [
-        f"# {engine.title} ({ruleset.id}): every distinct position after {plies} "
-        f"{'ply' if plies == 1 else 'plies'} where the side to move cannot win at once{kind}; "
-        f"{len(found)} openings",
+        f"# {engine.title} ({ruleset.id}): every distinct position after "
+        f"{plural(plies, 'ply', 'plies')} where the side to move cannot win at once{kind}; "
+        f"{plural(len(found), 'opening')}",
         f"# made by: referee openings --game {game} --plies {plies}"
         + ("" if symmetric else " --no-symmetric"),
         *(opening.text() for opening in found),
@@ -44,7 +47,7 @@ def openings(
         typer.echo(text, nl=False)
         return
     out.write_text(text, encoding="utf-8")
-    typer.echo(f"{len(found)} openings written to {out}", err=True)
+    echo(f"{plural(len(found), 'opening')} written to {out}", err=True)
 
 
 def register(app: typer.Typer) -> None:

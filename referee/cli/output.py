@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -30,14 +32,87 @@ def shown(message: str) -> str:
     return message
 
 
+_live: Console | None = None
+"""The console of the progress display on the terminal now, if one is shown."""
+
+
+def showing(console: Console | None) -> None:
+    """A progress display is drawn on `console` from now on (None: no longer): what is printed
+    meanwhile goes through it, above the display."""
+    global _live
+    _live = console
+
+
+def terminal_width(stream: TextIO) -> int | None:
+    """The width of the terminal `stream` writes to ($COLUMNS when set), None for a pipe or a
+    file."""
+    if not stream.isatty():
+        return None
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        return os.get_terminal_size(stream.fileno()).columns or None
+    except OSError:
+        return None
+
+
+def piped(stream: TextIO) -> bool:
+    """Whether `stream` is a pipe or a socket, whose reader (less, head, cat) may write to the
+    terminal at any moment, over a progress display."""
+    try:
+        mode = os.fstat(stream.fileno()).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+def wrapped(message: str, width: int, indent: str | None = None) -> str:
+    """Each line of `message` longer than `width` broken at spaces, never inside a word (a word
+    longer than a line, such as a long path, gets a line of its own). Continued lines take
+    `indent`, by default the line's own leading spaces."""
+    import textwrap
+
+    lines = []
+    for line in message.split("\n"):
+        if len(line) <= width:
+            lines.append(line)
+            continue
+        lead = line[: len(line) - len(line.lstrip(" "))]
+        lines.extend(
+            textwrap.wrap(
+                line[len(lead) :],
+                width,
+                initial_indent=lead,
+                subsequent_indent=lead if indent is None else indent,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        )
+    return "\n".join(lines)
+
+
+def echo(message: str = "", err: bool = False, indent: str | None = None) -> None:
+    """Print prose: on a terminal, wrapped at word boundaries to its width, and above the
+    progress display when one is shown; to a pipe or a file, as it is (one line stays one
+    line for the tools that read it)."""
+    stream = sys.stderr if err else sys.stdout
+    width = terminal_width(stream)
+    if width is None:
+        print(message, file=stream, flush=True)
+        return
+    message = wrapped(message, width, indent)
+    if _live is not None:
+        # Through the display's console (on stderr), which clears the bar, prints and draws it
+        # again below: stdout gets here only when it is a terminal too, the same in practice.
+        _live.print(message, markup=False, highlight=False, emoji=False, soft_wrap=True)
+    else:
+        print(message, file=stream, flush=True)
+
+
 def fail(message: str, code: int = USAGE) -> NoReturn:
-    print(f"referee: error: {shown(message)}", file=sys.stderr)
+    echo(f"referee: error: {shown(message)}", err=True)
     raise SystemExit(code)
-
-
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """`1 game`, `2 games`."""
-    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
 
 
 def user_error(error: Exception) -> NoReturn:

@@ -20,9 +20,11 @@ from rich.progress import (
     TextColumn,
     TimeElapsedColumn,
 )
+from rich.table import Column
 from rich.text import Text
 
-from referee.cli.output import plural
+from referee.cli.output import showing
+from referee.wording import plural
 
 if TYPE_CHECKING:
     from referee.tournament.worker import PlayedGame
@@ -86,33 +88,38 @@ def _clock_text(seconds: float) -> str:
 class _RateColumn(ProgressColumn):
     """Rate and time left, worked out at each refresh so that they move between batches."""
 
-    def __init__(self, rate: GameRate, unit: str) -> None:
-        super().__init__()
+    def __init__(self, rate: GameRate) -> None:
+        super().__init__(table_column=Column(no_wrap=True))
         self.rate = rate
-        self.unit = unit
 
     def render(self, task: Task) -> Text:
         per_second = self.rate.per_second()
         if per_second is None or task.total is None:
             return Text("")
-        if per_second >= 1:
-            speed = f"{per_second:.1f} {self.unit}/s"
-        else:
-            speed = f"{60 * per_second:.1f} {self.unit}/min"
+        speed = f"{per_second:.1f}/s" if per_second >= 1 else f"{60 * per_second:.1f}/min"
         remaining = int(task.total - task.completed)
         if remaining <= 0:  # all played, or the SPRT has decided: no time left to guess
             return Text(speed)
         left = self.rate.seconds_left(remaining)
-        return Text(f"{speed}  left {_clock_text(left) if left is not None else '?'}")
+        return Text(f"{speed} {_clock_text(left) if left is not None else '?'} left")
 
 
 class _Live:
-    """A rich progress display shown while the `with` block runs."""
+    """A rich progress display on stderr, shown from `show()` until the `with` block ends,
+    through which `output.echo` prints meanwhile. rich's own redirection of sys.stdout is off:
+    it would send what goes to a file or a pipe to the terminal instead."""
 
     progress: Progress
+    shown = False
+
+    def show(self) -> None:
+        if not self.progress.disable and not self.shown:
+            self.shown = True
+            self.progress.start()
+            if self.progress.console.is_terminal:  # else rich draws nothing until the end
+                showing(self.progress.console)
 
     def __enter__(self) -> Self:
-        self.progress.start()
         return self
 
     def __exit__(
@@ -121,31 +128,54 @@ class _Live:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        self.progress.stop()
+        if self.shown:
+            self.progress.stop()
+            showing(None)
 
 
 class TournamentProgress(_Live):
     """Games (or matches) finished of those scheduled, the rate, time left and the leader."""
 
-    def __init__(self, enabled: bool = True, unit: str = "games") -> None:
+    def __init__(
+        self,
+        enabled: bool = True,
+        unit: str = "games",
+        before_play: Callable[[], None] | None = None,
+    ) -> None:
         self.scores: dict[str, float] = defaultdict(float)
         self.games: dict[str, int] = defaultdict(int)
         self.rate = GameRate()
+        self.before_play = before_play
+        """Called once the tournament is read and some game is left to play."""
+        # One line of 80 columns: the bar is short, and the leader's name gives way.
         self.progress = Progress(
-            TextColumn(f"[bold]{unit}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            _RateColumn(self.rate, unit),
-            TimeElapsedColumn(),
-            TextColumn("{task.fields[leader]}"),
+            TextColumn(f"[bold]{unit}", table_column=Column(no_wrap=True)),
+            BarColumn(bar_width=12),
+            MofNCompleteColumn(table_column=Column(no_wrap=True)),
+            TimeElapsedColumn(table_column=Column(no_wrap=True)),
+            _RateColumn(self.rate),
+            TextColumn(
+                "{task.fields[leader]}",
+                table_column=Column(no_wrap=True, overflow="ellipsis", ratio=1),
+            ),
             console=Console(stderr=True),
             disable=not enabled,
             transient=False,
+            expand=True,
+            redirect_stdout=False,
+            redirect_stderr=False,
         )
         self.task = self.progress.add_task(unit, total=None, leader="")
 
     def start(self, total: int, already: int) -> None:
+        """The tournament is read (its configuration checked): nothing is drawn before, so that
+        an error about it comes alone."""
+        if already >= total:
+            return
+        if self.before_play is not None:
+            self.before_play()
         self.progress.update(self.task, total=total, completed=already)
+        self.show()
 
     def advance(self, games: list[PlayedGame]) -> None:
         """One game (or the games of one match) finished."""
@@ -180,15 +210,21 @@ class FileProgress(_Live):
         console = Console(stderr=True)
         self.progress = Progress(
             TextColumn("[bold]files"),
-            BarColumn(),
+            BarColumn(bar_width=30),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
             console=console,
             disable=not (enabled and console.is_terminal),
             transient=True,
+            redirect_stdout=False,
+            redirect_stderr=False,
         )
         self.task = self.progress.add_task("files", total=files)
         self.current: str | None = None
+
+    def __enter__(self) -> Self:
+        self.show()
+        return self
 
     def seen(self, file: str) -> None:
         if file != self.current:

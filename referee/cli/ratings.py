@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import sys
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from referee.cli.output import fail, wide_console
+from referee.cli.output import echo, fail, wide_console
+from referee.wording import plural
 
 
 class TableFormat(StrEnum):
@@ -98,7 +100,10 @@ def ratings(
     folder = cache_folder() if cache and not names_stdin(paths) else None
     summaries = None if folder is None else Summaries(folder)
     with spooled(paths) as given:
-        games = read_games(given, game=game, variant=variant, bots=bot, summaries=summaries)
+        warn = partial(echo, err=True)
+        games = read_games(
+            given, game=game, variant=variant, bots=bot, summaries=summaries, warn=warn
+        )
     tables = build_tables(games, options)
     if not tables:
         fail("no finished games match")
@@ -109,7 +114,7 @@ def ratings(
     if format is TableFormat.table and output is None:
         print_tables(tables, wide_console(), wide=True if wide else None)
         for line in _sprt_lines(paths):
-            typer.echo(line)
+            echo(line)
         return
     text = render(tables, "markdown" if format is TableFormat.table else format.value)
     if output is None:
@@ -152,7 +157,7 @@ def export(
     except OSError as error:
         fail(f"{error.filename or output}: {error.strerror or error}")
     if output is not None:
-        typer.echo(f"{count} {'game' if count == 1 else 'games'} written to {output}")
+        echo(f"{plural(count, 'game')} written to {output}")
 
 
 def _sprt_lines(paths: list[Path]) -> list[str]:

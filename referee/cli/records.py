@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.output import fail, plural, shown
+from referee.cli.output import echo, fail, piped, shown
+from referee.wording import plural
 
 if TYPE_CHECKING:
     from referee.cli.progress import FileProgress
@@ -55,8 +56,9 @@ def validate(
 
 def _file_progress(files: int, wanted: bool) -> AbstractContextManager[FileProgress | None]:
     """A bar of files checked, on a terminal only (rich's progress is not even imported
-    otherwise: a script calling validate file by file pays for no display)."""
-    if not (wanted and sys.stderr.isatty()):
+    otherwise: a script calling validate file by file pays for no display), and not while
+    the diagnostics go to a pipe, whose reader writes them to the terminal out of step."""
+    if not (wanted and sys.stderr.isatty() and not piped(sys.stdout)):
         return nullcontext()
     from referee.cli.progress import FileProgress
 
@@ -65,12 +67,12 @@ def _file_progress(files: int, wanted: bool) -> AbstractContextManager[FileProgr
 
 def _print_report(report: GameReport) -> None:
     for diagnostic in report.diagnostics:
-        typer.echo(diagnostic.one_line())
+        echo(diagnostic.one_line(), indent="  ")
         if diagnostic.position:
-            typer.echo("  " + diagnostic.position.replace("\n", "\n  "))
+            echo("  " + diagnostic.position.replace("\n", "\n  "))
         if diagnostic.legal is not None:
             legal = ", ".join(diagnostic.legal) if diagnostic.legal else "(none)"
-            typer.echo(f"  legal moves: {legal}")
+            echo(f"  legal moves: {legal}")
 
 
 def schema(
@@ -113,11 +115,11 @@ def convert(
     with spooled([source]) as (given,):
         result = convert_file(given, target, to)
         for message in result.skipped:
-            typer.echo(f"left out: {shown(message)}", err=True)
+            echo(f"left out: {shown(message)}", err=True)
         for message in result.warnings:
-            typer.echo(f"referee: warning: {message}", err=True)
+            echo(f"referee: warning: {message}", err=True)
     files = f" ({plural(result.files, 'file')})" if result.files != 1 else ""
-    typer.echo(f"{plural(result.written, 'game')} written to {target}{files}")
+    echo(f"{plural(result.written, 'game')} written to {target}{files}")
     raise typer.Exit(1 if result.skipped else 0)
 
 

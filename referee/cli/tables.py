@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.cli.output import plural, wide_console
+from referee.cli.output import wide_console
+from referee.wording import plural
 
 if TYPE_CHECKING:
     from referee.validator.summary import Summary
@@ -19,7 +20,10 @@ def print_summary(summary: Summary) -> None:
             column, justify="right" if column in ("games", "valid", "invalid") else "left"
         )
     table.add_column("problems by code")
-    for (game, variant), tally in sorted(summary.groups.items()):
+    from referee.games import listing_order
+
+    groups = sorted(summary.groups.items(), key=lambda item: (listing_order(item[0][0]), item[0]))
+    for (game, variant), tally in groups:
         codes = ", ".join(f"{code} x{count}" for code, count in tally.codes.most_common())
         table.add_row(game, variant, str(tally.games), str(tally.valid), str(tally.invalid), codes)
     console = wide_console()

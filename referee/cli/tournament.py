@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.output import fail, plural
+from referee.cli.output import echo, fail
+from referee.wording import plural
 
 if TYPE_CHECKING:
     from referee.tournament.config import TournamentConfig
@@ -24,7 +25,10 @@ DaskOption = Annotated[
 ]
 ConcurrencyOption = Annotated[int, typer.Option(min=1, help="games played at once")]
 QuietOption = Annotated[
-    bool, typer.Option("--quiet", "-q", help="no progress bar and no standings at the end")
+    bool,
+    typer.Option(
+        "--quiet", "-q", help="only the results and errors: no notes, progress bar or standings"
+    ),
 ]
 
 KeepGoing = Annotated[
@@ -89,21 +93,28 @@ def _units(config: TournamentConfig) -> tuple[str, str]:
     return ("match", "matches") if game.match_length(ruleset) > 1 else ("game", "games")
 
 
-def _announce(config: TournamentConfig) -> None:
-    """One line before work that depends on the machine or takes long once."""
-    from referee.tournament.timing import timed_bots, unsolved_thax_table
+def _note_timed(config: TournamentConfig) -> None:
+    """Said once games are about to be played: which of them depend on the machine."""
+    from referee.tournament.timing import timed_bots
 
     timed = timed_bots(config)
     if timed:
-        typer.echo(
-            f"note: {', '.join(timed)} {'stops' if len(timed) == 1 else 'stop'} at a time limit "
-            "a move, so {} depend on this machine's speed and load: the same --seed can give "
-            "other games, on resume too".format("its moves" if len(timed) == 1 else "their moves"),
+        one = len(timed) == 1
+        echo(
+            f"note: {', '.join(timed)} {'stops' if one else 'stop'} at a time limit a move, so "
+            f"{'its' if one else 'their'} moves depend on this machine's speed and load: the "
+            "same --seed can give other games, on resume too",
             err=True,
         )
+
+
+def _note_thax_table(config: TournamentConfig) -> None:
+    """One line before the half minute of solving THAX, done once a machine."""
+    from referee.tournament.timing import unsolved_thax_table
+
     table = unsolved_thax_table(config)
     if table is not None:
-        typer.echo(f"solving THAX once, about 30 s; cached in {table}", err=True)
+        echo(f"solving THAX once, about 30 s; cached in {table}", err=True)
 
 
 def _run(
@@ -123,23 +134,28 @@ def _run(
 
     known = config if config is not None else TournamentStore(directory).load().config
     unit = _units(known)
-    _announce(known)
+    if not quiet:
+        _note_thax_table(known)
     try:
         with ExitStack() as stack:
             factory = None
             if dask is not None:
                 factory = stack.enter_context(dask_executors(dask, concurrency))
-            progress = stack.enter_context(TournamentProgress(not quiet, unit[1]))
+            progress = stack.enter_context(
+                TournamentProgress(
+                    not quiet, unit[1], before_play=None if quiet else lambda: _note_timed(known)
+                )
+            )
             summary = run_tournament(
                 directory, config, concurrency, factory, progress, keep_going, verify.value
             )
     except TournamentStopped as stopped:  # SIGINT or SIGTERM while games were played
-        typer.echo(str(stopped), err=True)
+        echo(str(stopped), err=True)
         raise typer.Exit(128 + stopped.signal) from None
     except KeyboardInterrupt:  # Ctrl-C before or after the games
         store = TournamentStore(directory)
         stored = store.tally().games if store.exists() else 0
-        typer.echo(stopped_message(directory, stored), err=True)
+        echo(stopped_message(directory, stored), err=True)
         raise SystemExit(130) from None
     _report(summary, unit)
     if standings and not quiet:
@@ -147,7 +163,7 @@ def _run(
 
         print_standings(directory)
     if summary.crashes:
-        typer.echo(
+        echo(
             f"referee: warning: {plural(summary.crashes, 'game')} of this run lost by crash "
             f"(see {directory / 'logs'})",
             err=True,
@@ -163,22 +179,20 @@ def _report(summary: RunSummary, unit: tuple[str, str]) -> None:
     where = summary.directory / "games.jsonl"
     sprt = summary.sprt
     if sprt is not None and sprt.decision is not None and not summary.failed:
-        typer.echo(
+        echo(
             f"{played} played, {finished} finished in {where}; the SPRT decided after "
             f"{sprt.counted()}: nothing is left to play"
         )
     else:
-        typer.echo(f"{played} played, {finished} of {summary.total} finished in {where}")
+        echo(f"{played} played, {finished} of {summary.total} finished in {where}")
     for message in summary.invalid:
-        typer.echo(f"referee: warning: a stored game did not validate: {message}", err=True)
+        echo(f"referee: warning: a stored game did not validate: {message}", err=True)
     if summary.sprt is not None:
-        typer.echo(summary.sprt.text())
+        echo(summary.sprt.text())
     for message in summary.refused:
-        typer.echo(
-            f"referee: warning: {message} was stored already; the new copy was not", err=True
-        )
+        echo(f"referee: warning: {message} was stored already; the new copy was not", err=True)
     for message in summary.failed:
-        typer.echo(f"referee: error: a batch of games could not be played: {message}", err=True)
+        echo(f"referee: error: a batch of games could not be played: {message}", err=True)
     if summary.failed:
         raise typer.Exit(1)
 
@@ -371,8 +385,18 @@ resume.__doc__ = (resume.__doc__ or "") + EXIT_CODES
 @tournament_app.command("status")
 def status(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="the tournament's folder")],
+    json_output: Annotated[
+        bool, typer.Option("--json", help="one JSON object, for other tools (docs/tournaments.md)")
+    ] = False,
 ) -> None:
     """How far a tournament is, and how its games ended."""
+    if json_output:
+        import json
+
+        from referee.tournament.status import tournament_status
+
+        typer.echo(json.dumps(tournament_status(directory), indent=2))
+        return
     from referee.records.keys import describe_key
     from referee.tournament.sequential import stored_test
     from referee.tournament.store import TournamentStore
@@ -383,8 +407,8 @@ def status(
     total = info.size()
     tally = store.tally(total, results=config.sprt is not None)
     unit = _units(config)
-    typer.echo(f"tournament {info.id}: {config.game}/{config.variant}, seed {config.seed}")
-    typer.echo(f"bots: {', '.join(bot.name for bot in config.bots)}")
+    echo(f"tournament {info.id}: {config.game}/{config.variant}, seed {config.seed}")
+    echo(f"bots: {', '.join(bot.name for bot in config.bots)}")
     duplicates = list(tally.repeats.items())
     repeats = sum(count - 1 for _, count in duplicates)
     test = stored_test(info, tally.results)
@@ -394,18 +418,18 @@ def status(
         if decided
         else f"{tally.jobs} of {total} scheduled finished"
     )
-    typer.echo(
+    echo(
         f"{unit[1]}: {finished}, {plural(tally.games, 'game')} stored"
         + (f" ({repeats} more stored twice or more, not counted)" if repeats else "")
     )
     for reason, count in sorted(tally.reasons.items()):
-        typer.echo(f"  {reason}: {count}")
+        echo(f"  {reason}: {count}")
     if test is not None:
         sprt = test.state()
-        typer.echo(sprt.text())
+        echo(sprt.text())
         if decided:
             unplayed = test.unplayed(tally.results)
-            typer.echo(
+            echo(
                 f"the SPRT decided after {sprt.counted()}: "
                 + (
                     f"{plural(unplayed, *unit)} of its last wave left to play "
@@ -415,11 +439,9 @@ def status(
                 )
             )
     for key, count in duplicates[:10]:
-        typer.echo(f"referee: warning: {describe_key(key)} is stored {count} times", err=True)
+        echo(f"referee: warning: {describe_key(key)} is stored {count} times", err=True)
     if len(duplicates) > 10:
-        typer.echo(
-            f"referee: warning: ... and {len(duplicates) - 10} more games stored twice", err=True
-        )
+        echo(f"referee: warning: ... and {len(duplicates) - 10} more games stored twice", err=True)
 
 
 @tournament_app.command("extend")
@@ -454,9 +476,9 @@ def extend(
     store.load()  # no lock file in a folder that holds no tournament
     with store.lock():
         info, added = extend_tournament(store, games_per_pair, rounds, sprt)
-    typer.echo(
-        f"{directory}: {info.config.games_per_pair} games per pairing x {info.config.rounds} "
-        f"{'round' if info.config.rounds == 1 else 'rounds'}, {plural(added, 'game')} added"
+    echo(
+        f"{directory}: {info.config.games_per_pair} games per pairing x "
+        f"{plural(info.config.rounds, 'round')}, {plural(added, 'game')} added"
         + (f", SPRT {info.config.sprt}" if sprt is not None else "")
         + f"; play them with 'referee tournament resume {directory}'"
     )
@@ -473,13 +495,13 @@ def demo(
     the rating tables (greedy = 0)."""
     from referee.cli.ratings import ratings
     from referee.cli.tables import print_summary
-    from referee.tournament.demo import demo_configs
+    from referee.tournament.demo import demo_configs, next_steps
     from referee.validator.run import validate_paths
     from referee.validator.summary import Summary
 
     configs = demo_configs()
     for game, config in configs.items():
-        typer.echo(f"{game}: {', '.join(bot.name for bot in config.bots)}")
+        echo(f"{game}: {', '.join(bot.name for bot in config.bots)}")
         _run(out / game, config, concurrency, None, quiet, standings=False)
     folders = [str(out / game) for game in configs]
     summary = Summary()
@@ -487,13 +509,18 @@ def demo(
         summary.add(report)
         if not report.valid:
             for diagnostic in report.diagnostics:
-                typer.echo(diagnostic.one_line(), err=True)
+                echo(diagnostic.one_line(), err=True)
     print_summary(summary)
     # Every game's demo has greedy in the middle of its ladder: rated from it, the strict
     # ladders of Trax and Thai checkers keep finite bounds on both sides (docs/ratings.md).
     ratings([out / game for game in configs], anchor=["greedy"])
     if summary.invalid:
         raise typer.Exit(1)
+    if not quiet:
+        what, commands = next_steps(out)
+        echo(what)  # after the blank line that ends the last table
+        for command in commands:
+            echo(f"  {command}")
 
 
 def register(app: typer.Typer) -> None:

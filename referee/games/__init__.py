@@ -12,6 +12,7 @@ import importlib
 from typing import Any
 
 from referee.games.base import Game, RulesetError
+from referee.wording import did_you_mean
 
 GAME_NAMES: tuple[str, ...] = ("thax", "takhteh", "trax", "thai")
 """The games built in, each a subpackage of this package with a `GAME`."""
@@ -40,6 +41,13 @@ def registered_names() -> tuple[str, ...]:
     return GAME_NAMES + tuple(_plugins) if _plugins else GAME_NAMES
 
 
+def listing_order(name: str) -> tuple[int, str]:
+    """A sort key that lists games as the registry does (THAX, Takhteh, Trax, Thai checkers,
+    then the others by name), not alphabetically."""
+    names = registered_names()
+    return (names.index(name) if name in names else len(names), name)
+
+
 def game_names() -> tuple[str, ...]:
     """Every game: the built-in ones, those registered, and those of entry points."""
     _read_entry_points()
@@ -53,7 +61,10 @@ def get_game(name: str) -> Game[Any, Any]:
     if name not in _plugins:
         _read_entry_points()
     if name not in _plugins:
-        raise RulesetError(f"unknown game {name!r} (known: {', '.join(registered_names())})")
+        known = registered_names()
+        raise RulesetError(
+            f"unknown game {name!r}{did_you_mean(name, known)} (known: {', '.join(known)})"
+        )
     return _plugins[name]
 
 

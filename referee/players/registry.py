@@ -10,6 +10,7 @@ from typing import Any
 from referee.games import get_game
 from referee.games.agent import Bot, RandomBot
 from referee.games.base import GameError
+from referee.wording import did_you_mean
 
 
 class BotSpecError(GameError):
@@ -24,24 +25,30 @@ class BotInfo:
     description: str
     options: dict[str, str]
     """Option name -> its default, as text."""
+    defaults: dict[str, Any]
+    """Option name -> its default value."""
 
 
 def bot_classes(game_name: str) -> dict[str, type[Bot[Any, Any]]]:
     return {"random": RandomBot, **get_game(game_name).bots()}
 
 
-def _options_of(cls: type[Bot[Any, Any]]) -> dict[str, str]:
+def _defaults_of(cls: type[Bot[Any, Any]]) -> dict[str, Any]:
     parameters = inspect.signature(cls.__init__).parameters.values()
     return {
-        p.name: repr(p.default)
+        p.name: p.default
         for p in parameters
         if p.name != "self" and p.default is not inspect.Parameter.empty
     }
 
 
+def _options_of(cls: type[Bot[Any, Any]]) -> dict[str, str]:
+    return {name: repr(value) for name, value in _defaults_of(cls).items()}
+
+
 def describe_bots(game_name: str) -> list[BotInfo]:
     return [
-        BotInfo(name, cls.description, _options_of(cls))
+        BotInfo(name, cls.description, _options_of(cls), _defaults_of(cls))
         for name, cls in bot_classes(game_name).items()
     ]
 
@@ -86,12 +93,18 @@ def make_bot(game_name: str, spec: str) -> Bot[Any, Any]:
     name, options = parse_spec(spec)
     classes = bot_classes(game_name)
     if name not in classes:
-        known = ", ".join(classes)
-        raise BotSpecError(f"{game_name} has no bot {name!r} (known: {known})")
+        raise BotSpecError(
+            f"unknown bot {name!r}{did_you_mean(name, classes)} "
+            f"({game_name}'s bots: {', '.join(classes)})"
+        )
     cls = classes[name]
     unknown = set(options) - set(_options_of(cls))
     if unknown:
-        raise BotSpecError(f"bot {name!r} takes no option {', '.join(sorted(unknown))}")
+        first = sorted(unknown)[0]
+        raise BotSpecError(
+            f"bot {name!r} takes no option {', '.join(sorted(unknown))}"
+            f"{did_you_mean(first, _options_of(cls))}"
+        )
     checked = {key: _checked(spec, cls, key, value) for key, value in options.items()}
     try:
         return cls(**checked)

@@ -23,6 +23,7 @@ from rich.text import Text
 
 from referee.ratings.standings import FORFEIT_REASONS
 from referee.ratings.table import STANDINGS_COLUMNS, RatingTable
+from referee.wording import plural
 
 FORMATS: tuple[str, ...] = ("csv", "markdown", "json", "html")
 
@@ -150,7 +151,8 @@ def _draw_words(table: RatingTable) -> str:
 
 def _summary(table: RatingTable) -> str:
     return (
-        f"{table.games} games. Elo: joint Bradley-Terry fit, draws as half, {table.anchor}; "
+        f"{plural(table.games, 'game')}. Elo: joint Bradley-Terry fit, draws as half, "
+        f"{table.anchor}; "
         f"{_advantage_words(table)}; {_draw_words(table)}; intervals: {table.interval}."
     )
 

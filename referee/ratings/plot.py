@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 
 from referee.ratings.errors import RatingsError
 from referee.ratings.table import RatingTable
+from referee.wording import plural
 
 _ROW_INCHES = 0.32
 _PANEL_INCHES = 1.2
@@ -65,7 +66,7 @@ def ratings_figure(tables: Sequence[RatingTable]) -> Figure:
             for bot, bound in zip(frame["bot"], frame["bound"], strict=True)
         ]
         axes.set_yticks(position, labels)
-        title = f"{table.title}: {table.games} games, {table.anchor}"
+        title = f"{table.title}: {plural(table.games, 'game')}, {table.anchor}"
         axes.set_title(_literal(title), loc="left")
         axes.set_xlabel("Elo (95% interval)")
         axes.grid(axis="x", alpha=0.3)

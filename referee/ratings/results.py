@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from array import array
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +26,7 @@ import pandas as pd
 
 from referee.games.base import ruleset_variant
 from referee.ratings.errors import RatingsInputError
+from referee.wording import plural
 
 if TYPE_CHECKING:
     from referee.ratings.summaries import Summaries
@@ -467,6 +468,7 @@ def read_games(
     variant: str | Collection[str] | None = None,
     bots: Collection[str] | None = None,
     summaries: Summaries | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> Games:
     """Read tournament folders and record files (any mix) into a games frame.
 
@@ -475,7 +477,8 @@ def read_games(
     says. With `summaries`, a file read before and not changed since is taken from its
     summary, and a file read now leaves one. Raises `RatingsInputError` naming the file (and
     line) for a missing path, a folder that is no tournament folder, an unreadable file or a
-    record that is not valid.
+    record that is not valid. Games repeated are counted once and `warn` is told (by default a
+    line goes to stderr).
     """
     rows = GameRows()
     files = record_files(paths)
@@ -485,10 +488,13 @@ def read_games(
     games, repeats = rows.games(selection, [str(path) for path in files])
     if repeats is not None:
         file, line, first, first_line = repeats.first
-        print(
-            f"referee: warning: {repeats.count} games repeat a game read before (same "
-            f"tournament, pairing and game number), each counted once; the first at "
-            f"{file}:{line} repeats {first}:{first_line}",
-            file=sys.stderr,
+        message = (
+            f"referee: warning: {plural(repeats.count, 'game repeats', 'games repeat')} a game "
+            "read before (same tournament, pairing and game number), each counted once; the "
+            f"first at {file}:{line} repeats {first}:{first_line}"
         )
+        if warn is None:
+            print(message, file=sys.stderr)
+        else:
+            warn(message)
     return games

@@ -9,12 +9,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from referee.games import listing_order
 from referee.ratings.errors import RatingsError
 from referee.ratings.fit import Bound, Fit, FitGames, Interval, fit_ratings, los_matrix
 from referee.ratings.incremental import DEFAULT_K, incremental_elo
 from referee.ratings.pentanomial import PairCounts, count_pairs
 from referee.ratings.results import Games
 from referee.ratings.standings import FORFEIT_REASONS, crosstable, standings
+from referee.wording import plural
 
 STANDINGS_COLUMNS: tuple[str, ...] = (
     "rank",
@@ -138,8 +140,8 @@ class RatingTable:
 
 def build_tables(games: Games, options: RatingOptions | None = None) -> list[RatingTable]:
     """The rating tables of the games read, one per (game, variant) with finished games,
-    sorted by game and variant. Raises `RatingsError` for bad options or an anchor bot
-    that played none of the games."""
+    listed by game as the registry lists them (`listing_order`), then by variant. Raises
+    `RatingsError` for bad options or an anchor bot that played none of the games."""
     options = options or RatingOptions()
     options.check()
     frame = games.frame
@@ -155,7 +157,7 @@ def build_tables(games: Games, options: RatingOptions | None = None) -> list[Rat
             table = _table(str(game), str(variant), part, unfinished, options)
         if table is not None:
             tables.append(table)
-    return tables
+    return sorted(tables, key=lambda table: (listing_order(table.game), table.variant))
 
 
 def _codes(column: pd.Series) -> np.ndarray:
@@ -360,7 +362,7 @@ def _anchor_words(options: RatingOptions, anchors: dict[int, float], bots: list[
 
 
 def _interval_words(options: RatingOptions, pairs: int) -> str:
-    unit = f", {pairs} colour-swapped game pairs as units" if pairs else ""
+    unit = f", {plural(pairs, 'colour-swapped game pair')} as units" if pairs else ""
     if options.interval == "information":
         return "95% from the observed information (rating ± 1.96 standard errors)"
     if options.interval == "robust":
@@ -371,9 +373,9 @@ def _interval_words(options: RatingOptions, pairs: int) -> str:
 def _notes(options: RatingOptions, anchored: bool, unfinished: int, self_play: int) -> list[str]:
     notes = []
     if unfinished:
-        notes.append(f"{unfinished} unfinished games left out")
+        notes.append(f"{plural(unfinished, 'unfinished game')} left out")
     if self_play:
-        notes.append(f"{self_play} games of a bot against itself left out")
+        notes.append(f"{plural(self_play, 'game')} of a bot against itself left out")
     if options.anchored() and not anchored:
         notes.append(f"no anchor bot played here: the ratings average {options.rating:g}")
     return notes

@@ -15,6 +15,7 @@ from referee.errors import RefereeError
 from referee.games import get_game, registered_names
 from referee.games.base import RulesetError
 from referee.records.model import FORMAT, VERSION, Record, record_adapter
+from referee.wording import did_you_mean
 
 
 class RecordError(RefereeError, ValueError):
@@ -85,8 +86,11 @@ def parse_record(data: Any) -> Record:
         with contextlib.suppress(RulesetError):
             get_game(game)  # a plug-in game whose entry point was not read yet
     if game not in registered_names():
-        known = ", ".join(registered_names())
-        raise RecordError("game", f"unknown game {game!r} (known: {known})", "/game")
+        known = registered_names()
+        hint = did_you_mean(game, known) if isinstance(game, str) else ""
+        raise RecordError(
+            "game", f"unknown game {game!r}{hint} (known: {', '.join(known)})", "/game"
+        )
     try:
         record: Record = record_adapter().validate_python(data)
         return record

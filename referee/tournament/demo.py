@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from importlib import resources
+from pathlib import Path
 
 from referee.games import GAME_NAMES
 from referee.tournament.config import BotEntry, TournamentConfig
 
-DEMO_BOTS: dict[str, tuple[list[str], int]] = {
+DEMO_BOTS: dict[str, tuple[list[str], int]] = {  # in the order the README introduces the games
     "thax": (["random", "greedy", "thax-perfect"], 100),
     "takhteh": (["random", "greedy", "tdnet:time=0.2"], 6),
     "trax": (["random", "greedy", "threat:time=0.05"], 6),
@@ -39,3 +40,18 @@ def demo_configs(seed: str = "demo") -> dict[str, TournamentConfig]:
         for game, (specs, games) in DEMO_BOTS.items()
         if game in GAME_NAMES
     }
+
+
+def next_steps(out: Path) -> tuple[str, list[str]]:
+    """What to try next on the demo's folder `out` (the README's commands), as it ends: what
+    they do, and the commands, each short enough for a line of a terminal."""
+    return (
+        "next: every Trax game in a viewer, one game's table with every column, how a "
+        "tournament stands, and the bots for a round robin of your own:",
+        [
+            f"referee report {out / 'trax'} --anchor greedy -o trax.html",
+            f"referee ratings {out / 'thai'} --anchor greedy --wide",
+            f"referee tournament status {out / 'takhteh'}",
+            "referee bots",
+        ],
+    )

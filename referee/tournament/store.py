@@ -25,6 +25,7 @@ from referee.records.scan import scan_jsonl
 from referee.tournament.config import ConfigError, TournamentConfig, build_config, same_games
 from referee.tournament.play import Ending
 from referee.tournament.schedule import GameJob, Layout, iter_schedule, schedule, schedule_size
+from referee.wording import plural
 
 CONFIG_FILE = "tournament.json"
 GAMES_FILE = "games.jsonl"
@@ -334,7 +335,7 @@ class TournamentStore:
         if not grows and wanted.get("sprt", old.sprt) == old.sprt:
             raise ConfigError(
                 f"{self.directory} already plays {old.games_per_pair} games per pairing x "
-                f"{old.rounds} rounds; give more to extend it"
+                f"{plural(old.rounds, 'round')}; give more to extend it"
             )
         if grows and info.schedule == "by-pairing" and old.games_per_pair * old.rounds > 2:
             raise ConfigError(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from referee.cli.app import app
@@ -13,12 +14,32 @@ from referee.schemas import render, schemas
 runner = CliRunner()
 
 
-def test_demo_runs_validates_and_ends_in_a_rating_table(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["demo", "--out", str(tmp_path / "demo"), "-q"])
+def test_demo_runs_validates_and_ends_in_a_rating_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["demo", "--out", "demo"])
     assert result.exit_code == 0, result.output
-    assert "0 invalid" in result.output
-    assert "Elo" in result.output and "thax-perfect" in result.output
+    out = result.stdout
+    assert "0 invalid" in out
+    assert "Elo" in out and "thax-perfect" in out
     assert (tmp_path / "demo" / "thax" / "games.jsonl").exists()
+    # The games in the order the README introduces them, in every list the demo prints.
+    order = ["thax", "takhteh", "trax", "thai"]
+    lines = out.splitlines()
+    assert [line.partition(":")[0] for line in lines if line.endswith(("greedy, thax-perfect",
+        "greedy, tdnet", "greedy, threat", "greedy, search"))] == order  # fmt: skip
+    rows = [line.split()[1] for line in lines if line.startswith("│")]
+    assert rows == order
+    titles = [line.split("/")[0] for line in lines if line.rstrip().endswith("/standard")]
+    assert titles == order
+    # It ends with what to try next, commands that run as printed.
+    commands = [line.strip() for line in lines if line.startswith("  referee ")]
+    assert len(commands) >= 3 and lines[-1].strip() == commands[-1]
+    for command in commands:
+        words = command.split()[1:]
+        assert runner.invoke(app, words).exit_code == 0, command
+    assert (tmp_path / "trax.html").exists()
 
 
 def test_ratings_formats_and_plot(tmp_path: Path) -> None:

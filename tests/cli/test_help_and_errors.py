@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 import typer.main
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from referee.cli import tournament as tournament_cli
@@ -137,3 +139,68 @@ def test_one_game_and_matches_are_counted_in_words(tmp_path: Path) -> None:
     converted = runner.invoke(app, ["convert", str(one), str(tmp_path / "one.jsonl")])
     assert converted.exit_code == 0
     assert re.search(r"^1 game written", converted.stdout, re.MULTILINE)
+
+
+RUN = ["tournament", "run", "--out", "t", "--game"]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (
+            [*RUN, "thax", "--bots", "random,gredy"],
+            "unknown bot 'gredy'; did you mean 'greedy'? (thax's bots: random, greedy, "
+            "thax-perfect)",
+        ),
+        ([*RUN, "thx", "--bots", "random,greedy"], "unknown game 'thx'; did you mean 'thax'?"),
+        (["bots", "--game", "trx"], "unknown game 'trx'; did you mean 'trax'?"),
+        (
+            [*RUN, "thai", "--bots", "random,search:tme=1"],
+            "bot 'search' takes no option tme; did you mean 'time'?",
+        ),
+    ],
+)
+def test_a_mistyped_name_gets_the_name_meant(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], words: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("referee: error: ") and words in line
+
+
+def test_a_name_close_to_none_gets_no_guess(tmp_path: Path) -> None:
+    args = ["tournament", "run", "--game", "thax", "--bots", "random,qqqqqq"]
+    result = runner.invoke(app, [*args, "--out", str(tmp_path / "t")])
+    assert result.exit_code == 2
+    assert "unknown bot 'qqqqqq' (thax's bots:" in result.stderr
+    assert "did you mean" not in result.stderr
+
+
+@given(count=st.integers(0, 10**6))
+def test_plural_counts_in_words(count: int) -> None:
+    from referee.wording import plural
+
+    assert plural(count, "game") == (f"{count} game" if count == 1 else f"{count} games")
+    assert plural(count, "match", "matches").endswith("match" if count == 1 else "matches")
+
+
+def test_messages_with_one_of_a_thing_say_it_in_the_singular(tmp_path: Path) -> None:
+    """One pair, one round, one repeated game: no `1 ... pairs`, `1 rounds`, `1 games`."""
+    out = tmp_path / "t"
+    args = ["tournament", "run", "--game", "thax", "--bots", "random,greedy", "--out", str(out)]
+    assert runner.invoke(app, [*args, "-q"]).exit_code == 0  # one pair: two games
+    table = runner.invoke(app, ["ratings", str(out), "--format", "markdown", "--no-cache"])
+    assert table.exit_code == 0
+    assert "2 games. Elo" in table.stdout
+    assert "1 colour-swapped game pair as units" in table.stdout
+    extend = runner.invoke(app, ["tournament", "extend", str(out), "--games-per-pair", "2"])
+    assert extend.exit_code == 2
+    assert "already plays 2 games per pairing x 1 round; give more" in extend.stderr
+    games = out / "games.jsonl"
+    first = games.read_text().splitlines()[0]
+    with games.open("a") as stream:
+        stream.write(first + "\n")
+    repeated = runner.invoke(app, ["ratings", str(out), "--no-cache"])
+    assert "referee: warning: 1 game repeats a game read before" in repeated.stderr

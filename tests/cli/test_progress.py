@@ -91,7 +91,7 @@ def test_a_line_before_solving_thax(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         raise KeyboardInterrupt  # stop before the half minute of solving
 
     monkeypatch.setattr(tournament_runner, "run_tournament", interrupted)
-    args = ["tournament", "run", "--game", "thax", "--out", str(tmp_path / "t"), "-q"]
+    args = ["tournament", "run", "--game", "thax", "--out", str(tmp_path / "t")]
     result = cli.invoke(app, [*args, "--bots", "random,thax-perfect"])
     table = tmp_path / "cache" / "referee" / "thax-values-v1.npy"
     assert f"solving THAX once, about 30 s; cached in {table}" in result.stderr

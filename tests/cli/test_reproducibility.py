@@ -38,7 +38,7 @@ def test_time_limited_bots_by_default_and_by_option() -> None:
 
 
 def test_tournament_run_says_so_once(tmp_path: Path) -> None:
-    args = ["tournament", "run", "--game", "thai", "--games-per-pair", "2", "-q"]
+    args = ["tournament", "run", "--game", "thai", "--games-per-pair", "2"]  # -q: no notes
     timed = runner.invoke(
         app, [*args, "--bots", "random,alphabeta:depth=1", "--out", str(tmp_path / "a")]
     )

@@ -79,3 +79,31 @@ def test_help_builds_no_record_model_and_loads_no_engine() -> None:
 def test_validate_loads_the_record_model() -> None:
     """The check above can fail: a command that reads records builds the model."""
     assert "referee.records.model" in referee_modules(["schema"])
+
+
+def test_shell_completion_is_offered_and_completes_commands() -> None:
+    """`--install-completion` is in the help, and the completion script's request (the
+    variable the script sets) is answered with the commands and options that fit."""
+    import os
+
+    help_text = subprocess.run(
+        [sys.executable, "-m", "referee", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "--install-completion" in help_text and "--show-completion" in help_text
+
+    def complete(words: str) -> list[str]:
+        env = {
+            **os.environ,
+            "_REFEREE_COMPLETE": "complete_bash",
+            "COMP_WORDS": words,
+            "COMP_CWORD": str(len(words.split()) - 1),
+        }
+        code = "import sys; sys.argv = ['referee']; from referee.cli.app import main; main()"
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert complete("referee tourn") == ["tournament"]
+    assert set(complete("referee tournament run --ga")) == {"--game", "--games-per-pair"}

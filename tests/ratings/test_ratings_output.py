@@ -76,18 +76,19 @@ def test_json_output_holds_every_part_and_no_infinity(tables):
     """Protects the JSON: standings, crosstable with pentanomial, LOS and notes, and open
     interval ends as null (JSON has no infinity)."""
     data = json.loads(render(tables, "json"))
+    # In the order the registry lists the games (THAX first), not alphabetical.
     assert [(t["game"], t["variant"]) for t in data] == [
-        ("takhteh", "standard"),
         ("thax", "standard"),
+        ("takhteh", "standard"),
     ]
-    thax = data[1]
+    thax = data[0]
     greedy = thax["standings"][0]
     assert greedy["bot"] == "greedy" and greedy["bound"] == "lower"
     assert greedy["elo_high"] is None and greedy["elo_low"] is not None
     pair = next(r for r in thax["crosstable"] if (r["bot"], r["opponent"]) == ("greedy", "random"))
     assert [pair[f"pairs_{k}"] for k in range(5)] == [0, 0, 0, 0, 3]
     assert thax["los_pct"]["greedy"]["greedy"] is None
-    assert data[0]["notes"] == ["1 unfinished games left out", *data[0]["notes"][1:]]
+    assert data[1]["notes"] == ["1 unfinished game left out", *data[1]["notes"][1:]]
 
 
 def test_html_output_escapes_names(tmp_path):
@@ -146,7 +147,7 @@ def test_plot_takes_an_estimate_outside_or_on_its_interval(tables, tmp_path):
     """Regression (issue 16): a percentile interval need not hold its estimate, and an
     estimate may sit on an end; the plot drew bars from the estimate and failed with
     "'xerr' must not contain negative values"."""
-    frame = tables[1].standings
+    frame = tables[0].standings  # THAX: three bots
     frame.loc[0, ["elo_low", "elo_high"]] = [frame.loc[0, "elo"] + 5, frame.loc[0, "elo"] + 50]
     frame.loc[1, "elo_high"] = frame.loc[1, "elo"]
     frame.loc[2, ["elo_low", "elo_high"]] = [frame.loc[2, "elo"] - 60, frame.loc[2, "elo"] - 1]

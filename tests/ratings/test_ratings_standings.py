@@ -60,8 +60,8 @@ def test_unfinished_and_self_play_games_are_left_out_and_counted(tmp_path):
     (table,) = tables_from(tmp_path, records)
     assert table.games == 2
     assert by_bot(table, "games") == {"A": 2, "B": 2}
-    assert "1 unfinished games left out" in table.notes
-    assert "1 games of a bot against itself left out" in table.notes
+    assert "1 unfinished game left out" in table.notes
+    assert "1 game of a bot against itself left out" in table.notes
 
 
 def test_crosstable_gives_each_pair_from_both_sides(tmp_path):
