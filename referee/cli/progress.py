@@ -169,11 +169,13 @@ class TournamentProgress(_Live):
 
     def start(self, total: int, already: int) -> None:
         """The tournament is read (its configuration checked): nothing is drawn before, so that
-        an error about it comes alone."""
-        if already >= total:
-            return
-        if self.before_play is not None:
-            self.before_play()
+        an error about it comes alone. Told again, of fewer, when an SPRT decides: the bar
+        ends full."""
+        if not self.shown:
+            if already >= total:
+                return
+            if self.before_play is not None:
+                self.before_play()
         self.progress.update(self.task, total=total, completed=already)
         self.show()
 
