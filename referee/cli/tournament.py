@@ -388,6 +388,12 @@ def status(
     )
     for reason, count in sorted(tally.reasons.items()):
         typer.echo(f"  {reason}: {count}")
+    failed = store.failed_start()
+    if failed is not None:
+        typer.echo(
+            f"the last run stopped: {failed}; those games are not stored: fix the bot's launch "
+            "settings and run the same command again"
+        )
     sprt = sprt_status(info, tally.results)
     if sprt is not None:
         typer.echo(sprt.text())

@@ -1,0 +1,106 @@
+"""A stop keeps every finished game (issue 30): games are handed back as they end, so Ctrl-C,
+SIGTERM or SIGKILL in the middle of a batch loses at most the games still being played. The
+bot is a real program (tests/tournament/bots/holding.py) that holds its next game after a
+number of finished ones, so that the test knows exactly how many games have ended."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.tournament.helpers import alive
+
+HOLDING = Path(__file__).parent / "bots" / "holding.py"
+ENDED = 3
+"""Games each program finishes before it holds the next one."""
+
+
+def tournament(out: Path, folder: Path, concurrency: int, resume: bool = False) -> list[str]:
+    base = [sys.executable, "-m", "referee", "tournament"]
+    if resume:
+        return [*base, "resume", str(out), "-q", "--concurrency", str(concurrency)]
+    bot = f"holding={sys.executable} {HOLDING} {ENDED} {folder}"
+    return [
+        *base,
+        *("run", "--game", "thax", "--bots", "random", "--external", bot),
+        *("--games-per-pair", "20", "--out", str(out), "-q"),
+        *("--concurrency", str(concurrency)),
+    ]
+
+
+def holding(folder: Path, programs: int, process: subprocess.Popen[bytes]) -> list[Path]:
+    """Wait until `programs` programs hold a game, each after ENDED finished ones."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        found = sorted(folder.glob("holding-*"))
+        if len(found) == programs:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"{programs} programs never held a game: {process.communicate()}")
+
+
+def game_numbers(out: Path) -> list[int]:
+    lines = (out / "games.jsonl").read_text().splitlines() if (out / "games.jsonl").exists() else []
+    return [json.loads(line)["event"]["game_number"] for line in lines]
+
+
+@pytest.mark.parametrize(("concurrency", "number"), [(1, signal.SIGINT), (2, signal.SIGTERM)])
+def test_a_stop_stores_exactly_the_games_that_had_ended(
+    tmp_path: Path, concurrency: int, number: signal.Signals
+) -> None:
+    """Each program has finished ENDED games of a batch of 8 when the signal comes (the old
+    runner stored none of them: the batches in flight were dropped)."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "hold").touch()
+    out = tmp_path / "t"
+    process = subprocess.Popen(
+        tournament(out, folder, concurrency), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    holders = holding(folder, concurrency, process)
+    assert all(path.read_text() == str(ENDED) for path in holders)
+    process.send_signal(number)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 128 + number, stderr
+    stored = game_numbers(out)
+    assert len(stored) == len(set(stored)) == ENDED * concurrency
+    assert f"stopped: {ENDED * concurrency} games stored" in stderr.decode()
+    ended = (folder / "ended.txt").read_text().splitlines()
+    assert len(ended) == ENDED * concurrency  # no game ended after the signal
+    for path in holders:  # the programs holding a game were stopped
+        assert not alive(int(path.name.removeprefix("holding-")))
+    assert not list((out / ".spool").iterdir())
+
+
+def test_sigkill_loses_no_finished_game_and_resume_does_not_play_it_again(tmp_path: Path) -> None:
+    """The runner is killed outright with ENDED games finished in a batch that never came
+    back: resume stores them from the spool and plays only the others (the program notes
+    every game it plays: none twice)."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "hold").touch()
+    out = tmp_path / "t"
+    process = subprocess.Popen(
+        tournament(out, folder, 1), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    (holder,) = holding(folder, 1, process)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert game_numbers(out) == []  # nothing came back: the batch was in flight
+    program = int(holder.name.removeprefix("holding-"))
+    deadline = time.monotonic() + 30
+    while alive(program) and time.monotonic() < deadline:  # the worker leaves with its bots
+        time.sleep(0.05)
+    (folder / "hold").unlink()
+    subprocess.run(tournament(out, folder, 1, resume=True), check=True, capture_output=True)
+    stored = game_numbers(out)
+    assert sorted(stored) == list(range(20))
+    assert stored[:ENDED] == [0, 1, 2]  # stored first, from the killed run's batch
+    ended = (folder / "ended.txt").read_text().splitlines()
+    assert len(ended) == len(set(ended)) == 20
