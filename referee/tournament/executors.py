@@ -15,6 +15,7 @@ from types import FrameType
 
 from referee.players.process import kill_live_groups
 from referee.tournament.config import ConfigError
+from referee.tournament.worker import stop_spooling
 
 ExecutorFactory = Callable[[], Executor]
 
@@ -32,6 +33,7 @@ def _worker_setup(parent: int) -> None:
     """
 
     def leave(code: int) -> None:
+        stop_spooling()  # a game that its bots' killing ends is no result
         kill_live_groups()
         os._exit(code)
 

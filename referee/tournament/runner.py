@@ -397,6 +397,7 @@ class _Run:
             earlier = {job.number: results[job.number] for job in batch if job.number in results}
             self.sent += 1
             spool = Path(folder) / SPOOL / f"{os.getpid()}-{self.sent}.jsonl"
+            spool.touch()  # the worker writes to it only while it is there
             future = executor.submit(
                 play_batch,
                 self.config,
@@ -450,7 +451,7 @@ class _Run:
             self._recover(out, lost)
             for batch, result, _ in back:
                 rest = [job for job in batch if not self.ledger.done(job)]
-                if not rest:
+                if not result.unstarted or not rest:
                     continue
                 # Games held back because a program could not start: played again, at once
                 # to the end when the program has started in this run (a failure is then

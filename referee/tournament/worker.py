@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import time
@@ -208,9 +209,9 @@ def play_batch(
 ) -> PlayedBatch:
     """Play `jobs` in order: each a game, or the games of a match not yet played (`played`
     holds the results of the games of a match stored before); the games chosen by `verify`
-    come back validated. Each game is also appended to the file `spool` as it ends, when its
-    folder exists (the runner's folder, seen from this machine), for the runner to store
-    should the batch not come back.
+    come back validated. Each game is also appended to the file `spool` as it ends, when that
+    file exists (the runner makes it in its folder, seen from this machine), for the runner
+    to store should the batch not come back.
 
     Built-in bots are reset and reseeded for each game, so batching and resuming never change
     a game; external programs keep running from game to game and from batch to batch in this
@@ -316,31 +317,38 @@ def play_batch(
 
 
 class _Spool:
-    """A batch's spool file, opened at its first game: one write of a whole line per game
-    (no buffer to lose when the worker is killed). Without the folder (a Dask worker on
-    another machine) nothing is written."""
+    """A batch's spool file, made empty by the runner: one write of a whole line per game (no
+    buffer to lose when the worker is killed). Nothing is written when the file is not there
+    (a Dask worker on another machine, or a batch the runner has stopped and stored the
+    spool of) or once this worker is leaving (`stop_spooling`)."""
 
     def __init__(self, path: str | None) -> None:
-        self.path = path
         self.fd: int | None = None
+        if path is not None:
+            with contextlib.suppress(FileNotFoundError):
+                self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
 
     def __enter__(self) -> _Spool:
         return self
 
     def write(self, game: PlayedGame) -> None:
-        if self.path is None:
-            return
-        if self.fd is None:
-            try:
-                self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            except FileNotFoundError:
-                self.path = None
-                return
-        os.write(self.fd, spool_line(game))
+        if self.fd is not None and _spooling:
+            os.write(self.fd, spool_line(game))
 
     def __exit__(self, *exc: object) -> None:
         if self.fd is not None:
             os.close(self.fd)
+
+
+_spooling = True
+"""False once this worker is leaving: a game that ends then was ended by its bots being
+killed, and is no result."""
+
+
+def stop_spooling() -> None:
+    """Write no more games to spool files (a worker about to kill its bots and leave)."""
+    global _spooling
+    _spooling = False
 
 
 def compact(data: dict[str, Any], number: int, check: bool) -> PlayedGame:

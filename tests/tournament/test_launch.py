@@ -325,3 +325,36 @@ def test_a_program_forgotten_in_its_folder_run_fixed_and_run_again_leaves_no_cra
     assert {row["bot"]: row["forfeits"] for row in standings} == {"random": 0, "mine": 0}
     status = runner.invoke(app, ["tournament", "status", "t"])
     assert "crash" not in status.output and "last run stopped" not in status.output
+
+
+def test_a_game_a_program_could_not_start_is_played_again_once_it_has_started(
+    tmp_path: Path,
+) -> None:
+    """The program fails its first start only: its first game is not stored as a crash but
+    played again after its second game showed it can start (the old runner stored a crash
+    and exited 3)."""
+    from referee.tournament.runner import run_tournament
+
+    marker = tmp_path / "tried"
+    holding = BOTS / "holding.py"
+    script = (
+        f"test -e {marker} || {{ touch {marker}; echo first start fails >&2; exit 1; }}; "
+        f"exec {sys.executable} {holding} 0 {tmp_path}"
+    )
+    config = build_config(
+        game="thax",
+        bots=[
+            BotEntry(name="random", spec="random"),
+            BotEntry(name="flaky", command=["sh", "-c", script]),
+        ],
+    )
+    summary = run_tournament(tmp_path / "t", config)
+    assert summary.crashes == 0 and summary.played == 2
+    games = records(tmp_path / "t")
+    assert sorted(g.event.game_number for g in games) == [0, 1]
+    assert all(g.result is not None and g.result.reason.value == "rules" for g in games)
+    log = (tmp_path / "t" / "logs" / "flaky.stderr.log").read_text()
+    assert "first start fails" in log
+    assert "[referee: game 0 not stored: could not start: " in log
+    assert "exited with code 1; stderr: first start fails]" in log
+    assert len((tmp_path / "ended.txt").read_text().splitlines()) == 2
