@@ -190,9 +190,11 @@ def run_tournament(
 ) -> RunSummary:
     """Play every missing game of the tournament in `directory` (created from `config`).
 
-    Unless `keep_going`, a program that cannot start in each of its first two games stops the
-    run at once (TournamentError). SIGINT and SIGTERM stop it within seconds
-    (TournamentStopped); every game finished by then is stored, and no bot is left running.
+    Unless `keep_going`, a game in which a program could not start (before it has started in
+    this run) is not stored but played again, and the program's second such game stops the
+    run at once (TournamentError), noted for `tournament status`. SIGINT and SIGTERM stop it
+    within seconds (TournamentStopped); every game finished by then is stored (the workers
+    spool each game as it ends), and no bot is left running.
     The runner holds the folder's lock throughout: a second runner on the same folder is
     refused at once (FolderBusy) instead of playing the same games again. `verify` says which
     games the workers replay through the validator (`--verify`).

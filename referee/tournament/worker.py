@@ -254,64 +254,65 @@ def play_batch(
                 bots.append(externals[index])
         return bots
 
+    spooled = _Spool(spool)
     finished = False
-    with _Spool(spool) as spooled:
-        try:
-            for job in jobs:
-                event = EventInfo(
-                    event=config.event,
-                    tournament=tournament_id,
-                    pairing=job.pair,
-                    game_number=job.number,
+    try:
+        for job in jobs:
+            event = EventInfo(
+                event=config.event,
+                tournament=tournament_id,
+                pairing=job.pair,
+                game_number=job.number,
+            )
+            players = [player(index) for index in job.seats]
+            seed = job.seed(config.seed)
+            control = GameControl((clock(job.seats[0]), clock(job.seats[1])), adjudication)
+            records: Iterable[dict[str, Any]]
+            if game.match_length(ruleset) > 1:
+                earlier = (played or {}).get(job.number, [])
+                records = play_match(
+                    game,
+                    ruleset,
+                    functools.partial(seated, job),
+                    players,
+                    seed,
+                    config.turn_cap,
+                    event,
+                    earlier,
+                    control,
+                    book(job.round),
                 )
-                players = [player(index) for index in job.seats]
-                seed = job.seed(config.seed)
-                control = GameControl((clock(job.seats[0]), clock(job.seats[1])), adjudication)
-                records: Iterable[dict[str, Any]]
-                if game.match_length(ruleset) > 1:
-                    earlier = (played or {}).get(job.number, [])
-                    records = play_match(
+            else:
+                bots = seated(job)
+                records = [
+                    play_game_data(
                         game,
                         ruleset,
-                        functools.partial(seated, job),
+                        bots,
                         players,
                         seed,
                         config.turn_cap,
                         event,
-                        earlier,
-                        control,
-                        book(job.round),
+                        control=control,
+                        book=book(job.round),
                     )
-                else:
-                    bots = seated(job)
-                    records = [
-                        play_game_data(
-                            game,
-                            ruleset,
-                            bots,
-                            players,
-                            seed,
-                            config.turn_cap,
-                            event,
-                            control=control,
-                            book=book(job.round),
-                        )
-                    ]
-                check = verified(verify, job.number)
-                for record in records:
-                    failed = None if keep_going else _unstarted(config, job, externals, record)
-                    if failed is not None:
-                        unstarted.append(failed)
-                        break  # the rest of a match waits for the program too
-                    games.append(compact(record, job.number, check))
-                    spooled.write(games[-1])
-                if not keep_going and _second_failure(unstarted):
-                    break
-            finished = True
-        finally:
-            put_back()
-            for program in externals.values():
-                release(program, clean=finished)
+                ]
+            check = verified(verify, job.number)
+            for record in records:
+                failed = None if keep_going else _unstarted(config, job, externals, record)
+                if failed is not None:
+                    unstarted.append(failed)
+                    break  # the rest of a match waits for the program too
+                games.append(compact(record, job.number, check))
+                spooled.write(games[-1])
+            if not keep_going and _second_failure(unstarted):
+                break
+        finished = True
+    finally:
+        spooled.close()
+        put_back()
+        for program in externals.values():
+            release(program, clean=finished)
     started = frozenset(config.bots[i].name for i, bot in externals.items() if bot.ever_ready)
     return PlayedBatch(games, started, unstarted, time.perf_counter() - began)
 
@@ -328,14 +329,11 @@ class _Spool:
             with contextlib.suppress(FileNotFoundError):
                 self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
 
-    def __enter__(self) -> _Spool:
-        return self
-
     def write(self, game: PlayedGame) -> None:
         if self.fd is not None and _spooling:
             os.write(self.fd, spool_line(game))
 
-    def __exit__(self, *exc: object) -> None:
+    def close(self) -> None:
         if self.fd is not None:
             os.close(self.fd)
 

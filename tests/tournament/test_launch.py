@@ -358,3 +358,16 @@ def test_a_game_a_program_could_not_start_is_played_again_once_it_has_started(
     assert "[referee: game 0 not stored: could not start: " in log
     assert "exited with code 1; stderr: first start fails]" in log
     assert len((tmp_path / "ended.txt").read_text().splitlines()) == 2
+
+
+def test_a_fix_outside_referee_is_played_by_resume(tmp_path: Path) -> None:
+    """The program's data file was missing from its working folder: once it is there,
+    `resume` (the settings kept in tournament.json) plays the games that were not stored."""
+    out = tmp_path / "t"
+    assert run(out, "json").exit_code == 2
+    shutil.copytree(BOTS / "data", out / "scratch" / "data")
+    result = runner.invoke(app, ["tournament", "resume", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    assert "2 games played, 2 of 2 finished" in result.output
+    assert all(g.result is not None and g.result.reason.value == "rules" for g in records(out))
+    assert "last run stopped" not in runner.invoke(app, ["tournament", "status", str(out)]).output
