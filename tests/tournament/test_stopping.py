@@ -6,6 +6,7 @@ number of finished ones, so that the test knows exactly how many games have ende
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -53,7 +54,13 @@ def game_numbers(out: Path) -> list[int]:
     return [json.loads(line)["event"]["game_number"] for line in lines]
 
 
-@pytest.mark.parametrize(("concurrency", "number"), [(1, signal.SIGINT), (2, signal.SIGTERM)])
+@pytest.mark.parametrize(
+    ("concurrency", "number"),
+    [
+        pytest.param(1, signal.SIGINT, id="ctrl-c, 1 worker"),
+        pytest.param(2, signal.SIGTERM, id="sigterm, 2 workers"),
+    ],
+)
 def test_a_stop_stores_exactly_the_games_that_had_ended(
     tmp_path: Path, concurrency: int, number: signal.Signals
 ) -> None:
@@ -64,11 +71,17 @@ def test_a_stop_stores_exactly_the_games_that_had_ended(
     (folder / "hold").touch()
     out = tmp_path / "t"
     process = subprocess.Popen(
-        tournament(out, folder, concurrency), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        tournament(out, folder, concurrency),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
     )
     holders = holding(folder, concurrency, process)
     assert all(path.read_text() == str(ENDED) for path in holders)
-    process.send_signal(number)
+    if number == signal.SIGINT:
+        os.killpg(process.pid, number)  # what the terminal does on Ctrl-C: the whole group
+    else:
+        process.send_signal(number)  # `kill PID`: the runner alone
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 128 + number, stderr
     stored = game_numbers(out)
