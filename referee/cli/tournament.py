@@ -41,10 +41,10 @@ KeepGoing = Annotated[
 EXIT_CODES = """
 
 Exit codes: 0 every game played; 1 some batch of games could not be played; 2 bad input, or an
-external program that could not start in its first two games (the run stops at once and the
-games played are kept: fix the bot's launch settings and run again); 3 all played, but some
-game of this run was lost by `crash`; 130 or 143 stopped by Ctrl-C or SIGTERM (every finished
-game is stored)."""
+external program that could not start in its first two games (the run stops at once; the games
+it could not start are not stored: fix the bot's launch settings and run the same command
+again); 3 all played, but some game of this run was lost by `crash`; 130 or 143 stopped by
+Ctrl-C or SIGTERM (every finished game is stored)."""
 
 
 class VerifyChoice(StrEnum):
@@ -424,6 +424,12 @@ def status(
     )
     for reason, count in sorted(tally.reasons.items()):
         echo(f"  {reason}: {count}")
+    failed = store.failed_start()
+    if failed is not None:
+        echo(
+            f"the last run stopped: {failed}; those games are not stored: fix the bot's launch "
+            "settings and run the same command again"
+        )
     if test is not None:
         sprt = test.state()
         echo(sprt.text())

@@ -16,6 +16,7 @@ from types import FrameType
 
 from referee.players.process import become_subreaper, kill_adopted, kill_live_groups
 from referee.tournament.config import ConfigError
+from referee.tournament.worker import stop_spooling
 
 ExecutorFactory = Callable[[], Executor]
 
@@ -35,6 +36,7 @@ def _worker_setup(parent: int) -> None:
     """
 
     def leave(code: int) -> None:
+        stop_spooling()  # a game that its bots' killing ends is no result
         kill_live_groups()
         os._exit(code)
 

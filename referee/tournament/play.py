@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, overload
 
@@ -333,10 +333,10 @@ def play_match(
     played: Sequence[Scored | None] = (),
     control: GameControl | None = None,
     book: Opening | None = None,
-) -> list[dict[str, Any]]:
+) -> Iterator[dict[str, Any]]:
     """Play the games of a match to `game.match_length(ruleset)` points that are not in
     `played` (the results of the match's games already stored, when a tournament resumes);
-    their records as JSON data.
+    their records as JSON data, each as soon as its game ends.
 
     `bots` gives the two bots for each game. Each game has a seed of its own, so a resumed
     match plays as it would have at once. The winner of a game starts the next; after a draw
@@ -344,7 +344,6 @@ def play_match(
     """
     length = game.match_length(ruleset)
     score, first = match_score(played)
-    records: list[dict[str, Any]] = []
     results: list[Scored | None] = list(played)
     number = len(played) + 1
     while max(score) < length:
@@ -361,11 +360,10 @@ def play_match(
             control=control,
             book=book,
         )
-        records.append(record)
+        yield record
         results.append(Ending.of_data(record))
         score, first = match_score(results)
         number += 1
-    return records
 
 
 def match_score(results: Sequence[Scored | None]) -> tuple[list[int], int | None]:

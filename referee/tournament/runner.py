@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -28,10 +30,12 @@ from referee.tournament.sequential import SprtTracker, stored_test, wave_of
 from referee.tournament.store import TournamentFile, TournamentStore
 from referee.tournament.worker import (
     GROUPS,
+    SPOOL,
     PlayedBatch,
     PlayedGame,
     Verify,
     play_batch,
+    read_spool,
     tournament_ruleset,
 )
 from referee.validator.check import validate_record
@@ -187,9 +191,11 @@ def run_tournament(
 ) -> RunSummary:
     """Play every missing game of the tournament in `directory` (created from `config`).
 
-    Unless `keep_going`, a program that cannot start in each of its first two games stops the
-    run at once (TournamentError). SIGINT and SIGTERM stop it within seconds
-    (TournamentStopped); every game finished by then is stored, and no bot is left running.
+    Unless `keep_going`, a game in which a program could not start (before it has started in
+    this run) is not stored but played again, and the program's second such game stops the
+    run at once (TournamentError), noted for `tournament status`. SIGINT and SIGTERM stop it
+    within seconds (TournamentStopped); every game finished by then is stored (the workers
+    spool each game as it ends), and no bot is left running.
     The runner holds the folder's lock throughout: a second runner on the same folder is
     refused at once (FolderBusy) instead of playing the same games again. `verify` says which
     games the workers replay through the validator (`--verify`).
@@ -221,17 +227,19 @@ class Ledger:
         self._match_length = match_length
         self._keep_finished = keep_finished
 
-    def add(self, number: int, ending: Scored | None) -> None:
-        """Note a stored game of job `number`."""
+    def add(self, number: int, ending: Scored | None) -> bool:
+        """Note a stored game of job `number`; whether it finished the job."""
         if number >= len(self.finished) or self.finished[number]:
-            return  # beyond the schedule, or a game after its match ended: nothing to play
+            return False  # beyond the schedule, or a game after its match ended
         results = self.results.setdefault(number, [])
         results.append(ending)
-        if job_finished(results, self._match_length):
-            self.finished[number] = 1
-            self.count += 1
-            if not self._keep_finished:
-                del self.results[number]
+        if not job_finished(results, self._match_length):
+            return False
+        self.finished[number] = 1
+        self.count += 1
+        if not self._keep_finished:
+            del self.results[number]
+        return True
 
     def done(self, job: GameJob) -> bool:
         return bool(self.finished[job.number])
@@ -256,6 +264,8 @@ def _run_locked(
     info: TournamentFile = (
         store.create(without_secrets(config)) if config is not None else store.load()
     )
+    store.note_failed_start(None)
+    recovered = _recover_spools(store)
     game, ruleset = tournament_ruleset(info.config)
     length = game.match_length(ruleset)
     spec = info.config.sprt_spec()
@@ -277,7 +287,7 @@ def _run_locked(
     left = total - ledger.count
     if last is not None:  # the SPRT has decided: nothing after its wave is played
         left = sum(1 for _ in filter(wanted, info.iter_jobs()))
-    summary = RunSummary(directory, total, ledger.count)
+    summary = RunSummary(directory, total, ledger.count, invalid=recovered.invalid)
     if tracker is not None:
         summary.sprt = tracker.state()
     if progress is not None:
@@ -328,6 +338,23 @@ def _run_locked(
     raise TournamentError(f"worker processes kept dying; {len(run.retry)} batches were not played")
 
 
+def _recover_spools(store: TournamentStore) -> RunSummary:
+    """Store the games that the batches of a runner killed outright had finished (their
+    spool files), but those stored already; what is wrong with any of them is in `invalid`."""
+    spools = store.directory / SPOOL
+    spools.mkdir(exist_ok=True)
+    left = sorted(spools.glob("*.jsonl"))
+    recovered = RunSummary(store.directory, 0, 0)
+    if left:
+        keyed = [game for spool in left for game in read_spool(spool)]
+        with store.open_for_append() as out:
+            played = [game for _, game in keyed]
+            _store(store, out, played, [key for key, _ in keyed], recovered)
+        for spool in left:
+            spool.unlink()
+    return recovered
+
+
 def _look(tracker: SprtTracker, ledger: Ledger) -> None:
     """Advance the test over the stored games; the results of the pairs it counted are
     dropped (it never looks at them again)."""
@@ -356,19 +383,27 @@ class _Run:
     source: Iterator[list[GameJob]] = field(default_factory=lambda: iter(()))
     """The batches not sent yet, made as they are sent."""
     retry: list[list[GameJob]] = field(default_factory=list)
-    """Batches sent to a pool that broke before they came back: sent first to the next."""
+    """Batches sent to a pool that broke before they came back: sent first to the next (less
+    the games they finished, stored from their spool files)."""
     started: set[str] = field(default_factory=set)
+    unstarted: Counter[str] = field(default_factory=Counter)
+    """Games held back because a program that has not started in this run could not start."""
+    sent: int = 0
+    """Batches sent so far: each names its spool file."""
 
     def attempt(self, executor: Executor, out: IO[bytes], told: list[int]) -> bool:
         """Play the batches to retry and those of the source on `executor`, a few in flight at
         a time; whether its pool broke (the batches that did not come back are to retry)."""
-        futures: dict[Future[PlayedBatch], list[GameJob]] = {}
+        futures: dict[Future[PlayedBatch], tuple[list[GameJob], Path]] = {}
         folder = str(self.store.directory.resolve())
         limit = IN_FLIGHT_PER_WORKER * max(1, self.concurrency)
 
         def submit(batch: list[GameJob], keep_going: bool) -> None:
             results = self.ledger.results
             earlier = {job.number: results[job.number] for job in batch if job.number in results}
+            self.sent += 1
+            spool = Path(folder) / SPOOL / f"{os.getpid()}-{self.sent}.jsonl"
+            spool.touch()  # the worker writes to it only while it is there
             future = executor.submit(
                 play_batch,
                 self.config,
@@ -378,15 +413,24 @@ class _Run:
                 earlier,
                 keep_going,
                 self.verify,
+                str(spool),
             )
-            futures[future] = batch
+            futures[future] = (batch, spool)
 
         def fill() -> None:
             while len(futures) < limit:
                 batch = self.retry.pop(0) if self.retry else next(self.source, None)
                 if batch is None:
                     return
-                submit(batch, self.keep_going)
+                batch = [job for job in batch if not self.ledger.done(job)]
+                if batch:
+                    submit(batch, self.keep_going)
+
+        def abandon() -> None:
+            """Stop the batches in flight, storing the games they finished."""
+            _stop_now(executor, futures)
+            self._recover(out, [spool for _, spool in futures.values()])
+            futures.clear()
 
         broken = False
         fill()
@@ -395,56 +439,85 @@ class _Run:
             # Every batch back by now is stored with one sync (a group commit): a sync can
             # take as long as a batch of short games takes to play.
             done = {future for future in futures if future.done()}
-            back: list[tuple[list[GameJob], PlayedBatch]] = []
+            back: list[tuple[list[GameJob], PlayedBatch, Path]] = []
+            lost: list[Path] = []
             for future in done:
-                batch = futures.pop(future)
+                batch, spool = futures.pop(future)
                 try:
-                    back.append((batch, future.result()))
+                    back.append((batch, future.result(), spool))
                 except BrokenProcessPool:
                     broken = True
                     self.retry.append(batch)
+                    lost.append(spool)
                 except Exception as error:
                     # Stop nothing else: the other batches' games are still played.
                     self.summary.failed.append(f"{type(error).__name__}: {error}")
+                    lost.append(spool)
             self._keep(out, back)
-            for batch, result in back:
-                if result.cannot_start is not None:
-                    bot, message = result.cannot_start
-                    if bot not in self.started:
-                        _stop_now(executor, futures)
+            self._recover(out, lost)
+            for batch, result, _ in back:
+                rest = [job for job in batch if not self.ledger.done(job)]
+                if not result.unstarted or not rest:
+                    continue
+                # Games held back because a program could not start: played again, at once
+                # to the end when the program has started in this run (a failure is then
+                # the program's and recorded), else once more, and a second failure stops
+                # the run with nothing of the program's failed starts stored.
+                failing = [entry for entry in result.unstarted if entry[0] not in self.started]
+                for bot, message in failing:
+                    self.unstarted[bot] += 1
+                    if self.unstarted[bot] >= 2:
+                        abandon()
+                        self.store.note_failed_start(message)
                         raise TournamentError(message)
-                    # It did start in another batch: play the rest of this one regardless.
-                    rest = [job for job in batch if not self.ledger.done(job)]
-                    if rest:
-                        submit(rest, keep_going=True)
+                submit(rest, keep_going=not failing)
             if told:
-                _stop_now(executor, futures)
+                abandon()
                 finished = self.summary.already + self.summary.played
                 raise TournamentStopped(self.store.directory, finished, told[0])
             if not broken:
                 fill()
         return broken
 
-    def _keep(self, out: IO[bytes], back: list[tuple[list[GameJob], PlayedBatch]]) -> None:
+    def _keep(self, out: IO[bytes], back: list[tuple[list[GameJob], PlayedBatch, Path]]) -> None:
         """Store the games of the batches that came back, then count them."""
-        played = [game for _, result in back for game in result.games]
-        pairs = {job.number: job.pair for batch, _ in back for job in batch}
-        keys = [
-            (self.tournament_id, pairs[game.number], game.number, game.match_game)
-            for game in played
-        ]
-        _store(self.store, out, played, keys, self.summary)
-        by_number: dict[int, list[PlayedGame]] = {}
-        for game in played:
-            self.ledger.add(game.number, game.ending)
-            by_number.setdefault(game.number, []).append(game)
-        for games in by_number.values():
-            self.summary.played += 1
-            if self.progress is not None:
-                self.progress.advance(games)
-        for batch, result in back:
+        keyed: list[tuple[GameKey, PlayedGame]] = []
+        for batch, result, _ in back:
+            pairs = {job.number: job.pair for job in batch}
+            keyed += (
+                ((self.tournament_id, pairs[game.number], game.number, game.match_game), game)
+                for game in result.games
+            )
+        self._count(out, keyed)
+        for batch, result, spool in back:
+            spool.unlink(missing_ok=True)  # its games are stored
             self.started |= result.started
             self.size.observe(len({job.pair for job in batch}), result.seconds)
+
+    def _recover(self, out: IO[bytes], spools: list[Path]) -> None:
+        """Store the games that batches which did not come back wrote to their spool files."""
+        self._count(out, [game for spool in spools for game in read_spool(spool)])
+        for spool in spools:
+            spool.unlink(missing_ok=True)
+
+    def _count(self, out: IO[bytes], keyed: list[tuple[GameKey, PlayedGame]]) -> None:
+        """Store games with their keys, note them in the ledger and tell the progress."""
+        if not keyed:
+            return
+        played = [game for _, game in keyed]
+        _store(self.store, out, played, [key for key, _ in keyed], self.summary)
+        by_number: dict[int, list[PlayedGame]] = {}
+        finished = set()
+        for game in played:
+            if self.ledger.add(game.number, game.ending):
+                finished.add(game.number)
+            by_number.setdefault(game.number, []).append(game)
+        # A match counts once finished (a stopped batch may have played part of it).
+        for number, games in by_number.items():
+            if number in finished:
+                self.summary.played += 1
+                if self.progress is not None:
+                    self.progress.advance(games)
 
 
 def sprt_status(
@@ -456,7 +529,7 @@ def sprt_status(
     return None if tracker is None else tracker.state()
 
 
-def _stop_now(executor: Executor, futures: dict[Future[PlayedBatch], list[GameJob]]) -> None:
+def _stop_now(executor: Executor, futures: Iterable[Future[PlayedBatch]]) -> None:
     for future in futures:
         future.cancel()
     stop_at_once(executor)

@@ -38,6 +38,7 @@ def tournament_status(directory: Path) -> dict[str, Any]:
         "stored_again": sum(count - 1 for count in tally.repeats.values()),
         "reasons": dict(sorted(tally.reasons.items())),
         "sprt": None if sprt is None else _sprt(sprt),
+        "failed_start": store.failed_start(),
     }
 
 

@@ -30,6 +30,8 @@ from referee.wording import plural
 CONFIG_FILE = "tournament.json"
 GAMES_FILE = "games.jsonl"
 LOCK_FILE = ".lock"
+FAILED_START_FILE = "failed-start.txt"
+"""Why the last run stopped at a program that could not start (`tournament status` says it)."""
 
 
 class FolderBusy(ConfigError):
@@ -250,6 +252,21 @@ class TournamentStore:
             yield
         finally:
             os.close(fd)
+
+    def note_failed_start(self, message: str | None) -> None:
+        """Keep why this run stops at a program that could not start; None: a run begins."""
+        path = self.directory / FAILED_START_FILE
+        if message is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.write_text(message + "\n", encoding="utf-8")
+
+    def failed_start(self) -> str | None:
+        """Why the last run stopped at a program that could not start, if it did."""
+        try:
+            return (self.directory / FAILED_START_FILE).read_text(encoding="utf-8").strip()
+        except FileNotFoundError:
+            return None
 
     def create(self, config: TournamentConfig) -> TournamentFile:
         """Start a new tournament folder, or reopen one that has the same configuration (the

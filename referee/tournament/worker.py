@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -17,7 +18,9 @@ from referee.players.process import BotLog, Launch, minimal_environment
 from referee.players.registry import make_bot
 from referee.players.running import release, running_bot
 from referee.records.io import parse_record
+from referee.records.keys import GameKey, game_key
 from referee.records.model import EventInfo, Player
+from referee.records.scan import scan_jsonl
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.jsonline import json_line
 from referee.tournament.openings import Opening, opening_order, read_opening
@@ -134,11 +137,45 @@ class PlayedBatch(NamedTuple):
     games: list[PlayedGame]
     started: frozenset[str]
     """The programs that started in this batch (answered a hello, or played a Trax move)."""
-    cannot_start: tuple[str, str] | None
-    """A program that could not start in its first two games here (the batch stopped there)
-    and the one-line message saying why; None when keeping going, or when all could start."""
+    unstarted: list[tuple[str, str]]
+    """A game not sent back because a program of it could not start (unless keeping going):
+    the program's name and the one-line message saying why, once for each such game. The
+    batch stops at a program's second."""
     seconds: float
     """How long the batch took (wall time): the runner sizes the next batches by it."""
+
+
+SPOOL = ".spool"
+"""The folder, in a tournament's folder, where workers write each game as it ends (a file per
+batch), so that a batch stopped or killed before it came back loses no finished game."""
+
+_SPOOL_MARKS = {True: b"+", False: b"!", None: b"-"}
+"""The first byte of a spooled game's line: whether the worker found it valid."""
+
+
+def spool_line(game: PlayedGame) -> bytes:
+    return _SPOOL_MARKS[game.valid] + game.line
+
+
+def read_spool(path: Path) -> list[tuple[GameKey, PlayedGame]]:
+    """The games a worker wrote to its spool file with their keys, each whole line (the last
+    one, cut short by a kill, is no game); none when there is no such file."""
+    try:
+        with path.open("rb") as stream:
+            lines = [raw for raw in stream if raw.endswith(b"\n")]
+    except FileNotFoundError:
+        return []
+    marks = {mark[0]: valid for valid, mark in _SPOOL_MARKS.items()}
+    games = []
+    for scanned in scan_jsonl(raw[1:] for raw in lines):
+        header, mark = scanned.header, lines[scanned.line - 1][0]
+        key = None if header is None else game_key(header)
+        if header is None or key is None or mark not in marks:
+            continue
+        players = (header.players[0].name, header.players[1].name)
+        ending = Ending.of(header.result)
+        games.append((key, PlayedGame(scanned.raw, key[2], key[3], players, ending, marks[mark])))
+    return games
 
 
 _BUILT: dict[tuple[str, str, int], Bot[Any, Any]] = {}
@@ -168,25 +205,29 @@ def play_batch(
     played: dict[int, list[Scored | None]] | None = None,
     keep_going: bool = True,
     verify: Verify = "all",
+    spool: str | None = None,
 ) -> PlayedBatch:
     """Play `jobs` in order: each a game, or the games of a match not yet played (`played`
     holds the results of the games of a match stored before); the games chosen by `verify`
-    come back validated.
+    come back validated. Each game is also appended to the file `spool` as it ends, when that
+    file exists (the runner makes it in its folder, seen from this machine), for the runner
+    to store should the batch not come back.
 
     Built-in bots are reset and reseeded for each game, so batching and resuming never change
     a game; external programs keep running from game to game and from batch to batch in this
     worker (restarted after a forfeit, referee/players/running.py) and their standard error goes
-    to a log per bot. Unless `keep_going`, the batch stops once a
-    program could not start in each of its first two games.
+    to a log per bot. Unless `keep_going`, a game in which a program could not start (and has
+    not started in this worker before) is not sent back but noted in the program's log (nor
+    is the rest of its match played), and the batch stops at that program's second such
+    game.
     """
     began = time.perf_counter()
     game, ruleset = tournament_ruleset(config)
     base = Path(folder) if folder is not None else None
     externals: dict[int, ProgramBot] = {}
-    starts: dict[int, list[str | None]] = {}
     built: list[tuple[str, int, Bot[Any, Any]]] = []
     games: list[PlayedGame] = []
-    cannot_start = None
+    unstarted: list[tuple[str, str]] = []
     book = book_of(config, game, ruleset)
     # What a bot's games have in common, made once a batch (as pydantic models, checked).
     player = functools.cache(lambda index: player_of(config.bots[index]))
@@ -213,6 +254,7 @@ def play_batch(
                 bots.append(externals[index])
         return bots
 
+    spooled = _Spool(spool)
     finished = False
     try:
         for job in jobs:
@@ -225,6 +267,7 @@ def play_batch(
             players = [player(index) for index in job.seats]
             seed = job.seed(config.seed)
             control = GameControl((clock(job.seats[0]), clock(job.seats[1])), adjudication)
+            records: Iterable[dict[str, Any]]
             if game.match_length(ruleset) > 1:
                 earlier = (played or {}).get(job.number, [])
                 records = play_match(
@@ -255,17 +298,55 @@ def play_batch(
                     )
                 ]
             check = verified(verify, job.number)
-            games += (compact(record, job.number, check) for record in records)
-            cannot_start = None if keep_going else _cannot_start(config, job, externals, starts)
-            if cannot_start is not None:
+            for record in records:
+                failed = None if keep_going else _unstarted(config, job, externals, record)
+                if failed is not None:
+                    unstarted.append(failed)
+                    break  # the rest of a match waits for the program too
+                games.append(compact(record, job.number, check))
+                spooled.write(games[-1])
+            if not keep_going and _second_failure(unstarted):
                 break
         finished = True
     finally:
+        spooled.close()
         put_back()
         for program in externals.values():
             release(program, clean=finished)
     started = frozenset(config.bots[i].name for i, bot in externals.items() if bot.ever_ready)
-    return PlayedBatch(games, started, cannot_start, time.perf_counter() - began)
+    return PlayedBatch(games, started, unstarted, time.perf_counter() - began)
+
+
+class _Spool:
+    """A batch's spool file, made empty by the runner: one write of a whole line per game (no
+    buffer to lose when the worker is killed). Nothing is written when the file is not there
+    (a Dask worker on another machine, or a batch the runner has stopped and stored the
+    spool of) or once this worker is leaving (`stop_spooling`)."""
+
+    def __init__(self, path: str | None) -> None:
+        self.fd: int | None = None
+        if path is not None:
+            with contextlib.suppress(FileNotFoundError):
+                self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+
+    def write(self, game: PlayedGame) -> None:
+        if self.fd is not None and _spooling:
+            os.write(self.fd, spool_line(game))
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+
+
+_spooling = True
+"""False once this worker is leaving: a game that ends then was ended by its bots being
+killed, and is no result."""
+
+
+def stop_spooling() -> None:
+    """Write no more games to spool files (a worker about to kill its bots and leave)."""
+    global _spooling
+    _spooling = False
 
 
 def compact(data: dict[str, Any], number: int, check: bool) -> PlayedGame:
@@ -285,24 +366,30 @@ def compact(data: dict[str, Any], number: int, check: bool) -> PlayedGame:
     )
 
 
-def _cannot_start(
+def _unstarted(
     config: TournamentConfig,
     job: GameJob,
     externals: dict[int, ProgramBot],
-    starts: dict[int, list[str | None]],
+    record: dict[str, Any],
 ) -> tuple[str, str] | None:
-    """Why a program of `job` failed to start in each of its first two games, if it did."""
+    """The name of a program of `job` that could not start in the game just played (`record`)
+    and has never started in this worker, with the message saying why; the game is noted in
+    the program's log."""
     for index in job.seats:
         bot = externals.get(index)
-        if bot is None:
+        if bot is None or bot.ever_ready or bot.start_failure is None:
             continue
-        tries = starts.setdefault(index, [])
-        if len(tries) < 2:
-            tries.append(None if bot.ever_ready else bot.start_failure)
-        if len(tries) == 2 and all(tries):
-            name = config.bots[index].name
-            return name, (
-                f"bot {name!r} could not start in its first 2 games: {tries[-1]} "
-                f"(command: {' '.join(bot.launch.command)}; folder: {bot.launch.cwd})"
-            )
+        name = config.bots[index].name
+        number = record["event"]["game_number"]
+        bot.log.note(f"game {number} not stored: could not start: {bot.start_failure}")
+        return name, (
+            f"bot {name!r} could not start in its first 2 games: {bot.start_failure} "
+            f"(command: {' '.join(bot.launch.command)}; folder: {bot.launch.cwd})"
+        )
     return None
+
+
+def _second_failure(unstarted: list[tuple[str, str]]) -> bool:
+    """Whether a program has failed to start in two games of the batch."""
+    names = [name for name, _ in unstarted]
+    return len(names) != len(set(names))

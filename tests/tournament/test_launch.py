@@ -73,11 +73,19 @@ def test_without_its_folder_a_program_stops_the_run_with_its_own_last_stderr_lin
     assert str(tmp_path / "t" / "scratch") in message  # the working folder
     own_line = f"cannot open data/book.txt in {tmp_path / 't' / 'scratch'}"
     assert own_line in message
-    games = records(tmp_path / "t")
-    assert len(games) == 2  # its first two games, stored for a run again
-    for game in games:
-        assert game.result is not None and game.result.reason.value == "crash"
-        assert (game.result.detail or "").endswith(own_line)
+    # Its first two games are not stored (a run again plays them): the bot's log and
+    # `status` say why.
+    assert records(tmp_path / "t") == []
+    log = (tmp_path / "t" / "logs" / "slow.stderr.log").read_text()
+    notes = [line for line in log.splitlines() if line.startswith("[referee: game")]
+    assert [note.split(" not stored")[0] for note in notes] == [
+        "[referee: game 0",
+        "[referee: game 1",
+    ]
+    assert all(own_line in note for note in notes)
+    status = runner.invoke(app, ["tournament", "status", str(tmp_path / "t")])
+    assert status.exit_code == 0 and "0 of 2 scheduled finished, 0 games stored" in status.output
+    assert message.removeprefix("referee: error: ") in status.output
 
 
 @pytest.mark.parametrize("protocol", ["json", "trax"])
@@ -97,14 +105,14 @@ def test_fixing_the_launch_settings_and_running_again_finishes_the_tournament(
 ) -> None:
     four = ["--games-per-pair", "4"]
     assert run(tmp_path / "t", "json", *four).exit_code == 2
-    assert len(records(tmp_path / "t")) == 2
+    assert records(tmp_path / "t") == []
     settings = ["--bot-option", f"slow.dir={BOTS}", "--bot-option", "slow.startup_time=6"]
     result = run(tmp_path / "t", "json", *settings, *four, "--seed", "other")
     assert result.exit_code == 2 and "another configuration" in result.output  # other games
     result = run(tmp_path / "t", "json", *settings, *four)
     assert result.exit_code == 0, result.output  # no crash in this run
     reasons = sorted(g.result.reason.value for g in records(tmp_path / "t") if g.result)
-    assert reasons == ["crash", "crash", "rules", "rules"]
+    assert reasons == ["rules"] * 4
     info = json.loads((tmp_path / "t" / "tournament.json").read_text())
     assert info["config"]["bots"][1]["dir"] == str(BOTS)
 
@@ -197,7 +205,8 @@ def test_the_ghost_program_stops_the_run_at_once_and_keep_going_records_crashes(
     assert result.exit_code == 2
     assert "/nonexistent/bot" in result.output and "ghost" in result.output
     assert len(result.output.strip().splitlines()) == 1
-    assert len(records(tmp_path / "a")) < 18
+    stored = records(tmp_path / "a")
+    assert stored and all("ghost" not in [p.name for p in g.players] for g in stored)
 
     result = runner.invoke(app, [*args, "--out", str(tmp_path / "b"), "--keep-going"])
     assert result.exit_code == 3, result.output
@@ -274,8 +283,91 @@ def test_a_worker_stops_its_batch_after_two_failed_starts_only_unless_keeping_go
     )
     jobs = schedule(config)
     stopped = play_batch(config, jobs, "t", str(tmp_path), keep_going=False)
-    assert stopped.cannot_start is not None and stopped.cannot_start[0] == "ghost"
-    assert len(stopped.games) == 2 and stopped.started == frozenset()
+    assert [name for name, _ in stopped.unstarted] == ["ghost", "ghost"]
+    assert "/nonexistent/bot" in stopped.unstarted[1][1]
+    assert stopped.games == [] and stopped.started == frozenset()
     played = play_batch(config, jobs, "t", str(tmp_path), keep_going=True)
-    assert played.cannot_start is None and len(played.games) == 6
+    assert played.unstarted == [] and len(played.games) == 6
     assert all(game.valid for game in played.games)
+
+
+@pytest.mark.parametrize(
+    "fix",
+    [
+        ["--external", "mine={python} program.py json --data", "--bot-option", "mine.dir=engine"],
+        ["--external", "mine={python} engine/program.py json"],  # another command: no data
+    ],
+)
+def test_a_program_forgotten_in_its_folder_run_fixed_and_run_again_leaves_no_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fix: list[str]
+) -> None:
+    """Acceptance (issue 30): the script is named by a path that only works from its own
+    folder, and no `dir` is given; the run stops (exit 2) storing nothing, and the same
+    command with the launch settings fixed plays every game: no crash in the table."""
+    shutil.copytree(BOTS, tmp_path / "engine")
+    monkeypatch.chdir(tmp_path)
+    command = ["tournament", "run", "--game", "thax", "--bots", "random", "--out", "t", "-q"]
+    forgotten = ["--external", f"mine={sys.executable} program.py json --data"]
+    first = runner.invoke(app, [*command, *forgotten])
+    assert first.exit_code == 2, first.output
+    assert "bot 'mine' could not start" in first.output
+    assert records(tmp_path / "t") == []
+
+    again = runner.invoke(app, [*command, *(part.format(python=sys.executable) for part in fix)])
+    assert again.exit_code == 0, again.output
+    assert "2 games played, 2 of 2 finished" in again.output
+    games = records(tmp_path / "t")
+    assert sorted(g.event.game_number for g in games) == [0, 1]
+    assert all(g.result is not None and g.result.reason.value == "rules" for g in games)
+    table = runner.invoke(app, ["ratings", "t", "--format", "json"])
+    assert table.exit_code == 0, table.output
+    standings = json.loads(table.output)[0]["standings"]
+    assert {row["bot"]: row["forfeits"] for row in standings} == {"random": 0, "mine": 0}
+    status = runner.invoke(app, ["tournament", "status", "t"])
+    assert "crash" not in status.output and "last run stopped" not in status.output
+
+
+def test_a_game_a_program_could_not_start_is_played_again_once_it_has_started(
+    tmp_path: Path,
+) -> None:
+    """The program fails its first start only: its first game is not stored as a crash but
+    played again after its second game showed it can start (the old runner stored a crash
+    and exited 3)."""
+    from referee.tournament.runner import run_tournament
+
+    marker = tmp_path / "tried"
+    holding = BOTS / "holding.py"
+    script = (
+        f"test -e {marker} || {{ touch {marker}; echo first start fails >&2; exit 1; }}; "
+        f"exec {sys.executable} {holding} 0 {tmp_path}"
+    )
+    config = build_config(
+        game="thax",
+        bots=[
+            BotEntry(name="random", spec="random"),
+            BotEntry(name="flaky", command=["sh", "-c", script]),
+        ],
+    )
+    summary = run_tournament(tmp_path / "t", config)
+    assert summary.crashes == 0 and summary.played == 2
+    games = records(tmp_path / "t")
+    assert sorted(g.event.game_number for g in games) == [0, 1]
+    assert all(g.result is not None and g.result.reason.value == "rules" for g in games)
+    log = (tmp_path / "t" / "logs" / "flaky.stderr.log").read_text()
+    assert "first start fails" in log
+    assert "[referee: game 0 not stored: could not start: " in log
+    assert "exited with code 1; stderr: first start fails]" in log
+    assert len((tmp_path / "ended.txt").read_text().splitlines()) == 2
+
+
+def test_a_fix_outside_referee_is_played_by_resume(tmp_path: Path) -> None:
+    """The program's data file was missing from its working folder: once it is there,
+    `resume` (the settings kept in tournament.json) plays the games that were not stored."""
+    out = tmp_path / "t"
+    assert run(out, "json").exit_code == 2
+    shutil.copytree(BOTS / "data", out / "scratch" / "data")
+    result = runner.invoke(app, ["tournament", "resume", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    assert "2 games played, 2 of 2 finished" in result.output
+    assert all(g.result is not None and g.result.reason.value == "rules" for g in records(out))
+    assert "last run stopped" not in runner.invoke(app, ["tournament", "status", str(out)]).output
