@@ -234,3 +234,19 @@ def test_a_tournament_names_a_shipped_suite_as_its_path_did(
     assert Path("a/games.jsonl").read_bytes().count(b"\n") == 4
     resumed = CliRunner().invoke(app, ["tournament", "resume", "b", "-q"])
     assert resumed.exit_code == 0, resumed.output
+
+
+def test_a_toml_file_names_a_shipped_suite_or_a_file_beside_it(tmp_path: Path) -> None:
+    from referee.tournament.config import load_config_file
+
+    toml = tmp_path / "t.toml"
+    bots = '[[bots]]\nname = "a"\nspec = "random"\n[[bots]]\nname = "b"\nspec = "greedy"\n'
+    toml.write_text(f'game = "thai"\nopenings = "thai-3ply"\n{bots}')
+    lines = (SHIPPED / "thai-3ply.txt").read_text("utf-8").splitlines()
+    expected = [line for line in lines if line and not line.startswith("#")]
+    config = load_config_file(toml, {})
+    assert config.openings is not None and len(config.openings) == len(expected) == 245
+    # Canonical PDN as the engine writes it: the shipped lines are written so already.
+    assert config.openings == expected
+    suite(tmp_path, expected[7] + "\n", name="thai-3ply")  # a file beside the TOML file wins
+    assert load_config_file(toml, {}).openings == [expected[7]]
