@@ -29,7 +29,8 @@ def openings(
         ),
     ] = False,
 ) -> None:
-    """List every distinct opening of N plies, one a line, for `tournament run --openings`."""
+    """List every distinct opening of N plies, one a line, for `tournament run --openings`;
+    --list names the suites shipped with referee."""
     from referee.cli.output import fail
     from referee.games import get_game
     from referee.tournament.openings import all_openings, shipped_suites, suite_lines
