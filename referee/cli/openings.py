@@ -12,7 +12,7 @@ from referee.wording import plural
 
 
 def openings(
-    game: Annotated[str, typer.Option("--game", "-g", help="trax or thai")],
+    game: Annotated[str | None, typer.Option("--game", "-g", help="trax or thai")] = None,
     plies: Annotated[int, typer.Option(help="moves from the start in each opening")] = 2,
     variant: Annotated[str, typer.Option(help="the variant")] = "standard",
     symmetric: Annotated[
@@ -25,11 +25,25 @@ def openings(
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="the suite file (default: standard output)")
     ] = None,
+    list_shipped: Annotated[
+        bool,
+        typer.Option(
+            "--list", help="list the suites shipped with referee, by the name --openings takes"
+        ),
+    ] = False,
 ) -> None:
-    """List every distinct opening of N plies, one a line, for `tournament run --openings`."""
+    """List every distinct opening of N plies, one a line, for `tournament run --openings`;
+    --list names the suites shipped with referee."""
+    from referee.cli.output import fail
     from referee.games import get_game
-    from referee.tournament.openings import all_openings
+    from referee.tournament.openings import all_openings, shipped_suites, suite_lines
 
+    if list_shipped:
+        for name, suite in shipped_suites().items():
+            typer.echo(f"{name}\t{len(suite_lines(suite))} openings")
+        return
+    if game is None:
+        fail("give --game (or --list)")
     engine = get_game(game)
     ruleset = engine.ruleset(variant)
     found = all_openings(engine, ruleset, plies, symmetric)

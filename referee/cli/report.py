@@ -15,9 +15,21 @@ def report(
             metavar="PATH...", help="tournament folders and record files; - for standard input"
         ),
     ],
-    output: Annotated[Path, typer.Option("--output", "-o", help="the HTML file to write")] = Path(
-        "report.html"
-    ),
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="the HTML file to write  [default: DIR/report.html for a tournament folder, "
+            "FILE.html beside a record file, else report.html]",
+        ),
+    ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="replace the output file even when it is not a report of these games"
+        ),
+    ] = False,
     rating: Annotated[
         float, typer.Option(help="the average rating, or the anchor's (as in `ratings`)")
     ] = 0.0,
@@ -30,13 +42,23 @@ def report(
     ] = None,
 ) -> None:
     """One self-contained HTML page: standings, crosstable, rating plot, forfeits and every
-    game in a viewer."""
+    game in a viewer. It replaces an earlier report of the same paths, and no other file
+    without --force."""
     from referee.cli.inputs import spooled
     from referee.ratings import RatingOptions
+    from referee.ratings.results import record_files
     from referee.report import build_report
+    from referee.report.target import check_output, default_output, sources
 
+    made_from = sources(paths)
+    if output is None:
+        output = default_output(paths)
     with spooled(paths) as given:
-        text = build_report(given, RatingOptions(rating=rating, anchor=anchor))
+        # Before the work, so that a refusal costs nothing; a path that is not there first.
+        record_files(given)
+        if not force:
+            check_output(output, made_from)
+        text = build_report(given, RatingOptions(rating=rating, anchor=anchor), made_from)
         output.write_text(text, encoding="utf-8")
     typer.echo(f"wrote {output} ({len(text.encode('utf-8')) / 1e6:.1f} MB)")
 

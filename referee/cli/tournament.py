@@ -290,10 +290,12 @@ def run(
         int | None, typer.Option(min=1, help="play the whole schedule N times  [default: 1]")
     ] = None,
     openings: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
-            help="an opening suite, one opening a line; each is played by every pairing in "
-            "both seats (docs/tournaments.md)"
+            metavar="FILE|NAME",
+            help="an opening suite, one opening a line, or the name of one shipped with "
+            "referee (`referee openings --list`); each is played by every pairing in both "
+            "seats (docs/tournaments.md)",
         ),
     ] = None,
     openings_order: Annotated[
@@ -358,7 +360,7 @@ def run(
         config = build_config(**{k: v for k, v in fields.items() if v is not None})
     config = with_bot_options(config, bot_option or [], Path.cwd())
     if openings is not None:
-        config = with_openings(config, openings)
+        config = with_openings(config, openings, Path.cwd())
     _run(out, config, concurrency, dask, quiet, keep_going=keep_going, verify=verify)
 
 

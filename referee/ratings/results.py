@@ -431,9 +431,29 @@ def _bad(path: Path, number: int, line: int, error: RecordError) -> RatingsInput
     return RatingsInputError(path, f"record {number}{where}: {error.message}", line)
 
 
-def read_file(path: Path) -> GameRows:
-    """The games of one file; a bad record stops the reading. JSONL is skimmed, other
-    formats read in full."""
+@dataclass(frozen=True)
+class Tail:
+    """The part of a JSONL file after the part read before (`ratings.summaries`): its first
+    byte, the start of a line, and the lines and records before it, which the numbers of
+    the lines and records read from it follow."""
+
+    start: int
+    lines: int
+    records: int
+
+
+def appendable(path: Path) -> bool:
+    """Whether the file is read as JSONL, one record a line, so that lines appended to it can
+    be read alone (`read_file(path, Tail(...))`)."""
+    from referee.records.formats.referee_json import JsonlFormat
+
+    return path.suffix.lower() in JsonlFormat.extensions  # as `detect_stream` finds it
+
+
+def read_file(path: Path, after: Tail | None = None) -> GameRows:
+    """The games of one file, or with `after` of the part of an `appendable` file from
+    there on; a bad record stops the reading. JSONL is skimmed, other formats read in
+    full."""
     # The readers and the record models load here, not with the module: a file read from
     # its summary (`ratings.summaries`) needs neither.
     from referee.records.formats import detect_stream
@@ -442,6 +462,7 @@ def read_file(path: Path) -> GameRows:
 
     rows = GameRows()
     add, name = rows.add, str(path)
+    lines, records = (0, 0) if after is None else (after.lines, after.records)
     try:
         with path.open("rb") as opened:
             file_format, stream = detect_stream(path, opened)
@@ -451,11 +472,13 @@ def read_file(path: Path) -> GameRows:
                 for record, line in records_of(path):
                     add(record, record.turns[0].seat if record.turns else 0, name, line)
                 return rows
+            if after is not None:
+                stream.seek(after.start)
             for number, line, header, first, error in skim_jsonl(stream):
                 if header is None:
                     assert error is not None
-                    raise _bad(path, number, line, error)
-                add(header, first, name, line)
+                    raise _bad(path, records + number, lines + line, error)
+                add(header, first, name, lines + line)
     except OSError as error:
         raise RatingsInputError(path, f"cannot read: {error.strerror or error}") from None
     return rows

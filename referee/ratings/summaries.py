@@ -8,6 +8,17 @@ under the file's full path and its identity on disk: size, modification and chan
 inode and device. Any write to the file gives it a new change time (which, unlike the
 modification time, no program can set back), so a summary is used only while its file is
 exactly as it was read; otherwise the file is read again and a new summary replaces the old.
+
+But for one change: a JSONL file that only grew (a tournament appending to the folder being
+rated) is read from where its summary ended, and the summary extended. "Only grew" is judged
+by the file's inode and device (the same file, not one written anew under its name), its size
+(larger), the summarised part ending a line, and a fingerprint of that part: `SAMPLES` blocks
+of `BLOCK` bytes spread over it, the first and the last included, which it must still hold
+byte for byte. Reading all of it again to be sure would cost a good part of what the summary
+saves; an in-place rewrite (same inode) that makes the file larger and keeps every sampled
+block while changing a game between them is the case this lets through, and no referee
+command writes a file so (`--no-cache` reads every file in full).
+
 The summary also names the summary format, referee's version and a digest of the code that
 reads records for it: other code (a release, or a changed source tree) does not take it.
 
@@ -28,11 +39,11 @@ import os
 import stat
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Protocol
 
 import numpy as np
 
@@ -43,10 +54,12 @@ from referee.ratings.results import (
     UNFINISHED,
     GameRows,
     Numbers,
+    Tail,
+    appendable,
     value_range,
 )
 
-FORMAT = 1
+FORMAT = 2
 """The layout of a summary; a new layout takes a new number, so that old summaries are
 passed over."""
 
@@ -55,6 +68,10 @@ MIN_BYTES = 8 << 20
 
 KEEP = 64
 """Summaries kept in the folder; the ones used longest ago are removed."""
+
+BLOCK = 4096
+SAMPLES = 16
+"""The fingerprint of a summarised file: SAMPLES blocks of BLOCK bytes spread over it."""
 
 CACHE_VARIABLE = "REFEREE_CACHE_DIR"
 """The environment variable that names the cache folder."""
@@ -89,6 +106,13 @@ def cache_folder(environment: Mapping[str, str] = os.environ) -> Path | None:
         return None
 
 
+class Reader(Protocol):
+    """What reads a file's games (`results.read_file`): all of them, or with a `Tail` those
+    from there on."""
+
+    def __call__(self, path: Path, after: Tail | None = None, /) -> GameRows: ...
+
+
 @dataclass(frozen=True)
 class Summaries:
     """The summaries of record files in `folder`."""
@@ -96,9 +120,10 @@ class Summaries:
     folder: Path
     min_bytes: int = MIN_BYTES
 
-    def read(self, path: Path, read: Callable[[Path], GameRows]) -> GameRows:
-        """The games of `path`: from its summary while the file is unchanged, else read by
-        `read` (whose errors pass through) and summarised."""
+    def read(self, path: Path, read: Reader) -> GameRows:
+        """The games of `path`: from its summary while the file is unchanged, from its
+        summary and what was appended since when it only grew, else read by `read` (whose
+        errors pass through); summarised anew unless it was unchanged."""
         try:
             before = path.stat()
         except OSError:
@@ -107,20 +132,27 @@ class Summaries:
             return read(path)
         key = _key(path, before)
         entry = self.folder / (key[:40].decode() + ".npz")
-        kept = _load(entry, key, str(path))
-        if kept is not None:
-            _touch(entry)
-            return kept
-        rows = read(path)
+        kept = _load(entry, key, path)
+        tail = None
+        if kept is None:
+            rows = read(path)
+        else:
+            rows, tail = kept
+            if tail is None:
+                _touch(entry)
+                return rows
+            rows.extend(read(path, tail))
         try:
             unchanged = _key(path, path.stat()) == key
         except OSError:
             unchanged = False
         if unchanged and not rows.huge:
-            self._store(entry, key, rows)
+            self._store(entry, key, rows, _prefix(path, before.st_size, len(rows), tail))
         return rows
 
-    def _store(self, entry: Path, key: bytes, rows: GameRows) -> None:
+    def _store(
+        self, entry: Path, key: bytes, rows: GameRows, prefix: dict[str, Any] | None
+    ) -> None:
         """Write the summary through a temporary file renamed into place, so that a reader
         finds the old summary or the new one, never half of one; then keep the `KEEP` used
         last."""
@@ -130,7 +162,12 @@ class Summaries:
             handle, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
             with os.fdopen(handle, "wb") as file:
                 arrays: dict[str, Any] = _arrays(rows)  # numpy's stubs: not allow_pickle
-                np.savez(file, key=np.frombuffer(key, dtype=np.uint8), **arrays)
+                np.savez(
+                    file,
+                    key=np.frombuffer(key, dtype=np.uint8),
+                    prefix=np.frombuffer(json.dumps(prefix).encode(), dtype=np.uint8),
+                    **arrays,
+                )
             os.replace(temporary, entry)
             temporary = None
             _prune(self.folder)
@@ -141,10 +178,14 @@ class Summaries:
                 Path(temporary).unlink(missing_ok=True)
 
 
+WHERE = 64
+"""The length of the digest of the full path that starts a key."""
+
+
 def _key(path: Path, status: os.stat_result) -> bytes:
-    """What a summary is kept under: a digest of the full path first (its first 40
-    characters name the summary's file), then the file's identity on disk, the summary
-    format and referee's version."""
+    """What a summary is kept under: a digest of the full path first (`WHERE` characters,
+    the first 40 name the summary's file), then as JSON the file's identity on disk, the
+    summary format and referee's version."""
     where = hashlib.sha256(os.fsencode(path.resolve())).hexdigest()
     identity = {
         "size": status.st_size,
@@ -206,18 +247,80 @@ def _arrays(rows: GameRows) -> dict[str, np.ndarray]:
     return arrays
 
 
-def _load(entry: Path, key: bytes, name: str) -> GameRows | None:
-    """The rows of a summary kept under `key`, for the file named `name`; None when there is
-    none, or it is kept under another key, or it is not a whole, sound summary."""
+def _load(entry: Path, key: bytes, path: Path) -> tuple[GameRows, Tail | None] | None:
+    """The rows of the summary in `entry` of the file at `path`: with None when it is kept
+    under `key` (the file as it is now), with the `Tail` to read when the file only grew
+    since; None when there is no such summary or it is not a whole, sound summary."""
     try:
         with np.load(entry, allow_pickle=False) as summary:
-            if summary["key"].tobytes() != key:
-                return None
+            kept = summary["key"].tobytes()
+            tail = None
+            if kept != key:
+                tail = _grown(path, kept, key, json.loads(summary["prefix"].tobytes()))
+                if tail is None:
+                    return None
             texts = json.loads(summary["texts"].tobytes())
             columns = {field: summary[field] for field in FIELDS if field != "file"}
     except Exception:  # none, or one damaged in any way (zip, CRC, array, JSON): read the file
         return None
-    return _rows(texts, columns, name)
+    rows = _rows(texts, columns, str(path))
+    if rows is None or (tail is not None and len(rows) != tail.records):
+        return None
+    return rows, tail
+
+
+def _grown(path: Path, kept: bytes, key: bytes, prefix: Any) -> Tail | None:
+    """Where to read on from when the file kept under `kept` (with `prefix`, what `_prefix`
+    found) has only grown into the file kept under `key` (the module's docstring says how
+    this is judged); else None. Raises what a damaged summary or the file's reading raises."""
+    if not prefix or kept[:WHERE] != key[:WHERE]:
+        return None
+    was, now = json.loads(kept[WHERE:]), json.loads(key[WHERE:])
+    same = all(was[name] == now[name] for name in ("inode", "device", "format", "referee"))
+    if not (same and was["size"] < now["size"]):
+        return None
+    with path.open("rb") as file:
+        fingerprint, _ = _fingerprint(file, was["size"])
+    if fingerprint != prefix["fingerprint"]:
+        return None
+    return Tail(was["size"], prefix["lines"], prefix["records"])
+
+
+def _fingerprint(file: IO[bytes], size: int) -> tuple[str, bool]:
+    """A digest of the first `size` bytes of `file`: of the size and `SAMPLES` blocks spread
+    over them, the first and the last included; and whether they end a line."""
+    digest = hashlib.sha256(str(size).encode())
+    block = b""
+    for start in sorted({i * max(size - BLOCK, 0) // (SAMPLES - 1) for i in range(SAMPLES)}):
+        file.seek(start)
+        block = file.read(min(BLOCK, size - start))
+        digest.update(block)
+    return digest.hexdigest(), block.endswith(b"\n")
+
+
+def _prefix(path: Path, size: int, records: int, tail: Tail | None) -> dict[str, Any] | None:
+    """What lets a later run read only what is appended to the file, its first `size` bytes
+    holding `records` records (of which `tail` was read last, if the rest came from a
+    summary): the lines they end, their fingerprint; None when the file is not read line
+    by line, or its last line is not ended (being written), or it cannot be read."""
+    if not appendable(path):
+        return None
+    start, lines = (0, 0) if tail is None else (tail.start, tail.lines)
+    try:
+        with path.open("rb") as file:
+            fingerprint, ended = _fingerprint(file, size)
+            file.seek(start)
+            while start < size:  # the lines are counted only where they were not before
+                chunk = file.read(min(1 << 20, size - start))
+                if not chunk:
+                    return None
+                lines += chunk.count(b"\n")
+                start += len(chunk)
+    except OSError:
+        return None
+    if not ended:
+        return None
+    return {"lines": lines, "records": records, "fingerprint": fingerprint}
 
 
 def _rows(texts: object, columns: dict[str, np.ndarray], name: str) -> GameRows | None:

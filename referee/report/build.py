@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.games.base import Game, State
+from referee.games import get_game
+from referee.games.base import Game, RulesetError, State
 from referee.ratings import RatingOptions, RatingTable, build_tables, read_games
 from referee.ratings.errors import RatingsInputError
 from referee.ratings.plot import ratings_svg
@@ -174,8 +175,18 @@ def engine_note(turn: Turn) -> str:
     return "; ".join(parts)
 
 
-def _about(paths: list[Path], files: list[Path]) -> tuple[str, list[str]]:
-    """A title and a few facts: from tournament.json when a path is a tournament folder."""
+def _game_title(name: str) -> str:
+    """A game's title (`Takhteh`), or its name when it is not a known game."""
+    try:
+        return get_game(name).title
+    except RulesetError:
+        return name
+
+
+def _about(paths: list[Path], files: list[Path], events: set[str | None]) -> tuple[str, list[str]]:
+    """A title and a few facts: from tournament.json when a path is a tournament folder. The
+    title is the event when every game and tournament names the same one (`events`: those of
+    the games), else what the tournaments are, else the files' names."""
     facts = []
     titles = []
     for path in paths:
@@ -188,9 +199,10 @@ def _about(paths: list[Path], files: list[Path]) -> tuple[str, list[str]]:
             facts.append(str(error))
             continue
         config = info.config
-        titles.append(info.id)
         bots = ", ".join(bot.name for bot in config.bots)
         kind = "a gauntlet" if config.format == "gauntlet" else "a round robin"
+        events.add(config.event)
+        titles.append(f"{_game_title(config.game)} {kind.partition(' ')[2]} of {bots}")
         rounds = f" x {config.rounds} rounds" if config.rounds > 1 else ""
         openings = f", {len(config.openings)} openings" if config.openings else ""
         facts.append(
@@ -203,8 +215,10 @@ def _about(paths: list[Path], files: list[Path]) -> tuple[str, list[str]]:
             if state is not None:
                 facts.append(state.text())
     facts.append("Games from " + ", ".join(str(file) for file in files) + ".")
+    if len(events) == 1 and None not in events:
+        return str(next(iter(events))), facts
     if titles:
-        return "Tournament " + ", ".join(titles), facts
+        return "; ".join(titles), facts
     return "Games of " + ", ".join(file.name for file in files), facts
 
 
@@ -222,13 +236,15 @@ def collect(paths: Iterable[str | Path], options: RatingOptions | None = None) -
     packs: list[str] = []
     errors: list[str | None] = []
     encoder = BoardEncoder()
+    events: set[str | None] = set()
     for file in files:
         for number, record in enumerate(_records(file), 1):
+            events.add(record.event.event)
             rows.append(_row(str(file), number, record))
             game, states, befores, error = _positions(record)
             packs.append(encoder.pack_game(game, states, befores, _turns(record)))
             errors.append(error)
-    title, facts = _about(given, files)
+    title, facts = _about(given, files, events)
     return Report(
         title=title,
         facts=facts,

@@ -11,11 +11,13 @@ from __future__ import annotations
 import base64
 import html
 import json
+from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
 from referee.ratings.output import table_html
 from referee.report.build import GameRow, Report
+from referee.report.target import sources_meta
 
 
 def _static(name: str) -> str:
@@ -86,6 +88,7 @@ _VIEWER = """<dialog id="viewer" aria-labelledby="viewer-title">
 <button type="button" class="close" aria-label="close the viewer">✕</button></div>
 <div class="viewer-body">
 <div class="board-side">
+<p id="players"></p>
 <div id="board" aria-live="polite"></div>
 <div class="controls">
 <button type="button" data-step="first" aria-label="first position" title="Home">|◀</button>
@@ -103,7 +106,8 @@ _VIEWER = """<dialog id="viewer" aria-labelledby="viewer-title">
 </dialog>"""
 
 
-def render_page(report: Report) -> str:
+def render_page(report: Report, made_from: Sequence[str] = ()) -> str:
+    """The page; it names `made_from`, the paths it was made from (`target.sources`)."""
     several_files = len(report.files) > 1
     facts = "".join(f"<p>{html.escape(fact)}</p>" for fact in report.facts)
     if report.tables:
@@ -126,6 +130,7 @@ def render_page(report: Report) -> str:
         [
             "<!DOCTYPE html>",
             '<html lang="en"><head><meta charset="utf-8">',
+            sources_meta(made_from),
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>{title}</title>",
             f"<style>{_static('report.css')}</style>",

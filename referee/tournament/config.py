@@ -393,7 +393,7 @@ def load_config_file(path: Path, overrides: dict[str, object]) -> TournamentConf
     except ValidationError as error:
         raise ConfigError(f"{path}: {_first_error(error)}") from None
     if suite is not None:
-        config = with_openings(config, path.resolve().parent / suite)
+        config = with_openings(config, suite, path.resolve().parent)
     if "bots" in overrides and overrides["bots"] is not None:
         return config  # resolved where they were given
     # A file's relative paths mean the same from wherever referee is started.
@@ -401,16 +401,18 @@ def load_config_file(path: Path, overrides: dict[str, object]) -> TournamentConf
     return config.model_copy(update={"bots": [resolve_paths(bot, folder) for bot in config.bots]})
 
 
-def with_openings(config: TournamentConfig, path: Path) -> TournamentConfig:
-    """The configuration with the opening suite of the file at `path`, every line checked by
-    playing it (ConfigError with the file, line and rule of the first bad one); the suite's
-    lines, not the file's name, go into tournament.json, so a resume needs no file."""
-    from referee.tournament.openings import OpeningError, read_openings
+def with_openings(config: TournamentConfig, given: str, folder: Path) -> TournamentConfig:
+    """The configuration with the opening suite `given`: a file (relative to `folder`) or the
+    name of a suite shipped with referee, every line checked by playing it (ConfigError with
+    the file, line and rule of the first bad one); the suite's lines, not the file's name, go
+    into tournament.json, so a resume needs no file and a suite named either way is the same
+    tournament."""
+    from referee.tournament.openings import OpeningError, find_suite, read_openings
     from referee.tournament.worker import tournament_ruleset
 
     try:
         game, ruleset = tournament_ruleset(config)
-        suite = read_openings(path, game, ruleset)
+        suite = read_openings(find_suite(given, folder), game, ruleset)
     except OpeningError as error:
         raise ConfigError(str(error)) from None
     return build_config(**{**config.model_dump(), "openings": [o.text() for o in suite]})

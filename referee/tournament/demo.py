@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 from referee.games import GAME_NAMES
 from referee.tournament.config import BotEntry, TournamentConfig
+from referee.tournament.openings import shipped_suites, suite_lines
 
 DEMO_BOTS: dict[str, tuple[list[str], int]] = {  # in the order the README introduces the games
     "thax": (["random", "greedy", "thax-perfect"], 100),
@@ -16,14 +16,8 @@ DEMO_BOTS: dict[str, tuple[list[str], int]] = {  # in the order the README intro
 }
 """Per game: the bots and the games per pairing."""
 
-DEMO_OPENINGS = {"trax": "trax-3ply.txt", "thai": "thai-3ply.txt"}
+DEMO_OPENINGS = {"trax": "trax-3ply", "thai": "thai-3ply"}
 """The shipped suites the deterministic games play from, in a seeded random order."""
-
-
-def shipped_openings(name: str) -> list[str]:
-    """The openings of a suite shipped in referee/data/openings (comments left out)."""
-    text = resources.files("referee.data").joinpath("openings", name).read_text("utf-8")
-    return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
 def demo_configs(seed: str = "demo") -> dict[str, TournamentConfig]:
@@ -34,7 +28,11 @@ def demo_configs(seed: str = "demo") -> dict[str, TournamentConfig]:
             games_per_pair=games,
             seed=seed,
             event="referee demo",
-            openings=shipped_openings(DEMO_OPENINGS[game]) if game in DEMO_OPENINGS else None,
+            openings=(
+                suite_lines(shipped_suites()[DEMO_OPENINGS[game]])
+                if game in DEMO_OPENINGS
+                else None
+            ),
             openings_order="random",
         )
         for game, (specs, games) in DEMO_BOTS.items()

@@ -16,6 +16,10 @@ without `|` is moves only, except in the dice games, where it is a start positio
 turns need rolls, which the duplicate dice of each pair provide after the book. Every line is
 played through the engine when the suite is read; a bad line is refused with its file, line
 and the rule it breaks before any game starts.
+
+The suites shipped with referee (`referee/data/openings/NAME.txt`) are named by NAME
+(`--openings trax-3ply`): they are read as package data, so the name works from any folder
+after any install.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -104,7 +110,47 @@ def read_opening(game: Game[Any, Any], ruleset: Ruleset, text: str, where: str) 
     return Opening(start, tuple(played))
 
 
-def read_openings(path: Path, game: Game[Any, Any], ruleset: Ruleset) -> list[Opening]:
+def shipped_suites() -> dict[str, Traversable]:
+    """The suites shipped with referee, by name (the file's name without `.txt`), sorted."""
+    folder = resources.files("referee.data").joinpath("openings")
+    found = (entry for entry in folder.iterdir() if entry.name.endswith(".txt"))
+    return {entry.name.removesuffix(".txt"): entry for entry in sorted(found, key=str)}
+
+
+def find_suite(given: str, folder: Path) -> Path | Traversable:
+    """The suite a user named: a file (relative to `folder`) if there is one, else the
+    shipped suite of that name; OpeningError when it is neither."""
+    path = folder / given
+    if path.exists():
+        return path
+    shipped = shipped_suites()
+    if given in shipped:
+        return shipped[given]
+    raise OpeningError(
+        given,
+        "file",
+        "no such file, nor a suite shipped with referee (" + ", ".join(shipped) + ")",
+    )
+
+
+def _suite_lines(text: str) -> list[tuple[int, str]]:
+    """The lines of a suite that hold an opening, numbered from 1, without their comments."""
+    found = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        opening = line.split("#", 1)[0].strip()
+        if opening:
+            found.append((number, opening))
+    return found
+
+
+def suite_lines(suite: Traversable) -> list[str]:
+    """The openings of a suite file as its lines say them (comments left out), unchecked."""
+    return [line for _, line in _suite_lines(suite.read_text("utf-8"))]
+
+
+def read_openings(
+    path: Path | Traversable, game: Game[Any, Any], ruleset: Ruleset
+) -> list[Opening]:
     """Every opening of a suite file, in file order; OpeningError at the first bad line."""
     try:
         text = path.read_bytes().decode("utf-8")
@@ -112,11 +158,9 @@ def read_openings(path: Path, game: Game[Any, Any], ruleset: Ruleset) -> list[Op
         raise OpeningError(str(path), "file", f"cannot read: {error.strerror}") from None
     except UnicodeDecodeError as error:
         raise OpeningError(str(path), "encoding", f"not UTF-8 at byte {error.start}") from None
-    openings = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        line = line.split("#", 1)[0].strip() if not line.lstrip().startswith("#") else ""
-        if line:
-            openings.append(read_opening(game, ruleset, line, f"{path}:{number}"))
+    openings = [
+        read_opening(game, ruleset, line, f"{path}:{number}") for number, line in _suite_lines(text)
+    ]
     if not openings:
         raise OpeningError(str(path), "empty", "no opening in the file")
     return openings

@@ -250,3 +250,114 @@ def test_files_read_from_summaries_and_files_read_now_add_up(tmp_path) -> None:
     read_games([second], summaries=summaries)  # only the second has a summary
     pd.testing.assert_frame_equal(read_games([first, second], summaries=summaries).frame, plain)
     pd.testing.assert_frame_equal(read_games([first, second], summaries=summaries).frame, plain)
+
+
+class _Reads:
+    """`read_file`, noting where each reading began and how many bytes it read."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import referee.records.scan as scan
+
+        self.reads: list[tuple[int, int]] = []
+        skim = scan.skim_jsonl
+
+        def counted(stream):
+            start = stream.tell()
+            yield from skim(stream)
+            self.reads.append((start, stream.tell() - start))
+
+        monkeypatch.setattr(scan, "skim_jsonl", counted)
+
+
+def _append(path: Path, lines: list[bytes]) -> None:
+    with path.open("ab") as file:  # as the tournament's store appends: the same file grows
+        file.write(b"".join(lines))
+
+
+def _lines_of(games: list) -> list[bytes]:
+    from referee.records.io import record_to_json
+
+    return [(record_to_json(game) + "\n").encode() for game in games]
+
+
+def test_a_file_that_only_grew_is_read_from_where_its_summary_ended(tmp_path, monkeypatch) -> None:
+    """A tournament appending to a folder being rated: each run reads only the lines
+    appended since the last, and rates as a reading of the whole file does."""
+    path = tmp_path / "games.jsonl"
+    # A blank line among the first: the lines read later are numbered after it all the same.
+    path.write_bytes(b"".join(_lines_of(_games(20))) + b"\n" + b"".join(_lines_of(_games(10, 20))))
+    summaries = Summaries(tmp_path / "cache", min_bytes=0)
+    reads = _Reads(monkeypatch)
+    _frame(path, summaries)
+    assert reads.reads == [(0, path.stat().st_size)]
+    for start, count in [(30, 7), (37, 1), (38, 25)]:
+        size = path.stat().st_size
+        appended = _lines_of(_games(count, start))
+        _append(path, appended)
+        reads.reads.clear()
+        frame = _frame(path, summaries)
+        assert reads.reads == [(size, sum(map(len, appended)))]  # the new lines, no more
+        pd.testing.assert_frame_equal(frame, _frame(path, None))
+        # Game i (0-based; all are finished) on line i + 1, after the blank line 21 on i + 2.
+        assert frame["line"].tolist() == [i + 1 + (i >= 20) for i in range(start + count)]
+    assert len(list((tmp_path / "cache").glob("*.npz"))) == 1
+    reads.reads.clear()
+    _frame(path, summaries)
+    assert reads.reads == []  # unchanged since: the summary alone
+
+
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(archives(min_size=2), st.data())
+def test_a_summary_extended_by_what_was_appended_rates_as_the_whole_file(
+    tmp_path_factory, games, data
+) -> None:
+    folder = tmp_path_factory.mktemp("summaries")
+    path = folder / "games.jsonl"
+    split = data.draw(st.integers(1, len(games) - 1))
+    lines = _lines_of(games)
+    path.write_bytes(b"".join(lines[:split]))
+    summaries = Summaries(folder / "cache", min_bytes=0)
+    _frame(path, summaries)
+    _append(path, lines[split:])
+    pd.testing.assert_frame_equal(_frame(path, summaries), _frame(path, None))
+
+
+@pytest.mark.parametrize("change", ["prefix-rewritten", "new-file", "line-not-ended"])
+def test_a_file_that_did_not_only_grow_is_read_in_full(tmp_path, monkeypatch, change) -> None:
+    """Larger, but not by an append to what was summarised: the whole file is read again."""
+    path = tmp_path / "games.jsonl"
+    first = b"".join(_lines_of(_games(30)))
+    path.write_bytes(first[:-1] if change == "line-not-ended" else first)
+    summaries = Summaries(tmp_path / "cache", min_bytes=0)
+    _frame(path, summaries)
+    more = b"".join(_lines_of(_games(5, 30)))
+    if change == "prefix-rewritten":  # in place, the inode kept: a result changed, then more
+        edited = first.replace(b'"winner": 0', b'"winner": 1', 1)
+        assert edited != first
+        with path.open("r+b") as file:
+            file.write(edited + more)
+    elif change == "new-file":  # another file under the name, holding the same games first
+        (tmp_path / "new.jsonl").write_bytes(first + more)
+        os.replace(tmp_path / "new.jsonl", path)
+    else:  # the summarised part ended inside a line, which the append finishes
+        _append(path, [b"\n" + more])
+    reads = _Reads(monkeypatch)
+    frame = _frame(path, summaries)
+    assert reads.reads == [(0, path.stat().st_size)]
+    pd.testing.assert_frame_equal(frame, _frame(path, None))
+
+
+def test_a_bad_line_appended_is_named_as_a_full_reading_names_it(tmp_path) -> None:
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(b"\n" + b"".join(_lines_of(_games(12))))
+    summaries = Summaries(tmp_path / "cache", min_bytes=0)
+    _frame(path, summaries)
+    _append(path, [*_lines_of(_games(2, 12)), b'{"format": "referee"}\n'])
+    with pytest.raises(RatingsInputError) as extended:
+        _frame(path, summaries)
+    with pytest.raises(RatingsInputError) as full:
+        _frame(path, None)
+    assert str(extended.value) == str(full.value)
+    assert "record 15" in str(full.value) and ":16:" in str(full.value)

@@ -19,9 +19,12 @@ def make_tournament() -> Callable[..., Path]:
         game: str = "thax",
         games_per_pair: int = 4,
         bots: tuple[tuple[str, str], ...] = (("random-a", "random"), ("random-b", "random")),
+        event: str | None = None,
     ) -> Path:
         entries = [BotEntry(name=name, spec=spec) for name, spec in bots]
-        config = build_config(game=game, bots=entries, games_per_pair=games_per_pair, seed="3")
+        config = build_config(
+            game=game, bots=entries, games_per_pair=games_per_pair, seed="3", event=event
+        )
         run_tournament(directory, config, executor_factory=lambda: ThreadPoolExecutor(1))
         return directory
 

@@ -17,8 +17,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from referee.games import GAME_NAMES
-from referee.records.io import iter_jsonl
-from referee.records.model import Record
+from referee.records.io import iter_jsonl, write_jsonl
+from referee.records.model import Record, Turn
 from referee.report import build_report
 
 MakeTournament = Callable[..., Path]
@@ -104,6 +104,11 @@ def test_standings_and_stepping_through_a_game(
     marked = page.locator("#moves li.current")
     expect(marked).to_have_text("start")
     expect(page.locator("#counter")).to_have_text(f"0 / {len(records[number - 1].turns)}")
+    # The boards say "seat 0" and "seat 1": the viewer names the player of each.
+    names = [player.name for player in records[number - 1].players]
+    expect(page.locator("#players")).to_have_text(f"seat 0: {names[0]} · seat 1: {names[1]}")
+    moved = page.locator("#players .player.moved")
+    expect(moved).to_have_count(0)
 
     for turn in (1, 2):
         before = board.inner_html()
@@ -112,6 +117,7 @@ def test_standings_and_stepping_through_a_game(
         assert marked.inner_text().startswith(f"{turn}. ")
         assert board.inner_html() != before
         assert board.locator("svg").count() == 1
+        expect(moved).to_have_text(names[records[number - 1].turns[turn - 1].seat])
 
     page.keyboard.press("End")
     last = len(records[number - 1].turns)
@@ -187,3 +193,63 @@ def test_boards_mark_the_last_move_and_show_the_dice(
     if shots:
         page.evaluate(f"location.hash = '#game-1/turn-{turn}'")
         page.locator("#board").screenshot(path=str(Path(shots) / f"{game}-turn-{turn}.png"))
+
+
+def scored(record: Record, turn: int) -> Turn:
+    """A turn with what tdnet reports (a float score, the depth, the nodes)."""
+    score = (-1) ** turn * (0.123456789 + turn / 1000)
+    return record.turns[turn].model_copy(update={"score": score, "depth": 2, "nodes": 12345})
+
+
+@pytest.mark.parametrize("viewport", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+def test_the_move_list_fits_moves_with_scores(
+    viewport: tuple[int, int], browser: Browser, tmp_path: Path, make_tournament: MakeTournament
+) -> None:
+    """Takhteh moves with their scores, as tdnet reports them, under long names: every line
+    of the move list fits its width (wrapped if need be), the score included, on a desktop
+    and on a phone."""
+    bots = (("tdnet-time-0.5-depth-2", "random"), ("greedy-with-a-long-name", "random"))
+    directory = make_tournament(tmp_path / "t", game="takhteh", games_per_pair=2, bots=bots)
+    records = [
+        record.model_copy(update={"turns": [scored(record, i) for i in range(len(record.turns))]})
+        for record in records_of(directory / "games.jsonl")
+    ]
+    games = tmp_path / "scored.jsonl"
+    write_jsonl(games, records)
+    report = tmp_path / "report.html"
+    report.write_text(build_report([games]), encoding="utf-8")
+    width, height = viewport
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        open_report(page, report)
+        turns = len(records[0].turns)
+        page.evaluate(f"location.hash = '#game-1/turn-{turns // 2}'")
+        expect(page.locator("#board svg")).to_be_visible()
+        scores = page.locator("#moves .score")
+        expect(scores).to_have_count(turns)
+        first = records[0].turns[0]
+        assert first.score is not None
+        expect(scores.first).to_have_text(f"{{{first.score:+.4g}/2}}")
+        fits = page.evaluate(
+            """() => {
+              const list = document.getElementById("moves");
+              const right = list.getBoundingClientRect().left + list.clientWidth;
+              const items = [...list.children];
+              return {
+                list: list.scrollWidth <= list.clientWidth,
+                lines: items.filter((item) => item.scrollWidth > item.clientWidth).length,
+                outside: [...list.querySelectorAll(".move, .score")].filter(
+                  (cell) => cell.getBoundingClientRect().right > right + 0.5
+                ).length,
+                dialog: document.getElementById("viewer").scrollWidth
+                  <= document.getElementById("viewer").clientWidth,
+              };
+            }"""
+        )
+        assert fits == {"list": True, "lines": 0, "outside": 0, "dialog": True}
+        shots = os.environ.get("REFEREE_SCREENSHOTS")
+        if shots:
+            page.screenshot(path=str(Path(shots) / f"takhteh-scores-{width}.png"))
+    finally:
+        context.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from referee.tournament.openings import (
     Opening,
     OpeningError,
     all_openings,
+    find_suite,
     opening_order,
     read_openings,
 )
@@ -163,8 +165,88 @@ def test_the_openings_command_writes_a_suite_that_reads_back(tmp_path: Path) -> 
     assert refused.exit_code == 2 and "Traceback" not in refused.output
 
 
-@pytest.mark.parametrize("name", ["trax-3ply.txt", "thai-3ply.txt"])
-def test_the_shipped_suites_read(name: str) -> None:
-    path = Path(__file__).resolve().parents[2] / "referee" / "data" / "openings" / name
+SHIPPED = Path(__file__).resolve().parents[2] / "referee" / "data" / "openings"
+
+
+@pytest.mark.parametrize("name", ["trax-3ply", "thai-3ply"])
+def test_the_shipped_suites_are_named_from_any_folder(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A shipped suite is package data, found by its name wherever referee runs (not by a
+    path into the repository, which a non-editable install does not have)."""
+    monkeypatch.chdir(tmp_path)
     game = TRAX if name.startswith("trax") else THAI
-    assert len(read_openings(path, game, game.ruleset())) >= 30
+    found = find_suite(name, tmp_path)
+    assert found.read_text("utf-8") == (SHIPPED / f"{name}.txt").read_text("utf-8")
+    openings = read_openings(found, game, game.ruleset())
+    assert openings == read_openings(SHIPPED / f"{name}.txt", game, game.ruleset())
+    assert len(openings) >= 30
+    # A file of that name in the folder is the user's own suite, and wins.
+    own = suite(tmp_path, "@0+ B1/\n", name=name)
+    assert (
+        read_openings(find_suite(name, tmp_path), TRAX, TRAX.ruleset())
+        == [Opening(None, ("@0+", "B1/"))]
+        and find_suite(name, tmp_path) == own
+    )
+
+
+def test_a_suite_that_is_neither_file_nor_shipped_is_named_in_the_error(tmp_path: Path) -> None:
+    with pytest.raises(OpeningError, match="trax-3ply") as error:
+        find_suite("trax-9ply", tmp_path)
+    assert error.value.path == "trax-9ply"
+
+
+def test_openings_list_names_the_shipped_suites(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["openings", "--list"])
+    assert result.exit_code == 0, result.output
+    expected = []
+    for path in sorted(SHIPPED.glob("*.txt")):
+        lines = path.read_text("utf-8").splitlines()
+        count = sum(1 for line in lines if line.strip() and not line.startswith("#"))
+        expected.append(f"{path.stem}\t{count} openings")
+    assert result.output.splitlines() == expected
+    assert {"trax-3ply\t32 openings", "thai-3ply\t245 openings"} <= set(expected)
+    missing = CliRunner().invoke(app, ["openings"])
+    assert missing.exit_code == 2 and "--list" in missing.output
+
+
+def test_a_tournament_names_a_shipped_suite_as_its_path_did(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--openings trax-3ply` from any folder is the tournament that the suite's path into the
+    repository made: the same lines in tournament.json, so the same digest and games, and a
+    folder made with the path resumes as before."""
+    monkeypatch.chdir(tmp_path)
+    common = ["tournament", "run", "--game", "trax", "--bots", "random,greedy", "-q"]
+    common += ["--games-per-pair", "4", "--seed", "3"]
+    by_name = CliRunner().invoke(app, [*common, "--openings", "trax-3ply", "--out", "a"])
+    assert by_name.exit_code == 0, by_name.output
+    by_path = CliRunner().invoke(
+        app, [*common, "--openings", str(SHIPPED / "trax-3ply.txt"), "--out", "b"]
+    )
+    assert by_path.exit_code == 0, by_path.output
+    first, second = (json.loads(Path(out, "tournament.json").read_text()) for out in "ab")
+    assert first["config"] == second["config"] and first["id"] == second["id"]
+    assert first["config"]["openings"][:2] == ["@0+ A0+ A0+", "@0+ A0+ A0/"]
+    assert Path("a/games.jsonl").read_bytes().count(b"\n") == 4
+    resumed = CliRunner().invoke(app, ["tournament", "resume", "b", "-q"])
+    assert resumed.exit_code == 0, resumed.output
+
+
+def test_a_toml_file_names_a_shipped_suite_or_a_file_beside_it(tmp_path: Path) -> None:
+    from referee.tournament.config import load_config_file
+
+    toml = tmp_path / "t.toml"
+    bots = '[[bots]]\nname = "a"\nspec = "random"\n[[bots]]\nname = "b"\nspec = "greedy"\n'
+    toml.write_text(f'game = "thai"\nopenings = "thai-3ply"\n{bots}')
+    lines = (SHIPPED / "thai-3ply.txt").read_text("utf-8").splitlines()
+    expected = [line for line in lines if line and not line.startswith("#")]
+    config = load_config_file(toml, {})
+    assert config.openings is not None and len(config.openings) == len(expected) == 245
+    # Canonical PDN as the engine writes it: the shipped lines are written so already.
+    assert config.openings == expected
+    suite(tmp_path, expected[7] + "\n", name="thai-3ply")  # a file beside the TOML file wins
+    assert load_config_file(toml, {}).openings == [expected[7]]

@@ -12,6 +12,7 @@
   const replayError = document.getElementById("replay-error");
   const showCommand = document.getElementById("show-command");
   const title = document.getElementById("viewer-title");
+  const players = document.getElementById("players");
 
   let game = null; // the open game's index
   let turns = []; // its turns: [seat, roll, move], then [score/depth, engine output] if any
@@ -34,20 +35,45 @@
     return [body.turns, boards];
   }
 
+  function span(className, text) {
+    const element = document.createElement("span");
+    element.className = className;
+    element.textContent = text;
+    return element;
+  }
+
+  // A turn's move as the list and the caption show it: a player with no move (Takhteh's
+  // dice can leave none) says so rather than showing nothing.
+  const moveText = (move) => move || "no move";
+
+  // Each turn a line: the move (wrapped when the column is narrow), its score at the right.
   function fillMoves(info) {
     const start = document.createElement("li");
     start.textContent = "start";
     start.dataset.position = "0";
     const items = turns.map(([seat, roll, move, score, note], i) => {
       const item = document.createElement("li");
-      item.textContent =
-        `${i + 1}. ${info.players[seat]}${roll ? ` ${roll}` : ""}: ${move}` +
-        (score ? ` {${score}}` : "");
+      item.append(
+        span("move", `${i + 1}. ${info.players[seat]}${roll ? ` ${roll}` : ""}: ${moveText(move)}`),
+      );
+      if (score) item.append(" ", span("score", `{${score}}`));
       if (note) item.title = note;
       item.dataset.position = String(i + 1);
       return item;
     });
     moves.replaceChildren(start, ...items);
+  }
+
+  // The players by seat, the boards' "seat 0" and "seat 1"; the one who played the move
+  // shown is marked.
+  function fillPlayers(info) {
+    players.replaceChildren(
+      ...info.players.flatMap((name, seat) => [
+        ...(seat ? [" · "] : []),
+        span("seat", `seat ${seat}: `),
+        span("player", name),
+      ]),
+    );
   }
 
   function show(position) {
@@ -66,14 +92,19 @@
         item.removeAttribute("aria-current");
       }
     }
+    const moved = current === 0 ? null : turns[current - 1][0];
+    players.querySelectorAll(".player").forEach((name, seat) => {
+      name.classList.toggle("moved", seat === moved);
+    });
     if (current === 0) {
       caption.textContent = "The start of the game.";
     } else {
       const [seat, roll, move, , note] = turns[current - 1];
       const rolled = roll ? ` rolled ${roll} and` : "";
+      const played = move ? ` played ${move}` : " had no move";
       caption.textContent =
         `Turn ${current} of ${turns.length}: ${info.players[seat]} (seat ${seat})` +
-        `${rolled} played ${move}.` +
+        `${rolled}${played}.` +
         (note ? ` ${note[0].toUpperCase()}${note.slice(1)}.` : "");
     }
     const file = data.files[info.file];
@@ -91,6 +122,7 @@
     title.textContent =
       `Game ${info.label}: ${info.players[0]} – ${info.players[1]}, ${info.result}` +
       (how ? ` (${how})` : "");
+    fillPlayers(info);
     replayError.hidden = !info.error;
     replayError.textContent = info.error ?? "";
     moves.replaceChildren();
