@@ -56,9 +56,6 @@ MIN_BYTES = 8 << 20
 KEEP = 64
 """Summaries kept in the folder; the ones used longest ago are removed."""
 
-CACHE_VARIABLE = "REFEREE_CACHE_DIR"
-"""The environment variable that names the cache folder."""
-
 _RANGES: Mapping[str, tuple[int, int | None]] = {
     "winner": (UNFINISHED, 1),
     "first": (0, 1),
@@ -72,21 +69,6 @@ _RANGES: Mapping[str, tuple[int, int | None]] = {
 
 _NONE_ALLOWED = {"reason", "tournament"}
 """Text columns where -1 stands for none."""
-
-
-def cache_folder(environment: Mapping[str, str] = os.environ) -> Path | None:
-    """Where summaries are kept: $REFEREE_CACHE_DIR, else referee/ in $XDG_CACHE_HOME or
-    ~/.cache; None when there is no home folder to find one in."""
-    given = environment.get(CACHE_VARIABLE)
-    if given:
-        return Path(given)
-    base = environment.get("XDG_CACHE_HOME")
-    if base:
-        return Path(base) / "referee"
-    try:
-        return Path.home() / ".cache" / "referee"
-    except (RuntimeError, KeyError):  # no $HOME and no password entry
-        return None
 
 
 @dataclass(frozen=True)
