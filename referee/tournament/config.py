@@ -7,7 +7,7 @@ import shlex
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -323,19 +323,21 @@ LAUNCH_FIELDS = frozenset(
 RUN_FIELDS = frozenset({"pass_env", "log_limit_mb"})
 
 
+def game_fields(config: TournamentConfig) -> dict[str, Any]:
+    """The configuration as JSON data without how programs are started (`dir`, `command`,
+    ...): what decides the games played."""
+    data = config.model_dump(mode="json", exclude=set(RUN_FIELDS))
+    data["bots"] = [
+        {key: value for key, value in bot.items() if key not in LAUNCH_FIELDS}
+        for bot in data["bots"]
+    ]
+    return data
+
+
 def same_games(first: TournamentConfig, second: TournamentConfig) -> bool:
     """Whether two configurations play the same games, differing at most in how programs are
-    started (`dir`, `command`, ...): what a fix after a failed start changes."""
-
-    def games(config: TournamentConfig) -> dict[str, object]:
-        data = config.model_dump(exclude=set(RUN_FIELDS))
-        data["bots"] = [
-            {key: value for key, value in bot.items() if key not in LAUNCH_FIELDS}
-            for bot in data["bots"]
-        ]
-        return data
-
-    return games(first) == games(second)
+    started: what a fix after a failed start changes."""
+    return game_fields(first) == game_fields(second)
 
 
 def without_secrets(config: TournamentConfig) -> TournamentConfig:
