@@ -19,7 +19,7 @@ from pydantic import (
     model_validator,
 )
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, plain_problem
 from referee.tournament.adjudication import Adjudication, parse_adjudication
 from referee.tournament.clock import TimeControl, parse_time_control
 
@@ -310,7 +310,7 @@ def with_bot_options(config: TournamentConfig, items: list[str], base: Path) -> 
         try:
             entry = BotEntry.model_validate(fields)
         except ValidationError as error:
-            raise ConfigError(f"--bot-option {item!r}: {_first_error(error)}") from None
+            raise ConfigError(f"--bot-option {item!r}: {first_problem(error)}") from None
         if key == "dir":
             entry = resolve_paths(entry, base)
         bots[name] = entry
@@ -377,7 +377,7 @@ def build_config(**fields: object) -> TournamentConfig:
     try:
         return TournamentConfig.model_validate(fields)
     except ValidationError as error:
-        raise ConfigError(_first_error(error)) from None
+        raise ConfigError(first_problem(error)) from None
 
 
 def load_config_file(path: Path, overrides: dict[str, object]) -> TournamentConfig:
@@ -393,7 +393,7 @@ def load_config_file(path: Path, overrides: dict[str, object]) -> TournamentConf
     try:
         config = TournamentConfig.model_validate(data)
     except ValidationError as error:
-        raise ConfigError(f"{path}: {_first_error(error)}") from None
+        raise ConfigError(f"{path}: {first_problem(error)}") from None
     if suite is not None:
         config = with_openings(config, path.resolve().parent / suite)
     if "bots" in overrides and overrides["bots"] is not None:
@@ -418,8 +418,9 @@ def with_openings(config: TournamentConfig, path: Path) -> TournamentConfig:
     return build_config(**{**config.model_dump(), "openings": [o.text() for o in suite]})
 
 
-def _first_error(error: ValidationError) -> str:
+def first_problem(error: ValidationError) -> str:
+    """The first problem of a configuration that failed validation: `field.path: why`."""
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"])
-    message = first["msg"].removeprefix("Value error, ")
+    message = plain_problem(dict(first))
     return f"{where}: {message}" if where else message

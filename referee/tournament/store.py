@@ -26,6 +26,7 @@ from referee.tournament.config import (
     ConfigError,
     TournamentConfig,
     build_config,
+    first_problem,
     game_fields,
     same_games,
 )
@@ -342,7 +343,10 @@ class TournamentStore:
             info = TournamentFile.model_validate(data)
         except OSError as error:
             raise ConfigError(f"{self.config_path}: cannot read: {error.strerror}") from None
-        except (ValueError, ValidationError) as error:
+        except ValidationError as error:
+            problem = first_problem(error)
+            raise ConfigError(f"{self.config_path}: not a tournament file: {problem}") from None
+        except ValueError as error:
             raise ConfigError(f"{self.config_path}: not a tournament file: {error}") from None
         if info.digest is not None and _sha256(data["config"]) != info.digest.config:
             changed = changed_fields(info.digest, data["config"])
