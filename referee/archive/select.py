@@ -56,7 +56,7 @@ class Counts:
     """Games of another game than the one the output format holds, by game (told once, in
     the summary, not game by game)."""
     output: str | None = None
-    """The output format's name and game, for the summary of `others`: `pdn holds thai`."""
+    """The output format's name and game, for the summary of `others`: `pdn holds only thai`."""
     left: int = 0
     """Games past `--first`, or not drawn by `--sample`."""
 
@@ -124,6 +124,8 @@ class Seen:
 
     players: set[str] = field(default_factory=set)
     events: set[str] = field(default_factory=set)
+    partial: bool = False
+    """Some games were not looked at (ruled out unread by the line test, or past `--first`)."""
 
     def add(self, view: Any) -> None:
         for player in view.players:
@@ -148,6 +150,8 @@ def selected(
     def passed_over() -> None:
         counts.read += 1
         counts.filtered += 1
+        if seen is not None:
+            seen.partial = True
 
     matcher = plan.criteria.matcher()
     with_turns = plan.dedupe or plan.criteria.needs_turns()
@@ -189,6 +193,8 @@ def selected(
         counts.left = passed - len(sample)
         yield from sample
     elif plan.first is not None:
+        if seen is not None:
+            seen.partial = True
         # Stop reading once enough games passed: the rest of the archive is never read.
         yield from itertools.islice(passing(), plan.first)
     else:
@@ -200,15 +206,16 @@ def unknown_names(paths: list[str], criteria: Criteria, seen: Seen) -> list[str]
     the nearest names it has: such a filter keeps nothing, which is otherwise silent.
 
     `seen` holds the names of the games the selection read; when one asked for is not among
-    them (the quick line test skips games unread, `--first` stops early), the files are read
-    again for their names alone (standard input cannot be read twice).
+    them and some games were not looked at (the quick line test skips games unread, `--first`
+    stops early), the files are read again for their names alone (standard input cannot be
+    read twice).
     """
     players = [name for name in criteria.player_names() if name not in seen.players]
     events = [word for word in criteria.events if not _in_event(word, seen.events)]
     if not players and not events:
         return []
     files = [path for path in paths if path != STDIN]
-    if files:
+    if files and seen.partial:
         for entry in read_entries(files, lambda *_: None):
             seen.add(entry.view)
     notes = []

@@ -154,13 +154,14 @@ def select(
     )
     file_format = output_format(out, format, split_by is not None)
     plan = Plan(criteria, dedupe, first, sample, seed, file_format)
-    seen = Seen()
+    # The names of the games read are gathered only for a filter that names a player or event.
+    seen = Seen() if criteria.player_names() or criteria.events else None
     entries = selected(paths, plan, counts, _report, seen)
     if split_by is not None:
         split_selected(entries, out, split_by, file_format, counts, _report)
     else:
         write_selected(entries, out, file_format, counts, _report)
-    for note in unknown_names(paths, criteria, seen):
+    for note in unknown_names(paths, criteria, seen) if seen is not None else ():
         typer.echo(f"note: {note}", err=True)
     typer.echo(counts.summary(), err=True)
     raise typer.Exit(1 if counts.unreadable else 0)
