@@ -22,7 +22,15 @@ _CACHE = tempfile.mkdtemp(prefix="referee-test-cache-")
 
 def pytest_configure(config: pytest.Config) -> None:
     # `referee ratings` keeps summaries of big files in a cache folder: the suite's own,
-    # never the user's (commands run in subprocesses inherit it).
+    # never the user's (commands run in subprocesses inherit it). The solved THAX table,
+    # kept in the same folder, is linked from the user's when there is one (solving it takes
+    # half a minute).
+    from referee.cache import cache_folder
+    from referee.games.thax.solver import CACHE_NAME
+
+    users = cache_folder()
+    if users is not None and (users / CACHE_NAME).is_file():
+        os.symlink(users / CACHE_NAME, os.path.join(_CACHE, CACHE_NAME))
     os.environ["REFEREE_CACHE_DIR"] = _CACHE
 
 

@@ -8,13 +8,15 @@ filters run first, so a game they drop is never replayed.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from referee.archive.entries import Entry
 from referee.archive.positions import PositionQuery
 from referee.errors import RefereeError
-from referee.games.base import GameError
+from referee.games import game_names, get_game
+from referee.games.base import Game, GameError, IllegalMove, Ruleset, State, chance_children
 from referee.records.replay import ReplayError, game_of, replay
 from referee.validator.check import validate_record
 
@@ -70,6 +72,94 @@ def split_plies(text: str, dice: bool) -> list[str]:
     return [word for word in text.split() if not re.fullmatch(r"\d+\.+", word)]
 
 
+@dataclass(frozen=True)
+class MovesQuery:
+    """An opening to look for: its text and the games whose rules allow every ply of it."""
+
+    text: str
+    games: frozenset[str]
+
+    def opened_by(self, entry: Entry) -> bool:
+        return entry.game in self.games and opens_with(entry, self.text)
+
+
+def moves_query(text: str, games: Iterable[str] = (), variants: Iterable[str] = ()) -> MovesQuery:
+    """The opening `text`, its plies played from the start of each game asked for (every game
+    when none is; each variant asked for, else every variant), on every roll in the dice
+    games; FilterError naming the first ply that no game allows, and why."""
+    names = sorted(games) or list(game_names())
+    fits: set[str] = set()
+    failures: list[tuple[int, bool, int, str, str, str]] = []
+    for name in names:
+        game = get_game(name)
+        plies = split_plies(text, game.has_dice)
+        if not plies:
+            raise FilterError(f"--moves {text!r}: no move in it")
+        for variant in [v for v in game.variants if v in variants] or game.variants:
+            bad = _bad_ply(game, game.ruleset(variant), plies)
+            if bad is None:
+                fits.add(name)
+                break
+            index, read, why = bad
+            failures.append((index, read, len(plies), game.title, plies[index], why))
+    if fits:
+        return MovesQuery(text, frozenset(fits))
+    # The game whose rules went furthest, a ply read as a move before one that is no move,
+    # then the game that reads more plies in the text (its notation is likelier the one).
+    index, _, _, title, ply, why = max(failures, key=lambda failure: failure[:3])
+    where = f"ply {index + 1} {ply!r} is no legal move: {why}"
+    if len(names) == 1:
+        raise FilterError(f"--moves {text!r}: {where} ({title})")
+    raise FilterError(f"--moves {text!r} is the opening of no game; nearest, {title}: {where}")
+
+
+def _bad_ply(
+    game: Game[Any, Any], ruleset: Ruleset, plies: list[str]
+) -> tuple[int, bool, str] | None:
+    """The first ply that no position reached by the plies before it allows (with every roll
+    in a dice game): its index, whether some position read it as a move, and why; None when
+    every ply is legal."""
+    states: set[State[Any]] = {game.initial_state(ruleset)}
+    for index, ply in enumerate(plies):
+        states = _rolled(states)
+        if not states:
+            return index, False, "the game is over before it"
+        after: set[State[Any]] = set()
+        illegal: set[str] = set()
+        unread: set[str] = set()
+        for state in states:
+            try:
+                after.add(game.play_text(state, ply))
+            except IllegalMove as error:
+                illegal.add(error.message)
+            except GameError as error:
+                unread.add(error.message)
+        if not after:
+            # One reason when every roll gives the same (or there is no roll), else none of
+            # the rolls' reasons is more to the point than another.
+            reasons = sorted(illegal or unread)
+            why = reasons[0] if len(reasons) == 1 else "no roll allows it"
+            return index, bool(illegal), why
+        states = after
+    return None
+
+
+def _rolled(states: Iterable[State[Any]]) -> set[State[Any]]:
+    """The positions with a player to move that the states lead to, after any roll; a game
+    that is over leads nowhere."""
+    found: set[State[Any]] = set()
+    waiting = list(states)
+    while waiting:
+        state = waiting.pop()
+        if state.is_terminal():
+            continue
+        if state.is_chance():
+            waiting.extend(chance_children(state))
+        else:
+            found.add(state)
+    return found
+
+
 def opens_with(entry: Entry, text: str) -> bool:
     """Whether the game's first moves are those of `text`: each ply read in the game's
     position before that turn and compared with the recorded move in canonical notation."""
@@ -108,8 +198,15 @@ class Criteria:
     tags: tuple[tuple[str, str], ...] = ()
     valid: bool | None = None
     position: PositionQuery | None = None
-    moves: str | None = None
+    moves: MovesQuery | None = None
     any_of: bool = False
+
+    def player_names(self) -> list[str]:
+        """The player names the filters ask for (`--winner`'s seat words are no name)."""
+        names = [*self.players, self.seat0, self.seat1]
+        if self.winner is not None and self.winner not in WINNER_WORDS:
+            names.append(self.winner)
+        return [name for name in names if name is not None]
 
     def needs_turns(self) -> bool:
         return self.turns is not None
@@ -124,14 +221,12 @@ class Criteria:
         """
         if self.any_of:
             return None
-        names = [*self.players, self.seat0, self.seat1]
-        if self.winner is not None and self.winner not in WINNER_WORDS:
-            names.append(self.winner)
+        names = self.player_names()
         groups = [
             [_quoted(game) for game in self.games],
             [_quoted(reason) for reason in self.reasons],
             [f"/{variant}@".encode() for variant in self.variants],
-            *([_quoted(name)] for name in names if name is not None),
+            *([_quoted(name)] for name in names),
             *([_quoted(text)] for tag in self.tags for text in tag),
         ]
         # A group with a value that has no quick form (it needs escapes) cannot rule a line out.
@@ -176,9 +271,8 @@ class Criteria:
             tests.append(lambda e: _event_has(e, words))
         for key, value in self.tags:
             tests.append(_tagged(key, value))
-        if self.moves:
-            moves = self.moves
-            tests.append(lambda e: opens_with(e, moves))
+        if self.moves is not None:
+            tests.append(self.moves.opened_by)
         if self.position is not None:
             position = self.position
             tests.append(lambda e: position.reached_by(e.record()))

@@ -9,6 +9,7 @@ line for line, byte for byte.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import io
 import itertools
@@ -19,7 +20,7 @@ import sys
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
@@ -32,6 +33,7 @@ from referee.records.formats import FileFormat, format_named, formats
 from referee.records.formats.referee_json import JsonlFormat
 from referee.records.io import RecordError
 from referee.records.model import Record
+from referee.validator.run import STDIN
 
 T = TypeVar("T")
 OPEN_FILES = 64
@@ -40,7 +42,8 @@ OPEN_FILES = 64
 
 @dataclass
 class Counts:
-    """What happened to the games read."""
+    """What happened to the games read: each game read is kept or dropped for one reason, so
+    `read == kept + dropped` (a game written into two files of a split is kept once)."""
 
     read: int = 0
     kept: int = 0
@@ -48,13 +51,19 @@ class Counts:
     duplicates: int = 0
     unreadable: int = 0
     unfit: int = 0
-    """Games the output format cannot hold (a Trax game into PDN)."""
+    """Games the output format cannot write (a tag a Trax list reads as a header)."""
+    others: dict[str, int] = field(default_factory=dict)
+    """Games of another game than the one the output format holds, by game (told once, in
+    the summary, not game by game)."""
+    output: str | None = None
+    """The output format's name and game, for the summary of `others`: `pdn holds only thai`."""
     left: int = 0
     """Games past `--first`, or not drawn by `--sample`."""
 
     @property
     def dropped(self) -> int:
-        return self.filtered + self.duplicates + self.unreadable + self.unfit + self.left
+        other = sum(self.others.values())
+        return self.filtered + self.duplicates + self.unreadable + self.unfit + other + self.left
 
     def summary(self) -> str:
         parts = [
@@ -62,8 +71,11 @@ class Counts:
             f"{self.duplicates} duplicates",
             f"{self.unreadable} unreadable",
         ]
+        if self.others:
+            games = ", ".join(f"{count} {game}" for game, count in sorted(self.others.items()))
+            parts.append(f"{sum(self.others.values())} of other games ({self.output}: {games})")
         if self.unfit:
-            parts.append(f"{self.unfit} not in the output format's game")
+            parts.append(f"{self.unfit} the output format cannot hold")
         if self.left:
             parts.append(f"{self.left} left by --first/--sample")
         return (
@@ -82,6 +94,9 @@ class Plan:
     first: int | None = None
     sample: int | None = None
     seed: str = "0"
+    output: FileFormat | None = None
+    """The format written: when it holds one game, the games of the others are set apart
+    before the filters (so `--first` counts only games it can write)."""
 
 
 def game_digest(view: Any) -> bytes:
@@ -103,8 +118,29 @@ def _readable(entry: Entry, read: Callable[[Entry], T], counts: Counts, report: 
         return None
 
 
-def selected(paths: list[str], plan: Plan, counts: Counts, report: Report) -> Iterator[Entry]:
-    """The games that pass, in input order (a sample in input order too)."""
+@dataclass
+class Seen:
+    """The player names and events of the games read, for the note on a name no game has."""
+
+    players: set[str] = field(default_factory=set)
+    events: set[str] = field(default_factory=set)
+    partial: bool = False
+    """Some games were not looked at (ruled out unread by the line test, or past `--first`)."""
+
+    def add(self, view: Any) -> None:
+        for player in view.players:
+            self.players.add(player.name)
+        event = view.event
+        for text in (event.event, event.tournament):
+            if text:
+                self.events.add(text)
+
+
+def selected(
+    paths: list[str], plan: Plan, counts: Counts, report: Report, seen: Seen | None = None
+) -> Iterator[Entry]:
+    """The games that pass, in input order (a sample in input order too); `seen` gathers the
+    names of the games read."""
 
     def unreadable(file: str, number: int, line: int, error: RecordError) -> None:
         counts.read += 1
@@ -114,15 +150,29 @@ def selected(paths: list[str], plan: Plan, counts: Counts, report: Report) -> It
     def passed_over() -> None:
         counts.read += 1
         counts.filtered += 1
+        if seen is not None:
+            seen.partial = True
 
     matcher = plan.criteria.matcher()
     with_turns = plan.dedupe or plan.criteria.needs_turns()
     keep = plan.criteria.line_test()
-    seen: set[bytes] = set()
+    output = plan.output
+    only = output.game if output is not None else None
+    if output is not None and only is not None:
+        counts.output = f"{output.name} holds only {only}"
+    others = counts.others
+    digests: set[bytes] = set()
+    passed = 0
 
     def passing() -> Iterator[Entry]:
+        nonlocal passed
         for entry in read_entries(paths, unreadable, with_turns, keep, passed_over):
             counts.read += 1
+            if seen is not None:
+                seen.add(entry.view)
+            if only is not None and entry.game != only:
+                others[entry.game] = others.get(entry.game, 0) + 1
+                continue
             passes = _readable(entry, matcher, counts, report)
             if passes is None:
                 continue
@@ -131,22 +181,64 @@ def selected(paths: list[str], plan: Plan, counts: Counts, report: Report) -> It
                 continue
             if plan.dedupe:
                 digest = game_digest(entry.view)
-                if digest in seen:
+                if digest in digests:
                     counts.duplicates += 1
                     continue
-                seen.add(digest)
+                digests.add(digest)
+            passed += 1
             yield entry
 
     if plan.sample is not None:
         sample = reservoir(passing(), plan.sample, random.Random(plan.seed))
-        counts.left = counts.read - counts.unreadable - counts.filtered - counts.duplicates
-        counts.left -= len(sample)
+        counts.left = passed - len(sample)
         yield from sample
     elif plan.first is not None:
+        if seen is not None:
+            seen.partial = True
         # Stop reading once enough games passed: the rest of the archive is never read.
         yield from itertools.islice(passing(), plan.first)
     else:
         yield from passing()
+
+
+def unknown_names(paths: list[str], criteria: Criteria, seen: Seen) -> list[str]:
+    """A note for each player name and event asked for that no game of the input has, with
+    the nearest names it has: such a filter keeps nothing, which is otherwise silent.
+
+    `seen` holds the names of the games the selection read; when one asked for is not among
+    them and some games were not looked at (the quick line test skips games unread, `--first`
+    stops early), the files are read again for their names alone (standard input cannot be
+    read twice).
+    """
+    players = [name for name in criteria.player_names() if name not in seen.players]
+    events = [word for word in criteria.events if not _in_event(word, seen.events)]
+    if not players and not events:
+        return []
+    files = [path for path in paths if path != STDIN]
+    if files and seen.partial:
+        for entry in read_entries(files, lambda *_: None):
+            seen.add(entry.view)
+    notes = []
+    for name in players:
+        if name not in seen.players:
+            notes.append(f"no game has a player named {name!r}{_nearest(name, seen.players)}")
+    for word in events:
+        if not _in_event(word, seen.events):
+            notes.append(f"no event or tournament id has {word!r}{_nearest(word, seen.events)}")
+    return notes
+
+
+def _in_event(word: str, events: Iterable[str]) -> bool:
+    folded = word.casefold()
+    return any(folded in event.casefold() for event in events)
+
+
+def _nearest(text: str, known: set[str]) -> str:
+    """`; nearest: a, b, c`: the known names most like `text` (nothing when none is known)."""
+    if not known:
+        return ""
+    names = difflib.get_close_matches(text, sorted(known), n=3, cutoff=0)
+    return f"; nearest: {', '.join(names)}"
 
 
 def reservoir(entries: Iterable[T], size: int, rng: random.Random) -> list[T]:
@@ -162,11 +254,12 @@ def reservoir(entries: Iterable[T], size: int, rng: random.Random) -> list[T]:
     return [entry for _, entry in sorted(chosen, key=lambda pair: pair[0])]
 
 
-def output_format(target: str, name: str | None) -> FileFormat:
-    """The format named, else the one of the target's extension (JSONL for standard output)."""
+def output_format(target: str, name: str | None, split: bool = False) -> FileFormat:
+    """The format named, else the one of the target's extension (JSONL for standard output
+    and for the files of a split)."""
     if name is not None:
         return format_named(name)
-    if target == STDOUT:
+    if target == STDOUT or split:
         return format_named("jsonl")
     suffix = Path(target).suffix.lower()
     for file_format in formats():
@@ -195,15 +288,10 @@ def _target(path: Path) -> Iterator[IO[bytes]]:
 
 def _fitting(
     entries: Iterable[Entry], file_format: FileFormat, counts: Counts, report: Report
-) -> Iterator[Record]:
-    """The records of the games the format holds; the others are reported and counted."""
+) -> Iterator[tuple[Entry, Record]]:
+    """The games the format can write, with their records, each counted once as kept; the
+    others are reported and counted."""
     for entry in entries:
-        if file_format.game is not None and entry.game != file_format.game:
-            counts.unfit += 1
-            report(
-                f"{entry.where()}: a {entry.game} game; {file_format.name} holds {file_format.game}"
-            )
-            continue
         record = _readable(entry, Entry.record, counts, report)
         if record is None:
             continue
@@ -217,7 +305,7 @@ def _fitting(
                 report(f"{entry.where()}: not written as {file_format.name}: {error}")
                 continue
         counts.kept += 1
-        yield record
+        yield entry, record
 
 
 def _write(
@@ -235,10 +323,15 @@ def _write(
             stream.write(line)
             counts.kept += 1
         return
+    fitting = _fitting(entries, file_format, counts, report)
+    _write_records((record for _, record in fitting), file_format, stream)
+
+
+def _write_records(records: Iterable[Record], file_format: FileFormat, stream: IO[bytes]) -> None:
     text = _TextStream(stream)
     try:
         # The writers only write and flush: the text stream is all the IO they use.
-        file_format.write(_fitting(entries, file_format, counts, report), text)  # type: ignore[arg-type]
+        file_format.write(records, text)  # type: ignore[arg-type]
     except ValueError as error:
         raise ArchiveError(f"cannot write {file_format.name}: {error}") from None
     text.flush()
@@ -259,10 +352,9 @@ class _TextStream:
 
 
 def write_selected(
-    entries: Iterable[Entry], target: str, format_name: str | None, counts: Counts, report: Report
+    entries: Iterable[Entry], target: str, file_format: FileFormat, counts: Counts, report: Report
 ) -> None:
     """Write the games to one file, or to standard output with `-`."""
-    file_format = output_format(target, format_name)
     if target == STDOUT:
         _write(entries, file_format, sys.stdout.buffer, counts, report)
         sys.stdout.buffer.flush()
@@ -318,29 +410,30 @@ def split_selected(
     entries: Iterable[Entry],
     folder: str,
     by: SplitBy,
-    format_name: str | None,
+    file_format: FileFormat,
     counts: Counts,
     report: Report,
 ) -> list[str]:
-    """Write each game into the file of each of its values in `folder`; the files written."""
+    """Write each game into the file of each of its values in `folder`; the files written
+    (a file only for a value some game written has)."""
     if folder == STDOUT:
         raise ArchiveError("--split-by writes files into a folder, not to standard output")
     root = Path(folder)
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise ArchiveError(f"{folder}: give a new or empty folder for --split-by")
     root.mkdir(parents=True, exist_ok=True)
-    file_format = format_named(format_name or "jsonl")
     names = _Names(file_format.extensions[0])
     if isinstance(file_format, JsonlFormat):
         _split_jsonl(entries, root, by, names, counts, report)
     else:
-        groups: dict[str, list[Entry]] = {}
-        for entry in entries:
+        # Each game is read and tried once, then goes into the group of each of its values.
+        groups: dict[str, list[Record]] = {}
+        for entry, record in _fitting(entries, file_format, counts, report):
             for value in split_values(entry, by):
-                groups.setdefault(names(value), []).append(entry)
+                groups.setdefault(names(value), []).append(record)
         for name, group in groups.items():
             with _target(root / name) as stream:
-                _write(group, file_format, stream, counts, report)
+                _write_records(group, file_format, stream)
     return sorted(set(names.names.values()))
 
 

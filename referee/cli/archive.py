@@ -120,8 +120,17 @@ def select(
     Counts of games read, kept and dropped go to stderr. Exit 0, or 1 when some games could
     not be read, 2 when the command is given wrong.
     """
-    from referee.archive.filters import Criteria, TurnRange, parse_tag
-    from referee.archive.select import Counts, Plan, selected, split_selected, write_selected
+    from referee.archive.filters import Criteria, TurnRange, moves_query, parse_tag
+    from referee.archive.select import (
+        Counts,
+        Plan,
+        Seen,
+        output_format,
+        selected,
+        split_selected,
+        unknown_names,
+        write_selected,
+    )
 
     counts = Counts()
     if first is not None and sample is not None:
@@ -140,15 +149,20 @@ def select(
         tags=tuple(parse_tag(text) for text in tag or ()),
         valid=valid,
         position=_position(position, game, variant, symmetric),
-        moves=moves,
+        moves=moves_query(moves, game or (), variant or ()) if moves is not None else None,
         any_of=any_of,
     )
-    plan = Plan(criteria, dedupe, first, sample, seed)
-    entries = selected(paths, plan, counts, _report)
+    file_format = output_format(out, format, split_by is not None)
+    plan = Plan(criteria, dedupe, first, sample, seed, file_format)
+    # The names of the games read are gathered only for a filter that names a player or event.
+    seen = Seen() if criteria.player_names() or criteria.events else None
+    entries = selected(paths, plan, counts, _report, seen)
     if split_by is not None:
-        split_selected(entries, out, split_by, format, counts, _report)
+        split_selected(entries, out, split_by, file_format, counts, _report)
     else:
-        write_selected(entries, out, format, counts, _report)
+        write_selected(entries, out, file_format, counts, _report)
+    for note in unknown_names(paths, criteria, seen) if seen is not None else ():
+        typer.echo(f"note: {note}", err=True)
     typer.echo(counts.summary(), err=True)
     raise typer.Exit(1 if counts.unreadable else 0)
 

@@ -82,10 +82,11 @@ def ratings(
     ] = True,
 ) -> None:
     """Rating tables per game and variant from any tournaments and record files."""
+    from referee.cache import cache_folder
     from referee.cli.inputs import names_stdin, spooled
     from referee.ratings import RatingOptions, build_tables, read_games
     from referee.ratings.output import print_tables, render
-    from referee.ratings.summaries import Summaries, cache_folder
+    from referee.ratings.summaries import Summaries
 
     options = RatingOptions(
         rating=rating,

@@ -73,9 +73,6 @@ BLOCK = 4096
 SAMPLES = 16
 """The fingerprint of a summarised file: SAMPLES blocks of BLOCK bytes spread over it."""
 
-CACHE_VARIABLE = "REFEREE_CACHE_DIR"
-"""The environment variable that names the cache folder."""
-
 _RANGES: Mapping[str, tuple[int, int | None]] = {
     "winner": (UNFINISHED, 1),
     "first": (0, 1),
@@ -89,21 +86,6 @@ _RANGES: Mapping[str, tuple[int, int | None]] = {
 
 _NONE_ALLOWED = {"reason", "tournament"}
 """Text columns where -1 stands for none."""
-
-
-def cache_folder(environment: Mapping[str, str] = os.environ) -> Path | None:
-    """Where summaries are kept: $REFEREE_CACHE_DIR, else referee/ in $XDG_CACHE_HOME or
-    ~/.cache; None when there is no home folder to find one in."""
-    given = environment.get(CACHE_VARIABLE)
-    if given:
-        return Path(given)
-    base = environment.get("XDG_CACHE_HOME")
-    if base:
-        return Path(base) / "referee"
-    try:
-        return Path.home() / ".cache" / "referee"
-    except (RuntimeError, KeyError):  # no $HOME and no password entry
-        return None
 
 
 class Reader(Protocol):

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, plain_problem
 from referee.games import get_game, registered_names
 from referee.games.base import RulesetError
 from referee.records.model import FORMAT, VERSION, Record, record_adapter
@@ -63,7 +63,7 @@ def schema_error(error: ValidationError, ruleset: object = None) -> RecordError:
             f"ruleset id {ruleset!r} is not of the form game/variant@N (N a plain number)",
             where,
         )
-    return RecordError("schema", f"{where}: {first['msg']}", where)
+    return RecordError("schema", f"{where}: {plain_problem(dict(first))}", where)
 
 
 def parse_record(data: Any) -> Record:

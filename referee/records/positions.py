@@ -74,7 +74,9 @@ def position_from_record(
         file_format, stream = detect_stream(path, raw)
         if file_format is None:
             raise RecordError("format", f"{path}: not a record file referee reads")
+        games = 0
         for loaded in file_format.read(stream):
+            games = loaded.number
             if loaded.number != game_number:
                 continue
             if loaded.record is None:
@@ -107,4 +109,5 @@ def position_from_record(
                 recorded = record.turns[turn].roll
                 roll = None if recorded is None else roll_text(tuple(recorded))
             return game, _rolled(state, roll)
-    raise RecordError("game", f"{path}: has no game {game_number}")
+    held = f"{games} game{'' if games == 1 else 's'}"
+    raise RecordError("game", f"{path}: game {game_number} not found: the file has {held}")

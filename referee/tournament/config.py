@@ -7,7 +7,7 @@ import shlex
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -19,7 +19,7 @@ from pydantic import (
     model_validator,
 )
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, plain_problem
 from referee.tournament.adjudication import Adjudication, parse_adjudication
 from referee.tournament.clock import TimeControl, parse_time_control
 
@@ -310,7 +310,7 @@ def with_bot_options(config: TournamentConfig, items: list[str], base: Path) -> 
         try:
             entry = BotEntry.model_validate(fields)
         except ValidationError as error:
-            raise ConfigError(f"--bot-option {item!r}: {_first_error(error)}") from None
+            raise ConfigError(f"--bot-option {item!r}: {first_problem(error)}") from None
         if key == "dir":
             entry = resolve_paths(entry, base)
         bots[name] = entry
@@ -323,19 +323,21 @@ LAUNCH_FIELDS = frozenset(
 RUN_FIELDS = frozenset({"pass_env", "log_limit_mb"})
 
 
+def game_fields(config: TournamentConfig) -> dict[str, Any]:
+    """The configuration as JSON data without how programs are started (`dir`, `command`,
+    ...): what decides the games played."""
+    data = config.model_dump(mode="json", exclude=set(RUN_FIELDS))
+    data["bots"] = [
+        {key: value for key, value in bot.items() if key not in LAUNCH_FIELDS}
+        for bot in data["bots"]
+    ]
+    return data
+
+
 def same_games(first: TournamentConfig, second: TournamentConfig) -> bool:
     """Whether two configurations play the same games, differing at most in how programs are
-    started (`dir`, `command`, ...): what a fix after a failed start changes."""
-
-    def games(config: TournamentConfig) -> dict[str, object]:
-        data = config.model_dump(exclude=set(RUN_FIELDS))
-        data["bots"] = [
-            {key: value for key, value in bot.items() if key not in LAUNCH_FIELDS}
-            for bot in data["bots"]
-        ]
-        return data
-
-    return games(first) == games(second)
+    started: what a fix after a failed start changes."""
+    return game_fields(first) == game_fields(second)
 
 
 def without_secrets(config: TournamentConfig) -> TournamentConfig:
@@ -375,7 +377,7 @@ def build_config(**fields: object) -> TournamentConfig:
     try:
         return TournamentConfig.model_validate(fields)
     except ValidationError as error:
-        raise ConfigError(_first_error(error)) from None
+        raise ConfigError(first_problem(error)) from None
 
 
 def load_config_file(path: Path, overrides: dict[str, object]) -> TournamentConfig:
@@ -391,7 +393,7 @@ def load_config_file(path: Path, overrides: dict[str, object]) -> TournamentConf
     try:
         config = TournamentConfig.model_validate(data)
     except ValidationError as error:
-        raise ConfigError(f"{path}: {_first_error(error)}") from None
+        raise ConfigError(f"{path}: {first_problem(error)}") from None
     if suite is not None:
         config = with_openings(config, suite, path.resolve().parent)
     if "bots" in overrides and overrides["bots"] is not None:
@@ -418,8 +420,9 @@ def with_openings(config: TournamentConfig, given: str, folder: Path) -> Tournam
     return build_config(**{**config.model_dump(), "openings": [o.text() for o in suite]})
 
 
-def _first_error(error: ValidationError) -> str:
+def first_problem(error: ValidationError) -> str:
+    """The first problem of a configuration that failed validation: `field.path: why`."""
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"])
-    message = first["msg"].removeprefix("Value error, ")
+    message = plain_problem(dict(first))
     return f"{where}: {message}" if where else message

@@ -22,7 +22,14 @@ from referee.records.io import iter_jsonl, record_to_json
 from referee.records.keys import GameKey, game_key
 from referee.records.model import Record
 from referee.records.scan import scan_jsonl
-from referee.tournament.config import ConfigError, TournamentConfig, build_config, same_games
+from referee.tournament.config import (
+    ConfigError,
+    TournamentConfig,
+    build_config,
+    first_problem,
+    game_fields,
+    same_games,
+)
 from referee.tournament.play import Ending
 from referee.tournament.schedule import GameJob, Layout, iter_schedule, schedule, schedule_size
 from referee.wording import plural
@@ -115,6 +122,52 @@ def changed_fields(digest: ConfigDigest, config: dict[str, Any]) -> list[str]:
         for path in sorted(now.keys() | digest.fields.keys())
         if now.get(path) != digest.fields.get(path)
     ]
+
+
+def differences(stored: Any, given: Any, shown: int = 3) -> str:
+    """The fields whose values differ, each with both values (`seed: "1" in the folder, "2"
+    given`), the first `shown` of them and how many more."""
+    changed = [
+        f"{path}: {before} in the folder, {after} given"
+        for path, before, after in _differing(stored, given, "")
+    ]
+    more = f"; and {len(changed) - shown} more" if changed[shown:] else ""
+    return "; ".join(changed[:shown]) + more
+
+
+def _differing(before: Any, after: Any, path: str) -> Iterator[tuple[str, str, str]]:
+    """The innermost fields and list items that differ, with both values as JSON (`nothing`
+    for a field or item on one side only)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        places = [
+            (f"{path}.{key}" if path else key, before.get(key, _NOTHING), after.get(key, _NOTHING))
+            for key in sorted(before | after)
+        ]
+    elif isinstance(before, list) and isinstance(after, list):
+        places = [
+            (
+                f"{path}[{index}]",
+                before[index] if index < len(before) else _NOTHING,
+                after[index] if index < len(after) else _NOTHING,
+            )
+            for index in range(max(len(before), len(after)))
+        ]
+    else:
+        yield path, _shown(before), _shown(after)
+        return
+    for inner, there, here in places:
+        if there is _NOTHING or here is _NOTHING:
+            yield inner, _shown(there), _shown(here)
+        elif there != here:
+            yield from _differing(there, here, inner)
+
+
+_NOTHING = object()
+"""A field or list item on one side only."""
+
+
+def _shown(value: Any) -> str:
+    return "nothing" if value is _NOTHING else _canonical(value)
 
 
 class NumberSet:
@@ -277,8 +330,9 @@ class TournamentStore:
             if existing.config == config:
                 return existing
             if not same_games(existing.config, config):
+                changed = differences(game_fields(existing.config), game_fields(config))
                 raise ConfigError(
-                    f"{self.directory} holds a tournament with another configuration; "
+                    f"{self.directory} holds a tournament with another configuration ({changed}); "
                     "resume it with 'referee tournament resume' or choose another folder"
                 )
             # Launch settings changed (a fix after a failed start): same games, new file.
@@ -307,7 +361,10 @@ class TournamentStore:
             info = TournamentFile.model_validate(data)
         except OSError as error:
             raise ConfigError(f"{self.config_path}: cannot read: {error.strerror}") from None
-        except (ValueError, ValidationError) as error:
+        except ValidationError as error:
+            problem = first_problem(error)
+            raise ConfigError(f"{self.config_path}: not a tournament file: {problem}") from None
+        except ValueError as error:
             raise ConfigError(f"{self.config_path}: not a tournament file: {error}") from None
         if info.digest is not None and _sha256(data["config"]) != info.digest.config:
             changed = changed_fields(info.digest, data["config"])

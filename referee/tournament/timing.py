@@ -42,7 +42,11 @@ def unsolved_thax_table(config: TournamentConfig) -> Path | None:
         for entry in config.bots
     ):
         return None
-    from referee.games.thax import solver
+    from referee.cache import cache_folder
+    from referee.games.thax.solver import CACHE_NAME
 
-    path = solver.cache_dir() / solver.CACHE_NAME
+    folder = cache_folder()
+    if folder is None:
+        return None
+    path = folder / CACHE_NAME
     return None if path.exists() else path

@@ -85,7 +85,8 @@ def test_ctrl_c_says_what_is_stored_and_how_to_continue(
 
 
 def test_a_line_before_solving_thax(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("REFEREE_CACHE", str(tmp_path / "cache"))
+    # One variable names the folder of the THAX table and of the summaries.
+    monkeypatch.setenv("REFEREE_CACHE_DIR", str(tmp_path / "cache"))
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt  # stop before the half minute of solving
@@ -93,7 +94,7 @@ def test_a_line_before_solving_thax(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(tournament_runner, "run_tournament", interrupted)
     args = ["tournament", "run", "--game", "thax", "--out", str(tmp_path / "t")]
     result = cli.invoke(app, [*args, "--bots", "random,thax-perfect"])
-    table = tmp_path / "cache" / "referee" / "thax-values-v1.npy"
+    table = tmp_path / "cache" / "thax-values-v1.npy"
     assert f"solving THAX once, about 30 s; cached in {table}" in result.stderr
     assert "stopped: 0 games stored" in result.stderr
     table.parent.mkdir(parents=True)

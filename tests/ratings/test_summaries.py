@@ -14,11 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from referee.cache import CACHE_VARIABLE, OLD_VARIABLE, cache_folder
 from referee.cli.app import app
 from referee.ratings import read_games
 from referee.ratings.errors import RatingsInputError
 from referee.ratings.results import GameRows, _duplicated
-from referee.ratings.summaries import CACHE_VARIABLE, MIN_BYTES, Summaries
+from referee.ratings.summaries import MIN_BYTES, Summaries
 from referee.records.io import write_jsonl
 from tests.archive.helpers import archives
 from tests.ratings.helpers import record
@@ -233,9 +234,10 @@ def test_what_a_stopped_run_left_is_removed_an_hour_later(tmp_path) -> None:
 
 
 def test_the_cache_folder_is_the_one_named_first() -> None:
-    from referee.ratings.summaries import cache_folder
-
     assert cache_folder({CACHE_VARIABLE: "/a", "XDG_CACHE_HOME": "/b"}) == Path("/a")
+    assert cache_folder({CACHE_VARIABLE: "/a", OLD_VARIABLE: "/c"}) == Path("/a")
+    # The old name of the THAX table's folder still counts: the folder that holds referee/.
+    assert cache_folder({OLD_VARIABLE: "/c", "XDG_CACHE_HOME": "/b"}) == Path("/c/referee")
     assert cache_folder({"XDG_CACHE_HOME": "/b"}) == Path("/b/referee")
     assert cache_folder({}) == Path.home() / ".cache" / "referee"
 

@@ -264,4 +264,6 @@ def test_show_refuses_a_turn_or_game_the_file_does_not_have(
     too_far = runner.invoke(app, ["show", file, "--turn", "9999"])
     assert too_far.exit_code == 2 and "turns, not 9999" in too_far.output
     no_game = runner.invoke(app, ["show", file, "--game-number", "7"])
-    assert no_game.exit_code == 2 and "has no game 7" in no_game.output
+    games = len((directory / "games.jsonl").read_text().splitlines())
+    assert no_game.exit_code == 2
+    assert f"game 7 not found: the file has {games} games" in no_game.output

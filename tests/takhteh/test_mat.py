@@ -18,12 +18,13 @@ from referee.records.convert import convert
 from referee.records.formats import detect_format, format_named
 from referee.records.formats.takhteh_mat import NAME_LENGTH, mat_name
 from referee.records.io import write_jsonl
-from referee.records.model import Player, TakhtehRecord
+from referee.records.model import Player, Reason, Result, TakhtehRecord
 from referee.records.replay import replay
 from referee.validator.check import validate_file
 from tests.takhteh.helpers import random_game, random_match
 
 FIXTURE = Path(__file__).parents[1] / "fixtures/takhteh/standard-backgammon-7pt-two-games.mat"
+FIXTURES = FIXTURE.parent
 
 
 def test_fixture_reads_entries_columns_and_results() -> None:
@@ -133,6 +134,49 @@ def test_export_then_import_gives_back_the_same_moves(seed: int, length: int) ->
         )
         assert read.match is not None and read.match.length == length
         assert read.players == original.players
+        assert read.result.reason == original.result.reason
+
+
+@pytest.mark.parametrize(
+    ("name", "turns", "winner"),
+    [
+        # The winner (seat 0, then seat 1) moved, then the other player resigned: GNU
+        # Backgammon writes `Wins 1 point` in the winner's column, as after bearing off.
+        ("gnubg-resigns-after-the-winners-move-left.mat", 11, 0),
+        ("gnubg-resigns-after-the-winners-move-right.mat", 12, 1),
+        # Seat 1 rolled 63, then resigned: `63:` without a move is no turn.
+        ("gnubg-rolls-then-resigns.mat", 11, 0),
+    ],
+)
+def test_a_gnubg_resignation_is_read_as_one_and_validates(
+    name: str, turns: int, winner: int
+) -> None:
+    path = FIXTURES / name
+    [loaded] = list(format_named("mat").read(io.BytesIO(path.read_bytes())))
+    record = loaded.record
+    assert record is not None and record.result is not None
+    assert (record.result.winner, record.result.points) == (winner, 1)
+    assert record.result.reason is Reason.RESIGN
+    assert len(record.turns) == len(loaded.turn_places) == turns
+    [report] = list(validate_file(path))
+    assert report.valid, report.diagnostics
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0, 1), st.integers(0, 1))
+def test_a_resignation_at_any_turn_reads_back_as_one(seed: int, where: float, winner: int) -> None:
+    whole = random_game(random.Random(seed))
+    cut = int(where * (len(whole.turns) - 1))
+    # Either player gives up after `cut` turns, whoever moved last.
+    record = whole.model_copy(
+        update={
+            "turns": whole.turns[:cut],
+            "result": Result(winner=winner, points=1, reason=Reason.RESIGN),
+        }
+    )
+    [again] = _round_trip([record])
+    assert again.result is not None and again.result.reason is Reason.RESIGN
+    assert _canonical_moves(again) == _canonical_moves(record)
 
 
 def test_written_layout_matches_gnubg() -> None:

@@ -78,8 +78,18 @@ def test_resume_plays_only_what_is_missing_and_drops_a_half_written_line(tmp_pat
 
 def test_a_folder_with_another_configuration_is_refused(tmp_path: Path) -> None:
     run_tournament(tmp_path, config(), concurrency=1)
-    with pytest.raises(ConfigError, match="another configuration"):
+    with pytest.raises(ConfigError, match="another configuration") as refused:
         run_tournament(tmp_path, config(seed="other"), concurrency=1)
+    # The message names the field that differs, with both values.
+    assert '(seed: "9" in the folder, "other" given)' in str(refused.value)
+    bots = [BotEntry(name=n, spec=n) for n in ("random", "greedy")]
+    three = build_config(game="thax", bots=[*bots, BotEntry(name="third", spec="random")])
+    with pytest.raises(ConfigError) as refused:
+        run_tournament(tmp_path, three.model_copy(update={"games_per_pair": 4}), concurrency=1)
+    assert (
+        'bots[2]: nothing in the folder, {"name":"third","spec":"random","tc":null} given; '
+        "games_per_pair: 6 in the folder, 4 given; seed:"
+    ) in str(refused.value)
 
 
 def test_bot_lists_keep_options_with_their_bot() -> None:
@@ -133,7 +143,7 @@ def test_cli_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("options", "said"),
     [
-        (["--rounds", str(10**12)], "rounds: Input should be less than or equal to 1000000"),
+        (["--rounds", str(10**12)], "rounds: must be 1000000 or less, not 1000000000000"),
         (
             ["--games-per-pair", "1000000", "--rounds", "1000"],
             "the schedule holds 1,000,000,000 games or matches (rounds x games per pairing x "

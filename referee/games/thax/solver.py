@@ -18,10 +18,10 @@ from __future__ import annotations
 import fcntl
 import os
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 
+from referee.cache import cache_folder
 from referee.games.thax.rules import NUMBERS, TURN_OUTCOMES, Side
 
 RADIX = (2, 3, 4, 5, 6)
@@ -133,15 +133,13 @@ def solve() -> np.ndarray:
             values = evaluated
 
 
-def cache_dir() -> Path:
-    root = os.environ.get("REFEREE_CACHE") or os.environ.get("XDG_CACHE_HOME")
-    return Path(root) / "referee" if root else Path.home() / ".cache" / "referee"
-
-
 @cache
 def values() -> np.ndarray:
-    """The solved values, computed once (about half a minute) and kept in the cache folder."""
-    folder = cache_dir()
+    """The solved values, computed once (about half a minute) and kept in the cache folder
+    (computed at every start when there is none: no home folder to find one in)."""
+    folder = cache_folder()
+    if folder is None:
+        return solve()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / CACHE_NAME
     # Tournament workers may all ask at once: one computes, the others wait for its file.

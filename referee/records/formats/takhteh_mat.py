@@ -110,11 +110,12 @@ def _loaded(match: MatMatch, game: MatGame, number: int) -> Loaded:
         record = _record(match, game)
     except ValidationError as error:  # points or a score past the largest a record holds
         return Loaded(number, game.line, error=schema_error(error))
+    entries = game.entries[: len(record.turns)]
     return Loaded(
         number,
         game.line,
         record=record,
-        turn_places=tuple((entry.line, entry.column) for entry in game.entries),
+        turn_places=tuple((entry.line, entry.column) for entry in entries),
     )
 
 
@@ -136,18 +137,8 @@ def _record(match: MatMatch, game: MatGame) -> TakhtehRecord:
     length = 1 if money else match.length or 1
     ruleset = "takhteh/standard@1" + (f"?match={length}" if length > 1 else "")
     entries = game.entries
-    result = None
-    if game.winner is not None:
-        # A game won on the winner's own last move ended by the rules; otherwise the loser
-        # gave it up.
-        by_rules = bool(entries) and entries[-1].seat == game.winner
-        result = Result(
-            winner=game.winner,
-            points=game.points,
-            reason=Reason.RULES if by_rules else Reason.RESIGN,
-        )
     event = {field: match.tags[tag] for tag, field in _EVENT_TAGS.items() if tag in match.tags}
-    return TakhtehRecord(
+    record = TakhtehRecord(
         game="takhteh",
         ruleset=ruleset,
         players=[Player(name=name or f"seat {seat}") for seat, name in enumerate(game.players)],
@@ -156,7 +147,6 @@ def _record(match: MatMatch, game: MatGame) -> TakhtehRecord:
             Turn(seat=entry.seat, roll=list(entry.roll), move=entry.move)  # type: ignore[arg-type]
             for entry in entries
         ],
-        result=result,
         tags={key: value for key, value in match.tags.items() if key not in _EVENT_TAGS},
         match=MatchInfo(
             length=length,
@@ -165,6 +155,33 @@ def _record(match: MatMatch, game: MatGame) -> TakhtehRecord:
             first=entries[0].seat if entries else None,
         ),
     )
+    if game.winner is None:
+        return record
+    record, reason = _ending(record, game.winner)
+    result = Result(winner=game.winner, points=game.points, reason=reason)
+    return record.model_copy(update={"result": result})
+
+
+def _ending(record: TakhtehRecord, winner: int) -> tuple[TakhtehRecord, Reason]:
+    """How a game that `Wins` ended, told by its last position: by the rules when the game is
+    over there, else by a resignation. The text does not say: GNU Backgammon writes a
+    resignation right after the winner's move exactly as the winner bearing off the last
+    checker. A last entry of the loser that is a roll without a move where a move exists is
+    the loser rolling and then resigning (GNU Backgammon writes the dice, `63:`): no turn,
+    left out. A game that does not replay keeps what the written order suggests (won on the
+    winner's own last move: the rules), and the validator says where it stops."""
+    turns = record.turns
+    last = None
+    try:
+        for step in replay(record, TAKHTEH):
+            last = step.after
+    except ReplayError as error:
+        final = turns[-1]
+        if error.turn == len(turns) - 1 and final.seat != winner and not final.move:
+            return record.model_copy(update={"turns": turns[:-1]}), Reason.RESIGN
+        by_rules = final.seat == winner
+        return record, Reason.RULES if by_rules else Reason.RESIGN
+    return record, Reason.RULES if last is not None and last.is_terminal() else Reason.RESIGN
 
 
 def to_matches(records: Iterable[Record]) -> tuple[list[MatMatch], list[str]]:
