@@ -47,10 +47,12 @@ def test_status_json_counts_what_the_records_hold(tmp_path: Path) -> None:
         "unit": "games",
         "scheduled": 6,
         "finished": 6,
+        "left_to_play": 0,
         "stored": 6,
         "stored_again": 1,
         "reasons": dict(Counter(record["result"]["reason"] for record in records)),
         "sprt": None,
+        "failed_start": None,
     }
     # Every field is documented.
     doc = (ROOT / "docs" / "tournaments.md").read_text()
@@ -60,8 +62,11 @@ def test_status_json_counts_what_the_records_hold(tmp_path: Path) -> None:
 def test_status_json_of_an_sprt(tmp_path: Path) -> None:
     out = tmp_path / "s"
     _run(out, "--games-per-pair", "8", "--sprt", "elo0=0,elo1=50,alpha=0.1,beta=0.2")
-    sprt = _status(out)["sprt"]
+    data = _status(out)
+    sprt = data["sprt"]
     assert isinstance(sprt, dict)
+    # A decided test leaves nothing to play; an undecided one the rest of its cap.
+    assert data["left_to_play"] == (0 if sprt["decision"] else 8 - data["finished"])
     stored = len((out / "games.jsonl").read_text().splitlines())
     assert sprt["elo0"] == 0 and sprt["elo1"] == 50 and sprt["alpha"] == 0.1
     assert sprt["games"] == stored and sprt["pairs"] == stored // 2
