@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.archive.choices import STDOUT, SplitBy, StatsFormat
-from referee.cli.output import fail
+from referee.cli.output import echo, fail
 from referee.records.reasons import Reason
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ Names = Annotated[list[str] | None, typer.Option()]
 
 
 def _report(line: str) -> None:
-    typer.echo(f"left out: {line}", err=True)
+    echo(f"left out: {line}", err=True)
 
 
 def select(
@@ -162,8 +162,8 @@ def select(
     else:
         write_selected(entries, out, file_format, counts, _report)
     for note in unknown_names(paths, criteria, seen) if seen is not None else ():
-        typer.echo(f"note: {note}", err=True)
-    typer.echo(counts.summary(), err=True)
+        echo(f"note: {note}", err=True)
+    echo(counts.summary(), err=True)
     raise typer.Exit(1 if counts.unreadable else 0)
 
 
@@ -197,7 +197,7 @@ def stats(
     errors: list[str] = []
     summary = collect_stats(paths, plies, lambda line: errors.append(line))
     for line in errors:
-        typer.echo(f"left out: {line}", err=True)
+        echo(f"left out: {line}", err=True)
     if not summary.groups:
         fail("no game read")
     text = render_stats(summary, format, openings)

@@ -45,6 +45,7 @@ def report(
     game in a viewer. It replaces an earlier report of the same paths, and no other file
     without --force."""
     from referee.cli.inputs import spooled
+    from referee.cli.output import echo
     from referee.ratings import RatingOptions
     from referee.ratings.results import record_files
     from referee.report import build_report
@@ -60,7 +61,7 @@ def report(
             check_output(output, made_from)
         text = build_report(given, RatingOptions(rating=rating, anchor=anchor), made_from)
         output.write_text(text, encoding="utf-8")
-    typer.echo(f"wrote {output} ({len(text.encode('utf-8')) / 1e6:.1f} MB)")
+    echo(f"wrote {output} ({len(text.encode('utf-8')) / 1e6:.1f} MB)")
 
 
 def show(
