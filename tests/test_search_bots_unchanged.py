@@ -5,6 +5,13 @@
 said about them (score, depth, nodes) of short games between depth-limited bots, so that
 nothing depends on the machine's speed. A refactor of the searches must leave every move the
 same; the golden values are the old code's, not the new code's.
+
+The two games with `tdnet` were written again when its network began to evaluate exactly
+(`referee/games/takhteh/net.py`): the same moves as before (checked then), its equity reported
+to 4 decimals instead of a float whose last digits came from the machine's BLAS kernel.
+The Thai and Trax games were written again when a bot's seed began to follow its name, not its
+seat (`play.bot_seed`): the old code given the new seeds played them (checked then); the
+Takhteh games do not change with the bots' seeds.
 """
 
 from __future__ import annotations

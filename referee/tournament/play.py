@@ -92,6 +92,15 @@ class DiceSource:
         return (first + 1, second + 1)
 
 
+def bot_seed(seed: str, name: str) -> str:
+    """The seed of the bot called `name` in the game of `seed`: it follows the bot, not its
+    seat. Both games of a seat-swapped pair share the pair's seed (for the dice); were the
+    bots' seeds the seat's, two random bots of a game without dice would play the second game
+    as the first, move for move. (`bot/` keeps a bot's stream apart from the dice streams,
+    `seat0` or `opening`, whatever its name.)"""
+    return f"{seed}/bot/{name}"
+
+
 class History(Sequence[Turn]):
     """The turns of a game in play, as the bots see them: kept as plain dicts, each made a
     `Turn` (and checked) only when a bot looks at it. Random and engine bots never do, and a
@@ -196,7 +205,7 @@ def play_game_data(
     result: Result | None = None
     for seat, bot in enumerate(bots):
         try:
-            bot.start_game(ruleset, seat, f"{seed}/bot{seat}")
+            bot.start_game(ruleset, seat, bot_seed(seed, players[seat].name))
         except Forfeit as forfeit:
             result = _forfeit(seat, Reason(forfeit.reason), forfeit.detail)
             break

@@ -58,6 +58,22 @@ def test_duplicate_dice_give_each_seat_the_same_rolls_in_both_games(tmp_path: Pa
             assert rolls_a[:shorter] == rolls_b[:shorter]
 
 
+@pytest.mark.parametrize("game", ["trax", "thai"])
+@pytest.mark.parametrize("seed", ["1", "2"])
+def test_two_random_bots_play_two_different_games_in_a_seat_swapped_pair(
+    tmp_path: Path, game: str, seed: str
+) -> None:
+    """Without dice the bots' own draws make the game: were their seeds the seat's, the
+    swapped game would repeat the first move for move (and the ratings count it twice)."""
+    bots = bot_entries(["random", "random"], [])
+    pair = build_config(game=game, bots=bots, games_per_pair=2, seed=seed)
+    run_tournament(tmp_path, pair, executor_factory=lambda: ThreadPoolExecutor(1))
+    first, second = stored_games(tmp_path)
+    assert [p["name"] for p in first["players"]] == ["random", "random#2"]
+    assert [p["name"] for p in second["players"]] == ["random#2", "random"]
+    assert [t["move"] for t in first["turns"]] != [t["move"] for t in second["turns"]]
+
+
 def test_concurrency_does_not_change_the_games(tmp_path: Path) -> None:
     run_tournament(tmp_path / "one", config(), concurrency=1)
     run_tournament(tmp_path / "two", config(), concurrency=2)

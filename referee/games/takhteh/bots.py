@@ -202,6 +202,12 @@ class ExpectimaxBot(Bot[TakhtehState, TakhtehMove]):
         return total
 
 
+REPORTED_DECIMALS = 4
+"""The decimals of the equity tdnet reports (a ten-thousandth of a point): the network's inputs
+are rounded by a few millionths (`net.py`), so the digits beyond carry nothing. The plays are
+compared at full precision, which is the same on every machine."""
+
+
 @functools.cache
 def _net() -> Net:
     """The shipped network, loaded on first use."""
@@ -239,7 +245,7 @@ class TDNetBot(Bot[TakhtehState, TakhtehMove]):
         values = equity(_net().probabilities(afters))
         self.nodes = len(afters)
         if len(moves) == 1:
-            self.info = MoveInfo(float(values[0]), 0, self.nodes)
+            self.info = MoveInfo(round(float(values[0]), REPORTED_DECIMALS), 0, self.nodes)
             return moves[0]
         order = sorted(range(len(moves)), key=lambda i: -values[i])
         if self.depth == 0:
@@ -257,7 +263,7 @@ class TDNetBot(Bot[TakhtehState, TakhtehMove]):
         self, moves: list[TakhtehMove], scored: list[tuple[float, int]], depth: int
     ) -> TakhtehMove:
         best = max(value for value, _ in scored)
-        self.info = MoveInfo(best, depth, self.nodes)
+        self.info = MoveInfo(round(best, REPORTED_DECIMALS), depth, self.nodes)
         return self.rng.choice([moves[i] for value, i in scored if value == best])
 
     def _look_ahead(self, after: Board, budget: Budget) -> float | None:

@@ -15,10 +15,18 @@ The features (`features`) are computed for a whole batch of positions at once:
   ignored), that exposure weighted by the pips a hit would lose, home-board points made,
   the longest prime and checkers still in the opponent's home board or on the bar;
 - whether the checkers are still in contact, and the pip difference split by it.
+
+A bot's evaluation (`Net.probabilities`) gives the same bits on every machine: BLAS picks its
+kernel by the CPU (and `OPENBLAS_CORETYPE`) and adds a product's terms in that kernel's order,
+and numpy's `exp` has its own code for AVX-512. So the inputs and weights are rounded to a
+fixed grid on which every sum is exact in float64 (`_exact_matmul`), and the sigmoid is made of
+additions, multiplications and a division only (`_sigmoid`). Training (`Net.forward`) keeps
+the plain float products: it is the run that made the weights, not a game.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from itertools import chain
 from pathlib import Path
@@ -57,6 +65,58 @@ def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     for start in range(0, len(a), rows):
         np.matmul(a[start : start + rows], b, out=out[start : start + rows])
     return out
+
+
+_INPUT_BITS, _WEIGHT_BITS, _HIDDEN_BITS = 18, 24, 20
+"""The grids of the exact evaluation: inputs to multiples of 2**-18, weights of 2**-24 and the
+hidden layer of 2**-20. The inputs move by 2**-19 at most, the weights by 2**-25 (float32
+weights near 1 are 2**-24 apart), far below what the network tells apart."""
+
+
+def _on_grid(a: np.ndarray, bits: int) -> np.ndarray:
+    """`a` in float64, rounded to the nearest multiple of 2**-bits (exact steps: scalings by
+    a power of two and a rounding to an integer)."""
+    scaled: np.ndarray = np.multiply(a, 2.0**bits, dtype=np.float64)
+    np.rint(scaled, out=scaled)
+    scaled *= 2.0**-bits
+    return scaled
+
+
+def _exact_matmul(a: np.ndarray, a_bits: int, b: np.ndarray, b_bits: int) -> np.ndarray:
+    """a @ b, the same bits whatever BLAS kernel, CPU or thread count: with `a` and `b` on
+    grids of 2**-a_bits and 2**-b_bits, every product and every partial sum is a multiple of
+    2**-(a_bits + b_bits) below the sum of the terms' sizes, exact in float64 while that sum
+    is below 2**(53 - a_bits - b_bits); so the order and grouping of the additions (which the
+    kernel chooses) and fused multiply-adds change nothing."""
+    a, b = _on_grid(a, a_bits), _on_grid(b, b_bits)
+    largest = float(np.abs(a).max(initial=0.0)) * float(np.abs(b).sum(axis=0).max(initial=0.0))
+    if largest >= 2.0 ** (53 - a_bits - b_bits):
+        raise ValueError(f"a product of up to {largest:g} is not exact on these grids")
+    return _matmul(a, b)
+
+
+# exp(z) = 2**k * exp(r) with k = round(z / ln 2) and |r| <= ln(2) / 2; ln 2 in two parts
+# (fdlibm's), the first with low bits zero so that k * _LN2_HIGH is exact.
+_LN2_HIGH = 6.93147180369123816490e-01
+_LN2_LOW = 1.90821492927058770002e-10
+_LOG2_E = 1.4426950408889634
+_EXP_TERMS = [1 / math.factorial(n) for n in range(12)]
+"""exp's Taylor series to r**11/11!: the rest is below 1e-14 of exp for |r| <= ln(2) / 2."""
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    """1 / (1 + exp(-z)) from additions, multiplications, a division and exact scalings only,
+    each rounded as IEEE 754 says on every CPU (numpy's own `exp` differs between them in the
+    last bit). Beyond |z| = 60 the sigmoid is 0 or 1 within 1e-26."""
+    minus = -np.clip(z, -60.0, 60.0)
+    k = np.rint(minus * _LOG2_E)
+    r = (minus - k * _LN2_HIGH) - k * _LN2_LOW
+    power = np.full_like(r, _EXP_TERMS[-1])
+    for term in reversed(_EXP_TERMS[:-1]):
+        power *= r
+        power += term
+    result: np.ndarray = 1 / (1 + np.ldexp(power, k.astype(np.int64)))
+    return result
 
 
 def _longest_run(made: np.ndarray) -> np.ndarray:
@@ -163,8 +223,12 @@ class Net:
         return hidden, 1 / (1 + np.exp(-(_matmul(hidden, self.w2.T) + self.b2)))
 
     def probabilities(self, boards: Sequence[Board] | np.ndarray) -> np.ndarray:
-        """(N, 3): win, win gammon, lose gammon for the player each board is seen from."""
-        return self.forward(features(boards))[1]
+        """(N, 3): win, win gammon, lose gammon for the player each board is seen from; the
+        same bits on every machine (the module's note)."""
+        pre = _exact_matmul(features(boards), _INPUT_BITS, self.w1.T, _WEIGHT_BITS) + self.b1
+        hidden = _sigmoid(pre)
+        out = _exact_matmul(hidden, _HIDDEN_BITS, self.w2.T, _WEIGHT_BITS) + self.b2
+        return _sigmoid(out)
 
 
 def equity(probabilities: np.ndarray) -> np.ndarray:
