@@ -263,7 +263,7 @@ def test_killed_and_resumed_runs_play_the_same_games(tmp_path: Path, kind: str) 
         (["--format", "swiss"], "'swiss' is not one of 'round-robin', 'gauntlet'"),
         (["--rounds", "0"], "--rounds"),
         (["--openings-start", "3"], "--openings-start goes with --openings"),
-        (["--openings", "/nonexistent/suite.txt"], "/nonexistent/suite.txt: cannot read"),
+        (["--openings", "/nonexistent/suite.txt"], "/nonexistent/suite.txt: no such file"),
     ],
 )
 def test_a_format_given_wrong_is_one_line_and_exit_2(
