@@ -147,20 +147,10 @@ def none_alive_5_seconds_later(
 def test_no_bot_nor_its_child_nor_its_daemon_outlives_the_tournament(
     tmp_path: Path, protocol: str, executor: str
 ) -> None:
-    pids = tmp_path / "pids"
-    pids.mkdir()
-    config = build_config(
-        game=GAME[protocol],
-        bots=[BotEntry(name="random", spec="random"), program(protocol, "--pids", str(pids),
-                                                              "--daemon", "start")],
-        games_per_pair=2,
-    )  # fmt: skip
     factory: Callable[[], Executor] | None = None
     if executor == "thread":  # bots started by the runner's own process, no pool worker
         factory = lambda: ThreadPoolExecutor(1)  # noqa: E731
-    run_tournament(tmp_path / "t", config, executor_factory=factory)
-    daemons = list(pids.glob("daemon-*"))
-    assert len(daemons) == (1 if protocol == "json" else 2)  # Trax: a process a game
+    pids = _play_with_a_daemon(tmp_path, protocol, "start", factory)
     assert none_alive_5_seconds_later(pids) == []
 
 
@@ -170,18 +160,27 @@ def test_a_daemon_a_bot_leaves_as_it_exits_does_not_outlive_the_tournament(
 ) -> None:
     """Started after the worker last looked below the bot: it comes to the worker, a child
     subreaper, when the bot exits."""
+    pids = _play_with_a_daemon(tmp_path, protocol, "exit", None)
+    assert none_alive_5_seconds_later(pids) == []
+
+
+def _play_with_a_daemon(
+    tmp_path: Path, protocol: str, when: str, factory: Callable[[], Executor] | None
+) -> Path:
+    """Play two games against a program that starts a daemon (`when`: as it starts, or as it
+    exits); the folder where its processes note their pids."""
     pids = tmp_path / "pids"
     pids.mkdir()
     config = build_config(
         game=GAME[protocol],
         bots=[BotEntry(name="random", spec="random"), program(protocol, "--pids", str(pids),
-                                                              "--daemon", "exit")],
+                                                              "--daemon", when)],
         games_per_pair=2,
     )  # fmt: skip
-    run_tournament(tmp_path / "t", config)
+    run_tournament(tmp_path / "t", config, executor_factory=factory)
     daemons = list(pids.glob("daemon-*"))
-    assert len(daemons) == (1 if protocol == "json" else 2)
-    assert none_alive_5_seconds_later(pids) == []
+    assert len(daemons) == (1 if protocol == "json" else 2)  # Trax: a process a game
+    return pids
 
 
 @pytest.mark.parametrize("protocol", ["json", "trax"])
