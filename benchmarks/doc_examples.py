@@ -15,6 +15,9 @@ see, says how the suite runs it, one directive a line:
     output bots-thax "ratings bots-thax"
     -->
 
+and `<!-- doc-test record -->` before a ```json block makes it a record the validator must
+find valid.
+
 `replace OLD NEW` rewrites every command of the block that holds OLD (sizes reduced); the
 other directives pick the commands holding a text as written in the doc (every command
 when none is given): `slow` ones run only with `-m slow`, `skip` ones never run, `exit N`
@@ -91,6 +94,8 @@ class Block:
     line: int
     """The line of the opening fence."""
     commands: list[Command] = field(default_factory=list)
+    record: str = ""
+    """A ```json block marked `<!-- doc-test record -->`: a whole record, valid."""
 
 
 def _directives(comment: str, where: str) -> list[Directive]:
@@ -174,6 +179,8 @@ def read_blocks(doc: Path) -> list[Block]:
                 block.commands.append(Command(doc, line, command, command))
             _apply(block, _directives(comment, where), where)
             blocks.append(block)
+        elif opening.group(3) == "json" and comment.split() == ["record"]:
+            blocks.append(Block(doc, index + 1, record="\n".join(lines[index + 1 : end])))
         elif comment:
             raise DocTestError(f"{where}: a doc-test directive before a block that is not shell")
         comment = ""

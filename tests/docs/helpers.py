@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shlex
 import shutil
+import subprocess
 from pathlib import Path
 
 from doc_examples import ROOT, Block, Command, run
@@ -132,20 +133,21 @@ class Scratch:
                     "command of its block makes nor tests/docs/helpers.py's PLACEHOLDERS do"
                 )
 
-    def run(self, command: Command, timeout: float) -> tuple[int, str]:
-        """Run the block's commands up to `command` (the skipped ones left out, the earlier
-        ones checked to exit as the doc says); its exit code and output."""
+    def run(self, command: Command, timeout: float) -> subprocess.CompletedProcess[str]:
+        """Run the block's commands up to `command`, the earlier ones checked to exit as the
+        doc says (left out: the skipped ones, and the slow ones before a fast one: a command
+        that needs what a slow one makes is slow too); what `command` did."""
         index = self.block.commands.index(command)
         while self.done <= index:
             step = self.block.commands[self.done]
             self.done += 1
-            if step.skip:
+            if step.skip or (step.slow and not command.slow):
                 continue
             self.provide(step)
             done = run(step, self.folder, timeout)
-            output = f"$ {step.run}\n{done.stdout}{done.stderr}"
             if step is command:
-                return done.returncode, output
+                return done
+            output = f"$ {step.run}\n{done.stdout}{done.stderr}"
             assert done.returncode == step.exit or step.xfail, (
                 f"{step.where}: {step.run!r}, run before {command.where}, exited "
                 f"{done.returncode}:\n{output}"
