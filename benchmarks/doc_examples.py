@@ -51,6 +51,11 @@ FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)")
 KINDS = {"replace", "slow", "skip", "exit", "xfail", "output"}
 
 
+def shown(doc: Path) -> str:
+    """A doc's path as messages give it: from the repository's root."""
+    return str(doc.relative_to(ROOT)) if doc.is_relative_to(ROOT) else str(doc)
+
+
 def doc_files(root: Path = ROOT) -> list[Path]:
     """README.md and every Markdown file under docs/."""
     return [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
@@ -85,7 +90,7 @@ class Command:
 
     @property
     def where(self) -> str:
-        return f"{self.doc.relative_to(ROOT)}:{self.line}"
+        return f"{shown(self.doc)}:{self.line}"
 
 
 @dataclass
@@ -148,7 +153,7 @@ def _commands(lines: list[str], first: int) -> list[tuple[int, str]]:
 def read_blocks(doc: Path) -> list[Block]:
     """The shell blocks of `doc` with their commands, directives applied."""
     lines = doc.read_text(encoding="utf-8").splitlines()
-    name = doc.relative_to(ROOT)
+    name = shown(doc)
     blocks = []
     comment = ""
     index = 0
@@ -250,7 +255,7 @@ def quoted(doc: Path, name: str) -> str:
     text = doc.read_text(encoding="utf-8")
     start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
     if start not in text or end not in text:
-        raise DocTestError(f"{doc.relative_to(ROOT)}: no markers {start} ... {end}")
+        raise DocTestError(f"{shown(doc)}: no markers {start} ... {end}")
     return text.partition(start)[2].partition(end)[0].strip()
 
 

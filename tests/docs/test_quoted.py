@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from doc_examples import ROOT, all_blocks, outputs, quoted
+from doc_examples import ROOT, all_blocks, outputs, quoted, shown
 
 from referee.games.thax.solver import win_probability
 from referee.validator.check import validate_file
@@ -20,7 +20,7 @@ THAX_DOC = ROOT / "docs" / "thax.md"
 
 
 @pytest.mark.parametrize(
-    "block", [b for b in BLOCKS if b.record], ids=lambda b: f"{b.doc.relative_to(ROOT)}:{b.line}"
+    "block", [b for b in BLOCKS if b.record], ids=lambda b: f"{shown(b.doc)}:{b.line}"
 )
 def test_a_record_shown_in_the_docs_is_valid(block, tmp_path: Path) -> None:
     path = tmp_path / "record.jsonl"
