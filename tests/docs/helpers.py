@@ -99,8 +99,8 @@ class Scratch:
         self.block = block
         self.folder = folder
         self.placeholders = placeholders
-        self.done = 0
-        """How many of the block's commands have run."""
+        self.done: dict[int, subprocess.CompletedProcess[str]] = {}
+        """What the commands that ran did, by their lines."""
 
     def provide(self, command: Command) -> None:
         reads, writes = _words(command.run)
@@ -134,22 +134,13 @@ class Scratch:
                 )
 
     def run(self, command: Command, timeout: float) -> subprocess.CompletedProcess[str]:
-        """Run the block's commands up to `command`, the earlier ones checked to exit as the
-        doc says (left out: the skipped ones, and the slow ones before a fast one: a command
-        that needs what a slow one makes is slow too); what `command` did."""
+        """What `command` did, run after the block's earlier commands (left out: the skipped
+        ones, and the slow ones before a fast one: a command that needs what a slow one makes
+        is slow too); each command runs once, whatever order the tests come in."""
         index = self.block.commands.index(command)
-        while self.done <= index:
-            step = self.block.commands[self.done]
-            self.done += 1
-            if step.skip or (step.slow and not command.slow):
+        for step in self.block.commands[: index + 1]:
+            if step.skip or (step.slow and not command.slow) or step.line in self.done:
                 continue
             self.provide(step)
-            done = run(step, self.folder, timeout)
-            if step is command:
-                return done
-            output = f"$ {step.run}\n{done.stdout}{done.stderr}"
-            assert done.returncode == step.exit or step.xfail, (
-                f"{step.where}: {step.run!r}, run before {command.where}, exited "
-                f"{done.returncode}:\n{output}"
-            )
-        raise AssertionError(f"{command.where} ran already")
+            self.done[step.line] = run(step, self.folder, timeout)
+        return self.done[command.line]
