@@ -13,6 +13,7 @@ see, says how the suite runs it, one directive a line:
     exit 1 "validate broken.jsonl"
     xfail "referee foo" "issue 12: foo crashes"
     output bots-thax "ratings bots-thax"
+    expect "perft --game trax --depth 5" "246888"
     -->
 
 and `<!-- doc-test record -->` before a ```json block makes it a record the validator must
@@ -21,11 +22,12 @@ find valid.
 `replace OLD NEW` rewrites every command of the block that holds OLD (sizes reduced); the
 other directives pick the commands holding a text as written in the doc (every command
 when none is given): `slow` ones run only with `-m slow`, `skip` ones never run, `exit N`
-ones must exit N, not 0, `xfail` ones are expected to fail for the reason given. `output
+ones must exit N, not 0, `xfail` ones are expected to fail for the reason given, `expect
+PATTERN TEXT` says what the command must print (a figure the doc quotes in a comment). `output
 NAME` makes the command's standard output (the block's last command when none is given) the
 text between `<!-- NAME:start -->` and `<!-- NAME:end -->` in the same doc: this script
-writes it there (its Markdown headings one level down, under the doc's own), and a slow test
-fails when the text there is not what the command prints now. Such a command must be
+writes it there (its Markdown headings one level down, under the doc's own), and the
+command's test fails when the text there is not what it prints now. Such a command must be
 deterministic: a fixed seed, and bots without a time limit.
 
 Without `--write` the script prints the outputs; NAME... limits it to those sections.
@@ -48,7 +50,7 @@ from common import write_section
 ROOT = Path(__file__).resolve().parents[1]
 SHELL = {"sh", "bash", "shell", "console"}
 FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)")
-KINDS = {"replace", "slow", "skip", "exit", "xfail", "output"}
+KINDS = {"replace", "slow", "skip", "exit", "xfail", "output", "expect"}
 
 
 def shown(doc: Path) -> str:
@@ -87,6 +89,8 @@ class Command:
     xfail: str = ""
     exit: int = 0
     output: str = ""
+    expect: list[str] = field(default_factory=list)
+    """Texts its output must hold (a figure the doc quotes beside it)."""
 
     @property
     def where(self) -> str:
@@ -115,7 +119,7 @@ def _directives(comment: str, where: str) -> list[Directive]:
         kind, args = words[0], words[1:]
         if kind not in KINDS:
             raise DocTestError(f"{where}: unknown doc-test directive {kind!r} (one of {KINDS})")
-        if kind in ("replace", "skip", "xfail") and len(args) == 2:
+        if kind in ("replace", "skip", "xfail", "expect") and len(args) == 2:
             found.append(Directive(kind, args[0], args[1]))
         elif kind in ("exit", "output") and len(args) in (1, 2):
             found.append(Directive(kind, args[1] if len(args) == 2 else "", args[0]))
@@ -211,6 +215,8 @@ def _apply(block: Block, directives: list[Directive], where: str) -> None:
                 command.skip = directive.value
             elif directive.kind == "xfail":
                 command.xfail = directive.value
+            elif directive.kind == "expect":
+                command.expect.append(directive.value)
             elif directive.kind == "exit":
                 command.exit = int(directive.value)
             else:

@@ -61,6 +61,8 @@ def test_the_example_runs_as_written(
     assert done.returncode == command.exit, (
         f"{command.where}: exit code {done.returncode}, not {command.exit}:\n{output}"
     )
+    for text in command.expect:
+        assert text in done.stdout, f"{command.where}: does not print {text!r}:\n{output}"
     if command.output:
         assert quoted(command.doc, command.output) == section(done.stdout), (
             f"{command.where}: the text between the {command.output} markers is not what the "

@@ -17,6 +17,7 @@ replace "--games-per-pair 400" "--games-per-pair 4"
 slow "--game trax"
 skip "--dask" "needs a scheduler"
 exit 1 "validate broken"
+expect "validate broken" "invalid"
 -->
 ```sh
 $ referee tournament run --game thax --games-per-pair 400 \\
@@ -46,17 +47,18 @@ def _read(tmp_path: Path, text: str) -> list[Block]:
 def test_commands_directives_and_languages(tmp_path: Path) -> None:
     first, second = _read(tmp_path, DOC)
     assert [(c.line, c.text) for c in first.commands] == [
-        (10, "referee tournament run --game thax --games-per-pair 400 --out t1        # a comment"),
-        (13, "referee tournament run --game trax --out t2 | tail -1"),
-        (14, "referee tournament run --out t3 --dask tcp://x:1"),
-        (15, "referee validate broken.jsonl < in.jsonl"),
+        (11, "referee tournament run --game thax --games-per-pair 400 --out t1        # a comment"),
+        (14, "referee tournament run --game trax --out t2 | tail -1"),
+        (15, "referee tournament run --out t3 --dask tcp://x:1"),
+        (16, "referee validate broken.jsonl < in.jsonl"),
     ]
     assert "--games-per-pair 4 --out t1" in first.commands[0].run
     assert [c.slow for c in first.commands] == [False, True, False, False]
     assert [c.skip for c in first.commands] == ["", "", "needs a scheduler", ""]
     assert [c.exit for c in first.commands] == [0, 0, 0, 1]
+    assert [c.expect for c in first.commands] == [[], [], [], ["invalid"]]
     assert [c.text for c in second.commands] == ["referee bots"]
-    assert second.commands[0].where.endswith("doc.md:23")
+    assert second.commands[0].where.endswith("doc.md:24")
 
 
 @pytest.mark.parametrize(
