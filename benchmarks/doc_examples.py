@@ -132,17 +132,23 @@ def _directives(comment: str, where: str) -> list[Directive]:
 
 def _commands(lines: list[str], first: int) -> list[tuple[int, str]]:
     """The block's commands with their lines: `$ ` prompts dropped, `\\` continuations joined,
-    blank and comment-only lines left out."""
+    blank and comment-only lines left out. In a block with prompts only the lines after a
+    prompt (and their continuations, `> ` dropped) are commands, the others their output."""
     commands: list[tuple[int, str]] = []
     pending: list[str] = []
     start = first
+    prompted = any(line.startswith("$ ") for line in lines)
     for number, raw in enumerate(lines, first):
         text = raw.rstrip()
         if not pending:
             start = number
+            if prompted and not text.startswith("$ "):
+                continue
             text = text.removeprefix("$ ")
             if not text.strip() or text.lstrip().startswith("#"):
                 continue
+        elif prompted:
+            text = text.removeprefix("> ")  # the shell's continuation prompt
         if text.endswith("\\"):
             pending.append(text[:-1].rstrip())
             continue

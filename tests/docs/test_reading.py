@@ -20,7 +20,7 @@ exit 1 "validate broken"
 expect "validate broken" "invalid"
 -->
 ```sh
-$ referee tournament run --game thax --games-per-pair 400 \\
+referee tournament run --game thax --games-per-pair 400 \\
     --out t1        # a comment
 # a comment line
 referee tournament run --game trax --out t2 | tail -1
@@ -32,8 +32,13 @@ referee validate broken.jsonl < in.jsonl
 game = "thax"
 ```
 
-```bash
-referee bots
+```console
+$ referee bots
+thax:
+  random       a uniformly random legal move
+$ referee perft --game thax \\
+>   --depth 1
+1	54
 ```
 """
 
@@ -57,7 +62,10 @@ def test_commands_directives_and_languages(tmp_path: Path) -> None:
     assert [c.skip for c in first.commands] == ["", "", "needs a scheduler", ""]
     assert [c.exit for c in first.commands] == [0, 0, 0, 1]
     assert [c.expect for c in first.commands] == [[], [], [], ["invalid"]]
-    assert [c.text for c in second.commands] == ["referee bots"]
+    assert [c.text for c in second.commands] == [
+        "referee bots",
+        "referee perft --game thax --depth 1",
+    ]
     assert second.commands[0].where.endswith("doc.md:24")
 
 
