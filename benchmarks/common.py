@@ -92,19 +92,19 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def write_section(name: str, text: str) -> None:
-    """Replace the text between the markers of section `name` in docs/benchmarks.md (or add
-    the section at the end)."""
+def write_section(name: str, text: str, path: Path = DOCS) -> None:
+    """Replace the text between the markers of section `name` in `path`, docs/benchmarks.md
+    by default (or add the section at the end)."""
     start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
     block = f"{start}\n{text.strip()}\n{end}"
-    docs = DOCS.read_text(encoding="utf-8") if DOCS.exists() else "# Benchmarks\n"
+    docs = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
     if start in docs and end in docs:
         before, _, rest = docs.partition(start)
         _, _, after = rest.partition(end)
         docs = before + block + after
     else:
         docs = docs.rstrip("\n") + "\n\n" + block + "\n"
-    DOCS.write_text(docs, encoding="utf-8")
+    path.write_text(docs, encoding="utf-8")
 
 
 def report(name: str, title: str, script: str, text: str, write: bool) -> None:

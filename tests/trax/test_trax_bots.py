@@ -123,7 +123,22 @@ def test_bots_are_listed_with_their_options() -> None:
     with pytest.raises(ValueError, match="depth"):
         TraxSearchBot(depth=0)
     with pytest.raises(ValueError, match="time"):
-        TraxThreatBot(time=0)
+        TraxThreatBot(time=-1)
+
+
+@pytest.mark.parametrize("spec", ["search:depth=2,time=0", "threat:depth=2,time=0"])
+def test_time_0_is_no_limit_and_the_search_stops_at_its_depth(spec: str) -> None:
+    """With no time limit a search plays the same game whatever the machine's speed (the
+    rating tables of docs/bots.md are written by such a command)."""
+    bot = make_bot("trax", spec)
+    assert bot.time == 0
+    state = GAME.initial_state(GAME.ruleset())
+    for text in ["@0+", "B1/", "A2\\", "C1+"]:
+        state = state.play(GAME.parse_move(state, text))
+    bot.start_game(GAME.ruleset(), state.seat, "t")
+    move = bot.choose(state)
+    assert move in state.legal_moves()
+    assert bot.info is not None and bot.info.depth is not None and bot.info.depth <= 2
 
 
 @pytest.mark.parametrize("variant", GAME.variants)

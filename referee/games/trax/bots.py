@@ -151,8 +151,8 @@ class _TimedSearch(Bot[TraxState, TraxMove]):
 
     def __init__(self, depth: int, time: float) -> None:
         super().__init__()
-        if depth < 1 or time <= 0:
-            raise ValueError("the search needs depth >= 1 and time > 0")
+        if depth < 1 or time < 0:
+            raise ValueError("the search needs depth >= 1 and time >= 0 (0: no limit)")
         self.depth = depth
         self.time = time
         self._deadline = 0.0
