@@ -42,6 +42,9 @@ PLACEHOLDERS = [
     "mkdir archive && cp t1/games.jsonl archive/thax.jsonl && cp t2/games.jsonl"
     " archive/mybot.jsonl && cp t3/games.jsonl archive/takhteh.jsonl"
     " && cp games.jsonl archive/thai.jsonl && cp trax/games.jsonl archive/trax.jsonl",
+    # sprt: a THAX SPRT that has decided (docs/tournaments.md extends it)
+    "referee tournament run --game thax --bots random,greedy --sprt elo0=0,elo1=100"
+    " --games-per-pair 2000 --out sprt -q",
     # the example configuration with its bot
     "cp ../examples/tournament.toml . && cp -r ../examples/bots bots",
     "rm -r thai-games trax-games",
