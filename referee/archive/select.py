@@ -15,7 +15,6 @@ import io
 import itertools
 import os
 import random
-import re
 import sys
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
@@ -29,6 +28,7 @@ import msgspec
 from referee.archive.choices import STDOUT, SplitBy
 from referee.archive.entries import ArchiveError, Entry, read_entries
 from referee.archive.filters import Criteria
+from referee.file_names import file_stem
 from referee.records.formats import FileFormat, format_named, formats
 from referee.records.formats.referee_json import JsonlFormat
 from referee.records.io import RecordError
@@ -381,11 +381,9 @@ def split_values(entry: Entry, by: SplitBy) -> list[str]:
     return ["-vs-".join(sorted(names))]
 
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-
-
 class _Names:
-    """A file name for each value: its safe characters, numbered when two values clash."""
+    """A file name for each value (`file_stem`), numbered when two values clash on a system
+    that does not tell capitals from small letters."""
 
     def __init__(self, extension: str) -> None:
         self.extension = extension
@@ -395,7 +393,7 @@ class _Names:
     def __call__(self, value: str) -> str:
         name = self.names.get(value)
         if name is None:
-            stem = _UNSAFE.sub("_", value).strip("._") or "_"
+            stem = file_stem(value)
             name = stem + self.extension
             number = 1
             while name.lower() in self.taken:

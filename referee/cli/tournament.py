@@ -189,6 +189,8 @@ def _report(summary: RunSummary, unit: tuple[str, str]) -> None:
         echo(f"referee: warning: a stored game did not validate: {message}", err=True)
     if summary.sprt is not None:
         echo(summary.sprt.text())
+    for message in summary.warnings:
+        echo(f"referee: warning: {message}", err=True)
     for message in summary.refused:
         echo(f"referee: warning: {message} was stored already; the new copy was not", err=True)
     for message in summary.failed:

@@ -81,29 +81,53 @@ class BotLog:
         self.path = path
         self.limit = limit
         self.lock = threading.Lock()
+        self.failure: str | None = None
+        """Why the log could not be written (a full disk, a folder that cannot be written):
+        from then on the bot's output is dropped, and its games go on."""
+        self.told = False
 
     def write(self, data: bytes) -> None:
         if self.path is None or not data:
             return
         with self.lock:
-            descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            if self.failure is not None:
+                return
             try:
-                # Workers playing the same bot at once append to one file: the size check and
-                # the write go together under the file lock.
-                fcntl.flock(descriptor, fcntl.LOCK_EX)
-                size = os.fstat(descriptor).st_size
-                if size > self.limit:
-                    return  # cut already: only the note may stand above the limit
-                room = self.limit - size
-                os.write(descriptor, data[:room])
-                if len(data) > room:
-                    note = (
-                        f"\n[referee: this log reached its limit of {self.limit} bytes; "
-                        "the rest of the bot's output is dropped]\n"
-                    )
-                    os.write(descriptor, note.encode())
-            finally:
-                os.close(descriptor)
+                self._append(self.path, data)
+            except OSError as error:
+                self.failure = (
+                    f"cannot write the log {self.path}: {error.strerror or error}; "
+                    "the rest of the bot's stderr is dropped"
+                )
+
+    def _append(self, path: Path, data: bytes) -> None:
+        descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            # Workers playing the same bot at once append to one file: the size check and the
+            # write go together under the file lock.
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+            size = os.fstat(descriptor).st_size
+            if size > self.limit:
+                return  # cut already: only the note may stand above the limit
+            room = self.limit - size
+            os.write(descriptor, data[:room])
+            if len(data) > room:
+                note = (
+                    f"\n[referee: this log reached its limit of {self.limit} bytes; "
+                    "the rest of the bot's output is dropped]\n"
+                )
+                os.write(descriptor, note.encode())
+        finally:
+            os.close(descriptor)
+
+    def untold_failure(self) -> str | None:
+        """Why the log could not be written, the first time it is asked only: a failure is
+        told once."""
+        with self.lock:
+            if self.failure is None or self.told:
+                return None
+            self.told = True
+            return self.failure
 
     def note(self, text: str) -> None:
         """A line from referee itself (what it dropped, a team name), marked as such."""
@@ -112,7 +136,8 @@ class BotLog:
 
 class _Drain(threading.Thread):
     """Reads a bot's stderr as it comes into the log, so that the bot never blocks on a full
-    pipe and nothing it wrote is lost when it is stopped; keeps the last lines in memory."""
+    pipe and nothing it wrote is lost when it is stopped; keeps the last lines in memory. A
+    log that cannot be written drops what comes (`BotLog.failure`): the reading goes on."""
 
     def __init__(self, descriptor: int, log: BotLog) -> None:
         super().__init__(name="bot-stderr", daemon=True)

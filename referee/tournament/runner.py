@@ -103,6 +103,8 @@ class RunSummary:
     """Where the SPRT stands after the run, for a tournament that runs one."""
     refused: list[str] = field(default_factory=list)
     """Games played again although stored already: the store kept the first copy only."""
+    warnings: list[str] = field(default_factory=list)
+    """Programs' logs that could not be written (their games were played), each once."""
 
 
 class Progress(Protocol):
@@ -492,6 +494,9 @@ class _Run:
         for batch, result, spool in back:
             spool.unlink(missing_ok=True)  # its games are stored
             self.started |= result.started
+            for warning in result.warnings:  # each worker tells a failing log once
+                if warning not in self.summary.warnings:
+                    self.summary.warnings.append(warning)
             self.size.observe(len({job.pair for job in batch}), result.seconds)
 
     def _recover(self, out: IO[bytes], spools: list[Path]) -> None:

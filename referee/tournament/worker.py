@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
+from referee.file_names import file_stem
 from referee.games import get_game
 from referee.games.agent import Bot
 from referee.games.base import Game, Ruleset
@@ -46,7 +47,7 @@ DEFAULT_MOVE_SECONDS = 60.0
 
 def external_bot(config: TournamentConfig, entry: BotEntry, folder: Path | None) -> ProgramBot:
     """A program's bot, running in its `dir` or the tournament's scratch folder, with the
-    minimal environment, its stderr in DIR/logs/NAME.stderr.log."""
+    minimal environment, its stderr in DIR/logs/NAME.stderr.log (NAME: `file_stem`)."""
     assert entry.command is not None
     limits = Limits(
         move_seconds=entry.time_limit or config.time_limit or DEFAULT_MOVE_SECONDS,
@@ -55,8 +56,10 @@ def external_bot(config: TournamentConfig, entry: BotEntry, folder: Path | None)
     log = BotLog(None)
     scratch = os.getcwd()
     if folder is not None:
-        (folder / "logs").mkdir(parents=True, exist_ok=True)
-        path = folder / "logs" / f"{_file_name(entry.name)}.stderr.log"
+        # A folder that cannot be made is told by the log's first write (`BotLog.failure`).
+        with contextlib.suppress(OSError):
+            (folder / "logs").mkdir(parents=True, exist_ok=True)
+        path = folder / "logs" / f"{file_stem(entry.name)}.stderr.log"
         log = BotLog(path, round(config.log_limit_mb * (1 << 20)))
         scratch = str(folder / "scratch")
         if entry.dir is None:
@@ -77,10 +80,6 @@ def external_bot(config: TournamentConfig, entry: BotEntry, folder: Path | None)
 
 GROUPS = ".bots"
 """The folder, in a tournament's folder, where workers note their bots' process groups."""
-
-
-def _file_name(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
 
 def book_of(
@@ -143,6 +142,9 @@ class PlayedBatch(NamedTuple):
     batch stops at a program's second."""
     seconds: float
     """How long the batch took (wall time): the runner sizes the next batches by it."""
+    warnings: tuple[str, ...] = ()
+    """Programs' logs that could not be written, each told by the first batch that saw it
+    fail in this worker (`BotLog.untold_failure`)."""
 
 
 SPOOL = ".spool"
@@ -314,7 +316,9 @@ def play_batch(
         for program in externals.values():
             release(program, clean=finished)
     started = frozenset(config.bots[i].name for i, bot in externals.items() if bot.ever_ready)
-    return PlayedBatch(games, started, unstarted, time.perf_counter() - began)
+    failures = (bot.log.untold_failure() for bot in externals.values())
+    warnings = tuple(failure for failure in failures if failure is not None)
+    return PlayedBatch(games, started, unstarted, time.perf_counter() - began, warnings)
 
 
 class _Spool:

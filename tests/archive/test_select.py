@@ -17,7 +17,7 @@ from referee.archive.select import reservoir
 from referee.games import get_game
 from referee.games.trax.rules import ORIGIN, SHIFT, TraxState
 from referee.records.convert import canonical
-from referee.records.model import Record
+from referee.records.model import Player, Record
 from referee.records.replay import replay, start_state
 from referee.validator.check import validate_record
 from tests.archive.helpers import (
@@ -374,3 +374,35 @@ def test_standard_input_and_output(tmp_path: Path) -> None:
     assert result.stdout.encode() == b"".join(
         line for line, r in zip(lines, games, strict=True) if r.game == games[0].game
     )
+
+
+ODD_NAMES = ("p" * 300, "ботик", "бот", "bot/../x", "a b", "a_b", "ann")
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.sampled_from(pool()), st.permutations(ODD_NAMES)), max_size=6))
+def test_split_by_player_gives_each_name_a_file_of_its_own(
+    drawn: list[tuple[Record, list[str]]],
+) -> None:
+    # Names over 250 bytes, of no ASCII letter, or that clash once their odd characters go.
+    games = [
+        base.model_copy(update={"players": [Player(name=n, kind="bot") for n in names[:2]]})
+        for base, names in drawn
+    ]
+    folder = _folder()
+    lines = write_jsonl(folder / "in.jsonl", games)
+    result = select(str(folder / "in.jsonl"), "--split-by", "player", "-o", str(folder / "split"))
+    assert result.exit_code == 0, result.output
+    files = list((folder / "split").iterdir()) if games else []
+    assert all(f.name.isascii() and len(f.name) < 255 for f in files)
+    written = sorted(sorted(file.read_bytes().splitlines(keepends=True)) for file in files)
+    names = {player.name for record in games for player in record.players}
+    expected = [
+        sorted(line for line, r in zip(lines, games, strict=True) if name in _names(r))
+        for name in names
+    ]
+    assert written == sorted(expected)
+
+
+def _names(record: Record) -> set[str]:
+    return {player.name for player in record.players}
