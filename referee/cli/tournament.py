@@ -164,11 +164,23 @@ def _run(
         print_standings(directory)
     if summary.crashes:
         echo(
-            f"referee: warning: {plural(summary.crashes, 'game')} of this run lost by crash "
-            f"(see {directory / 'logs'})",
+            f"referee: warning: {plural(summary.crashes, 'game')} of this run lost by crash: "
+            f"{_crash_reasons(summary, known, directory)}",
             err=True,
         )
         raise typer.Exit(3)
+
+
+def _crash_reasons(summary: RunSummary, config: TournamentConfig, directory: Path) -> str:
+    """Why each bot lost its first game of the run by crash: a built-in bot's exception, a
+    program's exit and last stderr line with its log (built-in bots have none)."""
+    from referee.tournament.worker import log_path
+
+    programs = {bot.name for bot in config.bots if bot.command is not None}
+    return "; ".join(
+        f"{name}: {detail}" + (f" (log: {log_path(directory, name)})" if name in programs else "")
+        for name, detail in summary.crashed.items()
+    )
 
 
 def _report(summary: RunSummary, unit: tuple[str, str]) -> None:

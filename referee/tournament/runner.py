@@ -98,7 +98,11 @@ class RunSummary:
     failed: list[str] = field(default_factory=list)
     """Why batches of games could not be played (the rest of the tournament went on)."""
     crashes: int = 0
-    """Games of this run lost by `crash` (a program that failed or could not start)."""
+    """Games of this run lost by `crash` (a program that failed or could not start, a built-in
+    bot that raised)."""
+    crashed: dict[str, str] = field(default_factory=dict)
+    """Each bot that lost games of this run by crash, with why it lost the first (the result's
+    detail, without its seat)."""
     sprt: SprtState | None = None
     """Where the SPRT stands after the run, for a tournament that runs one."""
     refused: list[str] = field(default_factory=list)
@@ -581,6 +585,13 @@ def _store(
             report = validate_record(record, str(store.games_path), number)
             summary.invalid.extend(d.one_line() for d in report.diagnostics)
     summary.stored += len(kept)
-    summary.crashes += sum(
-        1 for game in kept if game.ending is not None and game.ending.reason == Reason.CRASH
-    )
+    for game in kept:
+        ending = game.ending
+        if ending is None or ending.reason != Reason.CRASH:
+            continue
+        summary.crashes += 1
+        loser = game.players[1 - ending.winner] if ending.winner is not None else None
+        if loser is not None and loser not in summary.crashed:
+            result = parse_record_json(game.line).result
+            detail = result.detail if result is not None else None
+            summary.crashed[loser] = (detail or "").partition(": ")[2]

@@ -59,7 +59,7 @@ def external_bot(config: TournamentConfig, entry: BotEntry, folder: Path | None)
         # A folder that cannot be made is told by the log's first write (`BotLog.failure`).
         with contextlib.suppress(OSError):
             (folder / "logs").mkdir(parents=True, exist_ok=True)
-        path = folder / "logs" / f"{file_stem(entry.name)}.stderr.log"
+        path = log_path(folder, entry.name)
         log = BotLog(path, round(config.log_limit_mb * (1 << 20)))
         scratch = str(folder / "scratch")
         if entry.dir is None:
@@ -76,6 +76,11 @@ def external_bot(config: TournamentConfig, entry: BotEntry, folder: Path | None)
     if entry.protocol == "trax":
         return TraxContestBot(launch, limits, log, team=entry.trax_team)
     return JsonLineBot(launch, limits, log)
+
+
+def log_path(folder: Path, name: str) -> Path:
+    """The stderr log of the program `name` in the tournament folder `folder`."""
+    return folder / "logs" / f"{file_stem(name)}.stderr.log"
 
 
 GROUPS = ".bots"

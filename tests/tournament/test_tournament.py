@@ -217,3 +217,33 @@ def test_a_built_in_bot_that_raises_loses_by_crash_and_the_tournament_goes_on() 
 def test_a_bot_given_twice_plays_itself_under_two_names() -> None:
     names = [entry.name for entry in bot_entries(["random", "greedy", "random"], [])]
     assert names == ["random", "greedy", "random#2"]
+
+
+def test_a_built_in_bots_crash_is_told_by_its_exception_not_by_a_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from referee.games.agent import Bot
+    from referee.tournament import worker
+
+    class Deep(Bot):
+        name = "deep"
+
+        def choose(self, state: object, history: object = ()) -> object:
+            raise RecursionError("maximum recursion depth exceeded")
+
+    made = worker.built_in_bot
+    # The pool's workers are forked: they see the patched function.
+    monkeypatch.setattr(
+        worker,
+        "built_in_bot",
+        lambda game, spec, seat: Deep() if spec == "greedy" else made(game, spec, seat),
+    )
+    out = tmp_path / "t"
+    args = ["tournament", "run", "--game", "thax", "--bots", "random,greedy", "--out", str(out)]
+    result = CliRunner().invoke(app, [*args, "--games-per-pair", "2", "-q"])
+    assert result.exit_code == 3, result.output
+    assert (
+        "referee: warning: 2 games of this run lost by crash: "
+        "greedy: RecursionError: maximum recursion depth exceeded\n"
+    ) in result.output
+    assert "logs" not in result.output
