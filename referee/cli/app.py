@@ -14,7 +14,7 @@ import typer
 from typer.core import TyperGroup
 
 from referee.cli import archive, engine, openings, ratings, records, report, tournament
-from referee.cli.output import USAGE, fail, user_error
+from referee.cli.output import USAGE, fail, one_line_warnings, user_error
 from referee.cli.usage import name_metavars, usage_message
 from referee.errors import RefereeError
 
@@ -34,7 +34,8 @@ class RefereeGroup(TyperGroup):
     ) -> Any:
         name_metavars(self)
         try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            with one_line_warnings():
+                code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except typer.TyperException as error:
             if type(error).__name__ == "NoArgsIsHelpError":
                 typer.echo(error.format_message(), err=True)  # the help, as click shows it

@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 if TYPE_CHECKING:
@@ -113,6 +116,27 @@ def echo(message: str = "", err: bool = False, indent: str | None = None) -> Non
 def fail(message: str, code: int = USAGE) -> NoReturn:
     echo(f"referee: error: {shown(message)}", err=True)
     raise SystemExit(code)
+
+
+@contextmanager
+def one_line_warnings() -> Iterator[None]:
+    """While a command runs, a warning of a library (matplotlib's, numpy's) is told as referee
+    tells its own: one line, `referee: warning: ...`, without the source file and line that
+    Python shows, which are referee's or the library's, never the user's."""
+
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
+        echo(f"referee: warning: {shown(' '.join(str(message).split()))}", err=True)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
 
 
 def user_error(error: Exception) -> NoReturn:

@@ -204,3 +204,37 @@ def test_messages_with_one_of_a_thing_say_it_in_the_singular(tmp_path: Path) -> 
         stream.write(first + "\n")
     repeated = runner.invoke(app, ["ratings", str(out), "--no-cache"])
     assert "referee: warning: 1 game repeats a game read before" in repeated.stderr
+
+
+def test_a_librarys_warning_is_one_line_without_a_source_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import warnings
+
+    from referee.ratings import plot
+
+    drawn = plot.plot_ratings
+
+    def warning_plot(*args: Any) -> None:
+        # As matplotlib warns about odd data, from its own source file.
+        warnings.warn_explicit(
+            "Attempting to set identical low and high xlims\nmakes transformation singular",
+            UserWarning,
+            "/usr/lib/python3/site-packages/matplotlib/axes/_base.py",
+            3700,
+        )
+        drawn(*args)
+
+    monkeypatch.setattr(plot, "plot_ratings", warning_plot)
+    out = tmp_path / "t"
+    args = ["tournament", "run", "--game", "thax", "--bots", "random,greedy", "--out", str(out)]
+    assert runner.invoke(app, [*args, "-q"]).exit_code == 0
+    plotted = runner.invoke(
+        app, ["ratings", str(out), "--no-cache", "--plot", str(tmp_path / "r.png")]
+    )
+    assert plotted.exit_code == 0, plotted.output
+    assert plotted.stderr == (
+        "referee: warning: Attempting to set identical low and high xlims makes "
+        "transformation singular\n"
+    )
+    assert (tmp_path / "r.png").exists()
