@@ -69,3 +69,20 @@ def test_a_log_that_cannot_be_written_is_told_once_and_the_games_are_played(
         f"referee: warning: cannot write the log {log}: File too large; "
         "the rest of the bot's stderr is dropped"
     ]
+
+
+def test_a_logs_folder_that_is_a_file_is_told_and_the_games_are_played(tmp_path: Path) -> None:
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "logs").write_text("not a folder")
+    config = build_config(
+        game="thax", bots=[BotEntry(name="random", spec="random"), spewing("program")]
+    )
+    summary = run_tournament(folder, config)
+    assert summary.failed == [] and summary.played == 2
+    for record in TournamentStore(folder).records():
+        assert record.result is not None and record.result.reason.value not in ("time", "crash")
+    assert summary.warnings == [
+        f"cannot write the log {folder / 'logs' / 'program.stderr.log'}: Not a directory; "
+        "the rest of the bot's stderr is dropped"
+    ]
