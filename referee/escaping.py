@@ -9,6 +9,7 @@ A record may name its players anything: `=cmd|' /C calc'!A0`, `\\x1b]0;PWNED\\x0
 from __future__ import annotations
 
 import html
+import json
 import unicodedata
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -23,6 +24,18 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
+def printable_json(text: str) -> str:
+    """JSON text with each character `str.isprintable` refuses written as a JSON escape
+    (`\u009b`): `json.dumps` without `ensure_ascii` writes C1 codes and bidi overrides raw.
+    Outside its strings JSON text holds no such character but the line breaks of its
+    indentation, kept; so the value read back is the same."""
+    if text.isprintable():
+        return text
+    return "".join(
+        char if char.isprintable() or char == "\n" else json.dumps(char)[1:-1] for char in text
+    )
 
 
 def one_line(text: str) -> str:

@@ -21,7 +21,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from referee.escaping import csv_cell, markdown_cell, printable
+from referee.escaping import csv_cell, markdown_cell, printable, printable_json
 from referee.ratings.standings import FORFEIT_REASONS
 from referee.ratings.table import STANDINGS_COLUMNS, RatingTable
 from referee.wording import plural
@@ -258,7 +258,7 @@ def to_json(tables: Sequence[RatingTable]) -> str:
         }
         for table in tables
     ]
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return printable_json(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 # HTML -------------------------------------------------------------------------------------

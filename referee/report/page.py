@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
-from referee.escaping import printable
+from referee.escaping import printable, printable_json
 from referee.ratings.output import table_html
 from referee.report.build import GameRow, Report
 from referee.report.target import sources_meta
@@ -81,12 +81,9 @@ def _data(report: Report, several_files: bool) -> str:
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     # `</script>` or `<!--` inside the data would end or change the script element; no `<` at
     # all is the simplest guarantee, and JSON reads \u003c back as `<`.
-    text = text.replace("<", "\\u003c")
-    if not text.isprintable():
-        # Control characters of names and moves (an escape, a bidi override) as JSON escapes
-        # too: the page holds none raw, and the script reads the same strings.
-        text = "".join(char if char.isprintable() else json.dumps(char)[1:-1] for char in text)
-    return text
+    # Control characters of names and moves (an escape, a bidi override) as JSON escapes too:
+    # the page holds none raw, and the script reads the same strings.
+    return printable_json(text.replace("<", "\\u003c"))
 
 
 _VIEWER = """<dialog id="viewer" aria-labelledby="viewer-title">

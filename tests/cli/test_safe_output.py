@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -320,6 +321,10 @@ def test_any_names_through_every_rating_format(tmp_path, names):
         elif fmt == "html":
             assert not raw_controls(text)
             assert not re.search(r"<script", text, re.IGNORECASE)
+        else:
+            assert not raw_controls(text)
+            shown = {row["bot"] for table in json.loads(text) for row in table["standings"]}
+            assert shown == set(names)
     from rich.console import Console
 
     console = Console(file=io.StringIO(), width=200)
