@@ -28,7 +28,7 @@ def printable(text: str) -> str:
 
 def printable_json(text: str) -> str:
     """JSON text with each character `str.isprintable` refuses written as a JSON escape
-    (`\u009b`): `json.dumps` without `ensure_ascii` writes C1 codes and bidi overrides raw.
+    (`\\u009b`): `json.dumps` without `ensure_ascii` writes C1 codes and bidi overrides raw.
     Outside its strings JSON text holds no such character but the line breaks of its
     indentation, kept; so the value read back is the same."""
     if text.isprintable():
