@@ -260,6 +260,13 @@ def test_terminal_tables_show_control_characters_escaped(payload_games, command)
     assert "new\\nline" in text
 
 
+def test_an_error_shows_the_escape_sequences_of_a_path(tmp_path):
+    result = runner.invoke(app, ["ratings", str(tmp_path / f"no{ESCAPES}such.jsonl")])
+    assert result.exit_code == 2
+    assert "no\\x1b]0;PWNED\\x07\\x1b[2Jsuch.jsonl" in result.output
+    assert not raw_controls(result.output)
+
+
 # -- Headers of the text formats: PGN, PDN, Trax game lists, .mat -----------------------------
 
 
