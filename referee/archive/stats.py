@@ -19,6 +19,7 @@ from typing import Any
 
 from referee.archive.choices import StatsFormat
 from referee.archive.entries import Entry, read_entries
+from referee.escaping import csv_cell, markdown_cell, printable
 from referee.games import get_game
 
 Z95 = 1.959963984540054
@@ -269,33 +270,37 @@ def _csv(groups: list[dict[str, Any]]) -> str:
     """Long form: one row per figure (game, variant, section, name, value)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["game", "variant", "section", "name", "value"])
+
+    def write(row: list[Any]) -> None:
+        writer.writerow([csv_cell(cell) for cell in row])
+
+    write(["game", "variant", "section", "name", "value"])
     for group in groups:
         head = [group["game"], group["variant"]]
-        writer.writerow([*head, "games", "games", group["games"]])
-        writer.writerow([*head, "games", "unfinished", group["unfinished"]])
+        write([*head, "games", "games", group["games"]])
+        write([*head, "games", "unfinished", group["unfinished"]])
         for section in ("results", "first_mover", "reasons"):
             for name, value in group[section].items():
-                writer.writerow([*head, section, name, "" if value is None else value])
+                write([*head, section, name, "" if value is None else value])
         for name, value in group["turns"].items():
             if name != "histogram":
-                writer.writerow([*head, "turns", name, value])
+                write([*head, "turns", name, value])
         for first, last, games in group["turns"].get("histogram", []):
-            writer.writerow([*head, "turn_histogram", f"{first}-{last}", games])
+            write([*head, "turn_histogram", f"{first}-{last}", games])
         for opening in group["openings"]:
-            writer.writerow([*head, "opening_games", opening["moves"], opening["games"]])
-            writer.writerow(
-                [*head, "opening_seat0_score", opening["moves"], opening["seat0_score"]]
-            )
+            write([*head, "opening_games", opening["moves"], opening["games"]])
+            write([*head, "opening_seat0_score", opening["moves"], opening["seat0_score"]])
         for player in group["players"]:
             for name in ("games", "wins", "draws", "losses", "score"):
-                writer.writerow([*head, f"player_{name}", player["name"], player[name]])
+                write([*head, f"player_{name}", player["name"], player[name]])
     return out.getvalue()
 
 
 def _table(headers: list[str], rows: list[list[Any]], markdown: bool) -> list[str]:
-    cells = [[_number(value) for value in row] for row in rows]
+    # Names and moves come from the records: shown as text, never acted on.
+    cells = [[printable(_number(value)) for value in row] for row in rows]
     if markdown:
+        cells = [[markdown_cell(text) for text in row] for row in cells]
         lines = ["| " + " | ".join(headers) + " |", "|" + "|".join(" --- " for _ in headers) + "|"]
         return lines + ["| " + " | ".join(row) + " |" for row in cells]
     widths = [max(len(text) for text in column) for column in zip(headers, *cells, strict=True)]

@@ -114,7 +114,11 @@ def echo(message: str = "", err: bool = False, indent: str | None = None) -> Non
 
 
 def fail(message: str, code: int = USAGE) -> NoReturn:
-    echo(f"referee: error: {shown(message)}", err=True)
+    from referee.escaping import printable
+
+    # A path or a name in the message may hold escape sequences or line breaks: shown, not
+    # sent to the terminal, and the message stays one line.
+    echo(f"referee: error: {printable(shown(message))}", err=True)
     raise SystemExit(code)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Literal
 
+from referee.escaping import csv_cell, one_line
 from referee.games.base import ruleset_variant
 from referee.ratings.results import record_files, records_of
 from referee.records.model import Reason, Record
@@ -66,8 +67,7 @@ def result_token(record: Record) -> str:
 def _tag_value(text: str) -> str:
     # PGN 8.1.1: a string token escapes `"` and `\` with a backslash; tabs and line breaks
     # are not allowed in it, and a tag pair sits on one line.
-    flat = " ".join("".join(c if c.isprintable() else " " for c in text).split())
-    return flat.replace("\\", "\\\\").replace('"', '\\"')
+    return one_line(text).replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _date(text: str | None) -> str:
@@ -134,7 +134,7 @@ def export_results(paths: Iterable[str | Path], fmt: ExportFormat, out: IO[str])
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(CSV_COLUMNS)
         for record, file, line in _records(paths):
-            writer.writerow(_csv_row(record, file, line))
+            writer.writerow([csv_cell(cell) for cell in _csv_row(record, file, line)])
             count += 1
         return count
     if fmt != "pgn":

@@ -21,6 +21,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from referee.escaping import csv_cell, markdown_cell, printable, printable_json
 from referee.ratings.standings import FORFEIT_REASONS
 from referee.ratings.table import STANDINGS_COLUMNS, RatingTable
 from referee.wording import plural
@@ -167,24 +168,20 @@ def _rounded(table: RatingTable) -> pd.DataFrame:
 # Markdown ---------------------------------------------------------------------------------
 
 
-def _md_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|")
-
-
 def _md_table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: frozenset[str]) -> str:
     align = ["---:" if header in right else ":---" for header in headers]
     lines = [
-        "| " + " | ".join(_md_escape(h) for h in headers) + " |",
+        "| " + " | ".join(markdown_cell(h) for h in headers) + " |",
         "| " + " | ".join(align) + " |",
     ]
-    lines += ["| " + " | ".join(_md_escape(cell) for cell in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(markdown_cell(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines)
 
 
 def to_markdown(tables: Sequence[RatingTable]) -> str:
     parts = []
     for table in tables:
-        parts.append(f"## {table.title}\n\n{_summary(table)}")
+        parts.append(f"## {table.title}\n\n{markdown_cell(_summary(table))}")
         parts.append(_md_table(HEADERS, _display(table), RIGHT_ALIGNED))
         headers, rows = _crosstable_cells(table)
         parts.append("### Crosstable\n\n" + _md_table(headers, rows, frozenset(headers[1:])))
@@ -200,7 +197,7 @@ def to_markdown(tables: Sequence[RatingTable]) -> str:
                 + _md_table(PAIR_HEADERS, pairs, frozenset(PAIR_HEADERS[2:]))
             )
         if table.notes:
-            parts.append("\n".join(f"- {note}" for note in table.notes))
+            parts.append("\n".join(f"- {markdown_cell(note)}" for note in table.notes))
     return "\n\n".join(parts) + "\n"
 
 
@@ -212,6 +209,8 @@ def to_csv(tables: Sequence[RatingTable]) -> str:
     frames = [_rounded(table).assign(game=table.game, variant=table.variant) for table in tables]
     columns = ["game", "variant", *STANDINGS_COLUMNS]
     frame = pd.concat(frames) if frames else pd.DataFrame(columns=columns)
+    for column in ("game", "variant", "bot"):
+        frame[column] = frame[column].map(csv_cell)
     buffer = io.StringIO()
     frame[columns].to_csv(buffer, index=False, lineterminator="\n")
     return buffer.getvalue()
@@ -259,7 +258,7 @@ def to_json(tables: Sequence[RatingTable]) -> str:
         }
         for table in tables
     ]
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return printable_json(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 # HTML -------------------------------------------------------------------------------------
@@ -270,7 +269,7 @@ def _html_table(
 ) -> str:
     def cell(tag: str, text: str, header: str) -> str:
         style = ' class="num"' if header in right else ""
-        return f"<{tag}{style}>{html.escape(text)}</{tag}>"
+        return f"<{tag}{style}>{html.escape(printable(text))}</{tag}>"
 
     head = "".join(cell("th", h, h) for h in headers)
     body = "\n".join(
@@ -292,7 +291,7 @@ def table_html(table: RatingTable) -> str:
     pentanomial counts and notes (the standalone page and the tournament report share it)."""
     parts = [
         f"<h2>{html.escape(table.title)}</h2>",
-        f"<p>{html.escape(_summary(table))}</p>",
+        f"<p>{html.escape(printable(_summary(table)))}</p>",
         _html_table(HEADERS, _display(table), RIGHT_ALIGNED),
     ]
     headers, rows = _crosstable_cells(table)
@@ -306,7 +305,7 @@ def table_html(table: RatingTable) -> str:
         parts.append("<h3>Colour-swapped game pairs by score (pentanomial)</h3>")
         parts.append(_html_table(PAIR_HEADERS, pairs, frozenset(PAIR_HEADERS[2:])))
     if table.notes:
-        items = "".join(f"<li>{html.escape(note)}</li>" for note in table.notes)
+        items = "".join(f"<li>{html.escape(printable(note))}</li>" for note in table.notes)
         parts.append(f"<ul>{items}</ul>")
     return "\n".join(parts)
 
@@ -343,7 +342,9 @@ _OPTIONAL_ORDER = ("W", "D", "L", "LOS next", "points", "incr. Elo", "forfeits")
 def _rich_table(
     title: str | None, headers: Sequence[str], rows: Sequence[Sequence[str]], right: frozenset[str]
 ) -> Table:
-    # Text, not str: a bot named "[red]x" must print as it is, not as rich markup.
+    # Text, not str: a bot named "[red]x" must print as it is, not as rich markup; and
+    # `printable`: a name's escape sequences are shown, not sent to the terminal.
+    rows = [[printable(cell) for cell in row] for row in rows]
     table = Table(
         title=None if title is None else Text(title),
         title_justify="left",
@@ -351,14 +352,15 @@ def _rich_table(
         padding=(0, 1),
     )
     for index, header in enumerate(headers):
-        cells = [Text(header), *(Text(row[index]) for row in rows)]
+        shown = Text(printable(header))
+        cells = [shown, *(Text(row[index]) for row in rows)]
         width = max(cell.cell_len for cell in cells)
         if header in right:
             # A number is never cut short (`…`): its column keeps its full width.
-            table.add_column(Text(header), justify="right", no_wrap=True, min_width=width)
+            table.add_column(shown, justify="right", no_wrap=True, min_width=width)
         else:
             # Names wrap, whole, when the table is wider than the terminal.
-            table.add_column(Text(header), justify="left", overflow="fold")
+            table.add_column(shown, justify="left", overflow="fold")
     for row in rows:
         table.add_row(*(Text(cell) for cell in row))
     return table
@@ -419,7 +421,7 @@ def print_tables(
     wide = not console.is_terminal if wide is None else wide
     for table in tables:
         console.print(_standings_table(table, console, wide))
-        console.print(_summary(table), markup=False, highlight=False)
+        console.print(printable(_summary(table)), markup=False, highlight=False)
         if details:
             headers, rows = _crosstable_cells(table)
             crosstable = _rich_table("Crosstable", headers, rows, frozenset(headers[1:]))
@@ -430,5 +432,5 @@ def print_tables(
             )
             _print_if_fits(console, "likelihood of superiority", los, wide)
         for note in table.notes:
-            console.print(f"- {note}", markup=False, highlight=False)
+            console.print(f"- {printable(note)}", markup=False, highlight=False)
         console.print()

@@ -12,6 +12,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from referee.escaping import printable
 from referee.ratings.errors import RatingsError
 from referee.ratings.table import RatingTable
 from referee.wording import plural
@@ -62,7 +63,7 @@ def ratings_figure(tables: Sequence[RatingTable]) -> Figure:
         axes.plot(elo[~bounded], position[~bounded], "o", color="tab:blue")
         axes.plot(elo[bounded], position[bounded], "o", color="tab:blue", markerfacecolor="white")
         labels = [
-            _literal(f"{bot}{_MARKS[bound]}")
+            _literal(f"{printable(bot)}{_MARKS[bound]}")
             for bot, bound in zip(frame["bot"], frame["bound"], strict=True)
         ]
         axes.set_yticks(position, labels)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
+from referee.escaping import printable, printable_json
 from referee.ratings.output import table_html
 from referee.report.build import GameRow, Report
 from referee.report.target import sources_meta
@@ -30,11 +31,11 @@ def _label(row: GameRow, several_files: bool) -> str:
 
 
 def _cells(*cells: str) -> str:
-    return "".join(f"<td>{html.escape(cell)}</td>" for cell in cells)
+    return "".join(f"<td>{html.escape(printable(cell))}</td>" for cell in cells)
 
 
 def _link(index: int, text: str) -> str:
-    return f'<a href="#game-{index + 1}">{html.escape(text)}</a>'
+    return f'<a href="#game-{index + 1}">{html.escape(printable(text))}</a>'
 
 
 def _table(headers: list[str], rows: list[str]) -> str:
@@ -80,7 +81,9 @@ def _data(report: Report, several_files: bool) -> str:
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     # `</script>` or `<!--` inside the data would end or change the script element; no `<` at
     # all is the simplest guarantee, and JSON reads \u003c back as `<`.
-    return text.replace("<", "\\u003c")
+    # Control characters of names and moves (an escape, a bidi override) as JSON escapes too:
+    # the page holds none raw, and the script reads the same strings.
+    return printable_json(text.replace("<", "\\u003c"))
 
 
 _VIEWER = """<dialog id="viewer" aria-labelledby="viewer-title">
@@ -109,7 +112,7 @@ _VIEWER = """<dialog id="viewer" aria-labelledby="viewer-title">
 def render_page(report: Report, made_from: Sequence[str] = ()) -> str:
     """The page; it names `made_from`, the paths it was made from (`target.sources`)."""
     several_files = len(report.files) > 1
-    facts = "".join(f"<p>{html.escape(fact)}</p>" for fact in report.facts)
+    facts = "".join(f"<p>{html.escape(printable(fact))}</p>" for fact in report.facts)
     if report.tables:
         tables = "\n".join(
             f'<section class="ratings">\n{table_html(table)}\n</section>' for table in report.tables
@@ -125,7 +128,7 @@ def render_page(report: Report, made_from: Sequence[str] = ()) -> str:
             '<section id="plot"><h2>Rating plot</h2>\n<figure><img alt="Elo ratings with 95% '
             f'intervals" src="data:image/svg+xml;base64,{source}"></figure></section>'
         )
-    title = html.escape(report.title)
+    title = html.escape(printable(report.title))
     return "\n".join(
         [
             "<!DOCTYPE html>",

@@ -86,4 +86,6 @@ def test_the_root_command_prints_any_referee_error_as_one_line(
     where = "" if path is None else path + ("" if line is None else f":{line}") + ": "
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr == f"referee: error: {where}{message}\n"
+    # A control character of the path (a line break, an escape) is shown as Python writes it.
+    shown = "".join(char if char.isprintable() else repr(char)[1:-1] for char in where)
+    assert result.stderr == f"referee: error: {shown}{message}\n"

@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from referee.escaping import without_controls
 from referee.games.base import ParseError
 
 GAME_TYPE = "31,B,8,8,N2,0"
@@ -249,7 +250,8 @@ def write_game(game: PdnGame) -> str:
     """The game in canonical PDN, ending with a blank line.
 
     Raises ValueError for what PDN cannot hold: a comment with `}` in it, a tag name that is
-    not a word, a tag value over several lines, or a result that is not a PDN result.
+    not a word, or a result that is not a PDN result. A control character in a tag value
+    (a line break, an escape) is written as a space: a tag pair is one line of text.
     """
     result = game.result or game.tags.get("Result") or "*"
     if result not in RESULTS:
@@ -264,9 +266,7 @@ def write_game(game: PdnGame) -> str:
     for name, value in tags.items():
         if not re.fullmatch(r"[A-Za-z0-9_]+", name):
             raise ValueError(f"{name!r} is not a PDN tag name")
-        if "\n" in value or "\r" in value:
-            raise ValueError(f"the value of tag {name} runs over several lines: {value!r}")
-        out.append(f"[{name} {_quote(value)}]")
+        out.append(f"[{name} {_quote(without_controls(value))}]")
     out.append("")
     out.extend(_wrap(_movetext(game, result)))
     out.append("")

@@ -28,6 +28,7 @@ import textwrap
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from referee.escaping import without_controls
 from referee.games.base import ParseError
 from referee.games.trax.notation import TOKEN
 
@@ -186,8 +187,11 @@ def looks_like_game_list(text: str) -> bool:
 
 def format_headers(headers: Mapping[str, str]) -> list[str]:
     lines = []
-    for key, value in headers.items():
-        if HEADER.fullmatch(f"{key}: {value}") is None or "\n" in value or "#" in key:
+    for key, text in headers.items():
+        # A header is one line of text: a control character in it (a line break, an
+        # escape) is written as a space.
+        value = without_controls(text)
+        if HEADER.fullmatch(f"{key}: {value}") is None or "#" in key:
             raise ValueError(f"header {key!r}: {value!r} cannot be written as '# Key: value'")
         lines.append(f"# {key}: {value}".rstrip())
     return lines

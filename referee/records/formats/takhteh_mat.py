@@ -18,6 +18,7 @@ from typing import IO
 
 from pydantic import ValidationError
 
+from referee.escaping import one_line
 from referee.games import get_game
 from referee.games.base import Ruleset
 from referee.games.takhteh import GAME as TAKHTEH
@@ -299,10 +300,6 @@ def _length(record: TakhtehRecord, ruleset: Ruleset) -> int:
     return int(ruleset.option("match", 1))
 
 
-def _tag_text(text: str) -> str:
-    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
-
-
 def _tags(record: TakhtehRecord) -> dict[str, str]:
     tags = {
         tag: getattr(record.event, field)
@@ -311,5 +308,5 @@ def _tags(record: TakhtehRecord) -> dict[str, str]:
     }
     tags.update(record.tags)
     # A header line is `; [Key "value"]`: one line, a key of letters, digits and `_`.
-    cleaned = {re.sub(r"[^A-Za-z0-9_]", "_", key): _tag_text(value) for key, value in tags.items()}
+    cleaned = {re.sub(r"[^A-Za-z0-9_]", "_", key): one_line(value) for key, value in tags.items()}
     return {key: value for key, value in cleaned.items() if key.strip("_")}
