@@ -13,6 +13,10 @@ if TYPE_CHECKING:
 USAGE = 2
 """Exit code of a command given wrong (bad option, unknown game or bot, missing file)."""
 
+MACHINE = 4
+"""Exit code when the machine fails the command: a file it cannot write (full disk, quota,
+file size limit, read-only file system, no permission), whatever it was given."""
+
 _names: dict[str, str] = {}
 """Paths that messages show by another name (the file that holds standard input: `<stdin>`)."""
 
@@ -116,11 +120,18 @@ def fail(message: str, code: int = USAGE) -> NoReturn:
 
 
 def user_error(error: Exception) -> NoReturn:
-    """Say what was wrong with what the user gave (a RefereeError, or a file that could not be
-    read or written) in one line, and exit 2: the one place the command line does so."""
+    """Say what was wrong in one line and exit: 2 for what the user gave (a RefereeError, a
+    file that cannot be read), 4 (MACHINE) for a file that cannot be written or a machine
+    that can store no more. The one place the command line does so."""
+    from referee.files import MACHINE_ERRORS, CannotWrite
+
+    if isinstance(error, CannotWrite):
+        fail(str(error), MACHINE)
     if isinstance(error, OSError):
         where = f"{error.filename}: " if error.filename else ""
-        fail(f"{where}{error.strerror or error}")
+        fail(
+            f"{where}{error.strerror or error}", MACHINE if error.errno in MACHINE_ERRORS else USAGE
+        )
     fail(str(error))
 
 

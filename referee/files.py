@@ -1,0 +1,121 @@
+"""Files written whole or not at all, and the error that says one could not be written.
+
+Every file referee writes for its user (reports, exports, ratings, conversions, schemas,
+tournament.json) goes through `write_atomically`: a temporary file in the target's folder,
+flushed to the disk, then renamed over the target. A full disk, a quota or a size limit
+midway leaves the old file, or none, and never a truncated one; the temporary file is removed
+on any failure. (games.jsonl is the exception: a tournament appends each finished game to it.)
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import stat
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import IO, Any, BinaryIO, Literal, TextIO, overload
+
+MACHINE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO})
+"""The errors that say the machine cannot store more (full disk, quota, size limit, read-only
+file system, a failing device), whatever was given: `CannotWrite` when writing a file."""
+
+
+class CannotWrite(OSError):
+    """A file could not be written (or its folder made): a failure of the machine or of its
+    permissions, not of what the user gave. `filename` is the file the user named, never the
+    temporary file beside it."""
+
+    def __str__(self) -> str:
+        return f"cannot write {self.filename}: {self.strerror}"
+
+
+def cannot_write(path: str | os.PathLike[str], error: OSError) -> CannotWrite:
+    """`error`, met while writing `path`, as a CannotWrite naming `path`."""
+    if isinstance(error, CannotWrite):
+        return error
+    return CannotWrite(error.errno or errno.EIO, error.strerror or str(error), os.fspath(path))
+
+
+@overload
+def write_atomically(
+    path: str | os.PathLike[str],
+    mode: Literal["w"] = "w",
+    *,
+    encoding: str = "utf-8",
+    newline: str | None = None,
+) -> AbstractContextManager[TextIO]: ...
+
+
+@overload
+def write_atomically(
+    path: str | os.PathLike[str],
+    mode: Literal["wb"],
+    *,
+    encoding: str = "utf-8",
+    newline: str | None = None,
+) -> AbstractContextManager[BinaryIO]: ...
+
+
+def write_atomically(
+    path: str | os.PathLike[str],
+    mode: Literal["w", "wb"] = "w",
+    *,
+    encoding: str = "utf-8",
+    newline: str | None = None,
+) -> AbstractContextManager[IO[Any]]:
+    """A context manager giving a file opened with `mode` (`"w"` text, `"wb"` bytes) whose
+    content replaces `path` when the block ends without an error, and is thrown away when it
+    raises. An OSError of the writing (opening, writing, renaming) is raised as CannotWrite
+    naming `path`; one raised inside the block is, when it is a failure of the machine
+    (MACHINE_ERRORS: the block's writes to the file), and is let through otherwise (the block
+    may read files of its own).
+
+    A target that exists and is not a regular file (`/dev/null`, a named pipe) cannot be
+    replaced by renaming; it is written directly.
+    """
+    return _writing(Path(path), mode, encoding, newline)
+
+
+@contextmanager
+def _writing(
+    path: Path, mode: Literal["w", "wb"], encoding: str, newline: str | None
+) -> Iterator[IO[Any]]:
+    text: dict[str, Any] = {"encoding": encoding, "newline": newline} if mode == "w" else {}
+    try:
+        special = not stat.S_ISREG(path.stat().st_mode)
+    except FileNotFoundError:
+        special = False
+    except OSError as error:
+        raise cannot_write(path, error) from error
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    inside = False  # whether an error comes from the caller's block
+    try:
+        if special:
+            with path.open(mode, **text) as file:
+                inside = True
+                yield file
+                inside = False
+            return
+        # 0o666 and O_EXCL: the final file gets the permissions of any new file (the umask),
+        # and a name taken by another writer is never written over.
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(descriptor, mode, **text) as file:
+                inside = True
+                yield file
+                inside = False
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        # The block may read files of its own: only the machine's failures there (its writes
+        # to the file) are this file's; all of the writing's own are.
+        if isinstance(error, CannotWrite) or (inside and error.errno not in MACHINE_ERRORS):
+            raise
+        raise cannot_write(path, error) from error
