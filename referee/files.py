@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import os
 import secrets
+import shutil
 import stat
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -119,3 +120,35 @@ def _writing(
         if isinstance(error, CannotWrite) or (inside and error.errno not in MACHINE_ERRORS):
             raise
         raise cannot_write(path, error) from error
+
+
+@contextmanager
+def folder_atomically(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """A new folder beside `path`, filled by the block, that takes the place of `path` (which
+    must be missing or an empty folder) when the block ends without an error, and is removed
+    with all it holds when it raises: a folder of files written whole, or none.
+
+    A machine's failure in the block is raised as CannotWrite naming the file under `path`
+    (or `path` itself), never the temporary folder.
+    """
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        temporary.mkdir()
+    except OSError as error:
+        raise cannot_write(path, error) from error
+    try:
+        yield temporary
+        os.replace(temporary, path)  # over an empty folder too (rename(2))
+    except BaseException as error:
+        shutil.rmtree(temporary, ignore_errors=True)
+        if not isinstance(error, OSError):
+            raise
+        name = os.fspath(error.filename or "")
+        if name.startswith(os.fspath(temporary)):
+            name = os.fspath(path) + name[len(os.fspath(temporary)) :]
+        elif isinstance(error, CannotWrite) or error.errno not in MACHINE_ERRORS:
+            raise
+        else:
+            name = os.fspath(path)
+        raise CannotWrite(error.errno or errno.EIO, error.strerror or str(error), name) from error
