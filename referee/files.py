@@ -23,6 +23,18 @@ MACHINE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS
 """The errors that say the machine cannot store more (full disk, quota, size limit, read-only
 file system, a failing device), whatever was given: `CannotWrite` when writing a file."""
 
+_REFUSED = frozenset({errno.EACCES, errno.EPERM})
+"""No permission: a failure of the machine when writing, of what was given when reading."""
+
+
+def machine_failure(error: OSError) -> bool:
+    """Whether `error` is the machine's failure (a full disk, a size limit; no permission to
+    write a file), not that of what the user gave (a file to read that is not there, an
+    output path that is a folder)."""
+    return error.errno in MACHINE_ERRORS or (
+        isinstance(error, CannotWrite) and error.errno in _REFUSED
+    )
+
 
 class CannotWrite(OSError):
     """A file could not be written (or its folder made): a failure of the machine or of its

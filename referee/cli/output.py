@@ -121,17 +121,16 @@ def fail(message: str, code: int = USAGE) -> NoReturn:
 
 def user_error(error: Exception) -> NoReturn:
     """Say what was wrong in one line and exit: 2 for what the user gave (a RefereeError, a
-    file that cannot be read), 4 (MACHINE) for a file that cannot be written or a machine
-    that can store no more. The one place the command line does so."""
-    from referee.files import MACHINE_ERRORS, CannotWrite
+    file that cannot be read, an output path that is a folder), 4 (MACHINE) for a machine that
+    can store no more or gives no permission to write. The one place the command line does so."""
+    from referee.files import CannotWrite, machine_failure
 
-    if isinstance(error, CannotWrite):
-        fail(str(error), MACHINE)
     if isinstance(error, OSError):
+        code = MACHINE if machine_failure(error) else USAGE
+        if isinstance(error, CannotWrite):
+            fail(str(error), code)
         where = f"{error.filename}: " if error.filename else ""
-        fail(
-            f"{where}{error.strerror or error}", MACHINE if error.errno in MACHINE_ERRORS else USAGE
-        )
+        fail(f"{where}{error.strerror or error}", code)
     fail(str(error))
 
 
