@@ -313,7 +313,8 @@ class TournamentStore:
         if message is None:
             path.unlink(missing_ok=True)
         else:
-            path.write_text(message + "\n", encoding="utf-8")
+            with write_atomically(path) as file:
+                file.write(message + "\n")
 
     def failed_start(self) -> str | None:
         """Why the last run stopped at a program that could not start, if it did."""
