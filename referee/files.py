@@ -98,9 +98,10 @@ def _writing(
 ) -> Iterator[IO[Any]]:
     text: dict[str, Any] = {"encoding": encoding, "newline": newline} if mode == "w" else {}
     try:
-        special = not stat.S_ISREG(path.stat().st_mode)
+        status = path.stat()
+        special, permissions = not stat.S_ISREG(status.st_mode), stat.S_IMODE(status.st_mode)
     except FileNotFoundError:
-        special = False
+        special, permissions = False, None
     except OSError as error:
         raise cannot_write(path, error) from error
     temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
@@ -112,10 +113,12 @@ def _writing(
                 yield file
                 inside = False
             return
-        # 0o666 and O_EXCL: the final file gets the permissions of any new file (the umask),
-        # and a name taken by another writer is never written over.
+        # 0o666 and O_EXCL: a new file gets the permissions of any new file (the umask), and
+        # a name taken by another writer is never written over.
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         try:
+            if permissions is not None:  # a file replaced keeps its own (a private one stays so)
+                os.fchmod(descriptor, permissions)
             with os.fdopen(descriptor, mode, **text) as file:
                 inside = True
                 yield file

@@ -15,9 +15,12 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from referee.cli.app import app
@@ -194,3 +197,32 @@ def test_an_error_of_the_callers_own_passes_through_and_leaves_nothing(tmp_path:
         (building / "a").write_text("half")
         (tmp_path / "missing").read_text()
     assert tree(tmp_path) == {}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    old=st.none() | st.binary(max_size=300),
+    new=st.binary(max_size=3000),
+    fails=st.booleans(),
+    permissions=st.sampled_from([0o600, 0o640, 0o644]),
+)
+def test_a_file_is_the_new_one_whole_or_the_old_one(
+    old: bytes | None, new: bytes, fails: bool, permissions: int
+) -> None:
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        target = folder / "out.bin"
+        if old is not None:
+            target.write_bytes(old)
+            target.chmod(permissions)
+        try:
+            with write_atomically(target, "wb") as file:
+                file.write(new)
+                if fails:
+                    raise KeyboardInterrupt  # any failure midway, even an interruption
+        except KeyboardInterrupt:
+            pass
+        expected = old if fails else new
+        assert tree(folder) == ({} if expected is None else {"out.bin": expected})
+        if old is not None:  # a file replaced keeps its permissions
+            assert target.stat().st_mode & 0o777 == permissions
