@@ -129,12 +129,22 @@ def _writing(
         except BaseException:
             temporary.unlink(missing_ok=True)
             raise
+        _sync_folder(path.parent)
     except OSError as error:
         # The block may read files of its own: only the machine's failures there (its writes
         # to the file) are this file's; all of the writing's own are.
         if isinstance(error, CannotWrite) or (inside and error.errno not in MACHINE_ERRORS):
             raise
         raise cannot_write(path, error) from error
+
+
+def _sync_folder(folder: Path) -> None:
+    """The folder's entries flushed to the disk: the rename survives a power cut too."""
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 @contextmanager
