@@ -37,9 +37,9 @@ def machine_failure(error: OSError) -> bool:
 
 
 class CannotWrite(OSError):
-    """A file could not be written (or its folder made): a failure of the machine or of its
-    permissions, not of what the user gave. `filename` is the file the user named, never the
-    temporary file beside it."""
+    """A file could not be written (or its folder made). `machine_failure` tells the machine's
+    failures (a full disk, no permission) from a wrong path (a folder, a folder that is not
+    there). `filename` is the file the user named, never the temporary file beside it."""
 
     def __str__(self) -> str:
         return f"cannot write {self.filename}: {self.strerror}"

@@ -226,3 +226,13 @@ def test_a_file_is_the_new_one_whole_or_the_old_one(
         assert tree(folder) == ({} if expected is None else {"out.bin": expected})
         if old is not None:  # a file replaced keeps its permissions
             assert target.stat().st_mode & 0o777 == permissions
+
+
+def test_an_output_path_that_cannot_be_a_file_is_bad_input(
+    tournament: Path, tmp_path: Path
+) -> None:
+    for out, reason in [(tmp_path, "Is a directory"), (tmp_path / "no" / "x.pgn", "No such file")]:
+        result = referee(["export", str(tournament), "-o", str(out)], limit=False)
+        assert result.returncode == 2
+        assert result.stderr.startswith(f"referee: error: cannot write {out}: {reason}")
+    assert tree(tmp_path) == {}
