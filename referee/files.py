@@ -157,14 +157,15 @@ def folder_atomically(path: str | os.PathLike[str]) -> Iterator[Path]:
     (or `path` itself), never the temporary folder.
     """
     path = Path(path)
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    whole = Path(os.path.abspath(path))  # `.` too has a name and a folder to be beside
+    temporary = whole.with_name(f".{whole.name}.{secrets.token_hex(4)}.tmp")
     try:
         temporary.mkdir()
     except OSError as error:
         raise cannot_write(path, error) from error
     try:
         yield temporary
-        os.replace(temporary, path)  # over an empty folder too (rename(2))
+        os.replace(temporary, whole)  # over an empty folder too (rename(2))
     except BaseException as error:
         shutil.rmtree(temporary, ignore_errors=True)
         if not isinstance(error, OSError):
