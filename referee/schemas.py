@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
+from referee.files import write_atomically
 from referee.games import game_names
 from referee.records.model import record_adapter
 from referee.tournament.store import TournamentFile
@@ -54,6 +55,7 @@ def write_schemas(folder: Path) -> list[Path]:
     written = []
     for name, schema in schemas().items():
         path = folder / name
-        path.write_text(render(schema), encoding="utf-8")
+        with write_atomically(path) as file:
+            file.write(render(schema))
         written.append(path)
     return written

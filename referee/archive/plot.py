@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.archive.stats import Summary
+from referee.files import write_atomically
 
 
 def plot_turns(summary: Summary, path: Path) -> None:
@@ -23,5 +24,6 @@ def plot_turns(summary: Summary, path: Path) -> None:
         axis.set_xlabel("turns")
         axis.set_ylabel("games")
     figure.tight_layout()
-    figure.savefig(path, dpi=100)
+    with write_atomically(path, "wb") as file:
+        figure.savefig(file, format="png", dpi=100)
     plt.close(figure)

@@ -13,12 +13,10 @@ import difflib
 import hashlib
 import io
 import itertools
-import os
 import random
 import sys
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -29,6 +27,7 @@ from referee.archive.choices import STDOUT, SplitBy
 from referee.archive.entries import ArchiveError, Entry, read_entries
 from referee.archive.filters import Criteria
 from referee.file_names import file_stem
+from referee.files import folder_atomically, write_atomically
 from referee.records.formats import FileFormat, format_named, formats
 from referee.records.formats.referee_json import JsonlFormat
 from referee.records.io import RecordError
@@ -269,23 +268,6 @@ def output_format(target: str, name: str | None, split: bool = False) -> FileFor
     raise ArchiveError(f"{target}: no format has this extension; give --format ({known})")
 
 
-@contextmanager
-def _target(path: Path) -> Iterator[IO[bytes]]:
-    """A file written in full or not at all: a temporary file beside it, renamed at the end.
-    What is not a regular file (/dev/null, a pipe) is written to directly."""
-    if path.exists() and not path.is_file():
-        with path.open("wb") as stream:
-            yield stream
-        return
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with temporary.open("wb") as stream:
-            yield stream
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
-
-
 def _fitting(
     entries: Iterable[Entry], file_format: FileFormat, counts: Counts, report: Report
 ) -> Iterator[tuple[Entry, Record]]:
@@ -362,7 +344,7 @@ def write_selected(
     path = Path(target)
     if path.is_dir():
         raise ArchiveError(f"{target}: a folder; --split-by writes into folders")
-    with _target(path) as stream:
+    with write_atomically(path, "wb") as stream:
         _write(entries, file_format, stream, counts, report)
 
 
@@ -419,19 +401,22 @@ def split_selected(
     root = Path(folder)
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise ArchiveError(f"{folder}: give a new or empty folder for --split-by")
-    root.mkdir(parents=True, exist_ok=True)
+    root.parent.mkdir(parents=True, exist_ok=True)
     names = _Names(file_format.extensions[0])
-    if isinstance(file_format, JsonlFormat):
-        _split_jsonl(entries, root, by, names, counts, report)
-    else:
-        # Each game is read and tried once, then goes into the group of each of its values.
-        groups: dict[str, list[Record]] = {}
-        for entry, record in _fitting(entries, file_format, counts, report):
-            for value in split_values(entry, by):
-                groups.setdefault(names(value), []).append(record)
-        for name, group in groups.items():
-            with _target(root / name) as stream:
-                _write_records(group, file_format, stream)
+    # The files are written into a folder beside `root` that takes its place at the end: a
+    # failure (a full disk) leaves no folder of half-written files.
+    with folder_atomically(root) as building:
+        if isinstance(file_format, JsonlFormat):
+            _split_jsonl(entries, building, by, names, counts, report)
+        else:
+            # Each game is read and tried once, then goes into the group of each of its values.
+            groups: dict[str, list[Record]] = {}
+            for entry, record in _fitting(entries, file_format, counts, report):
+                for value in split_values(entry, by):
+                    groups.setdefault(names(value), []).append(record)
+            for name, group in groups.items():
+                with (building / name).open("wb") as stream:
+                    _write_records(group, file_format, stream)
     return sorted(set(names.names.values()))
 
 

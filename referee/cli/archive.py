@@ -208,7 +208,10 @@ def stats(
     if output is None:
         typer.echo(text, nl=not text.endswith("\n"))
     else:
-        output.write_text(text, encoding="utf-8")
+        from referee.files import write_atomically
+
+        with write_atomically(output) as file:
+            file.write(text)
     raise typer.Exit(1 if errors else 0)
 
 

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from referee.cli import output
+from referee.files import cannot_write
 
 STDIN = "-"
 
@@ -23,9 +24,10 @@ def names_stdin(paths: Sequence[str | Path]) -> bool:
 def spooled(paths: Sequence[str | Path]) -> Iterator[list[Path]]:
     """The paths, with `-` replaced by a temporary file that holds standard input.
 
-    `ratings`, `report`, `convert`, `show` and `moves --record` read files by path (the report
-    reads its files twice), so standard input is copied to a file first; the file is gone when
-    the block ends, and error messages name it `<stdin>`. (`validate` streams standard input.)
+    `ratings`, `export`, `report`, `convert`, `show` and `moves --record` read files by path
+    (the report reads its files twice), so standard input is copied to a file first; the file
+    is gone when the block ends, and error messages name it `<stdin>`. (`validate`, `select`
+    and `stats` stream standard input.)
     """
     if not names_stdin(paths):
         yield [Path(path) for path in paths]
@@ -33,8 +35,11 @@ def spooled(paths: Sequence[str | Path]) -> Iterator[list[Path]]:
     with tempfile.TemporaryDirectory(prefix="referee-") as folder:
         # No extension: the format is found from the content, as for any unnamed input.
         spool = Path(folder) / "stdin"
-        with spool.open("wb") as file:
-            shutil.copyfileobj(sys.stdin.buffer, file, 1 << 20)
+        try:
+            with spool.open("wb") as file:
+                shutil.copyfileobj(sys.stdin.buffer, file, 1 << 20)
+        except OSError as error:  # a full temporary folder: say which
+            raise cannot_write(spool, error) from error
         output.rename(str(spool), "<stdin>")
         # An error keeps the name: it is shown once it has left this block (cli.app).
         yield [spool if str(path) == STDIN else Path(path) for path in paths]

@@ -60,7 +60,10 @@ def openings(
     if out is None:
         typer.echo(text, nl=False)
         return
-    out.write_text(text, encoding="utf-8")
+    from referee.files import write_atomically
+
+    with write_atomically(out) as file:
+        file.write(text)
     echo(f"{plural(len(found), 'opening')} written to {out}", err=True)
 
 

@@ -16,6 +16,10 @@ if TYPE_CHECKING:
 USAGE = 2
 """Exit code of a command given wrong (bad option, unknown game or bot, missing file)."""
 
+MACHINE = 4
+"""Exit code when the machine fails the command: a file it cannot write (full disk, quota,
+file size limit, read-only file system, no permission), whatever it was given."""
+
 _names: dict[str, str] = {}
 """Paths that messages show by another name (the file that holds standard input: `<stdin>`)."""
 
@@ -144,11 +148,17 @@ def one_line_warnings() -> Iterator[None]:
 
 
 def user_error(error: Exception) -> NoReturn:
-    """Say what was wrong with what the user gave (a RefereeError, or a file that could not be
-    read or written) in one line, and exit 2: the one place the command line does so."""
+    """Say what was wrong in one line and exit: 2 for what the user gave (a RefereeError, a
+    file that cannot be read, an output path that is a folder), 4 (MACHINE) for a machine that
+    can store no more or gives no permission to write. The one place the command line does so."""
+    from referee.files import CannotWrite, machine_failure
+
     if isinstance(error, OSError):
+        code = MACHINE if machine_failure(error) else USAGE
+        if isinstance(error, CannotWrite):
+            fail(str(error), code)
         where = f"{error.filename}: " if error.filename else ""
-        fail(f"{where}{error.strerror or error}")
+        fail(f"{where}{error.strerror or error}", code)
     fail(str(error))
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from enum import StrEnum
 from functools import partial
@@ -121,7 +120,10 @@ def ratings(
     if output is None:
         typer.echo(text, nl=not text.endswith("\n"))
     else:
-        output.write_text(text, encoding="utf-8")
+        from referee.files import write_atomically
+
+        with write_atomically(output) as file:
+            file.write(text)
 
 
 class ExportFormat(StrEnum):
@@ -130,7 +132,10 @@ class ExportFormat(StrEnum):
 
 
 def export(
-    paths: Annotated[list[Path], typer.Argument(help="tournament folders and record files")],
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="tournament folders and record files; - for standard input"),
+    ],
     format: Annotated[
         ExportFormat, typer.Option(help="pgn (for Ordo, BayesElo) or csv, one row per game")
     ] = ExportFormat.pgn,
@@ -139,24 +144,17 @@ def export(
     ] = None,
 ) -> None:
     """Every game's players and result, for other rating programs (seat 0 is White)."""
+    from referee.cli.inputs import spooled
+    from referee.files import write_atomically
     from referee.ratings.export import export_results
 
-    try:
+    with spooled(paths) as given:
         if output is None:
-            count = export_results(paths, format.value, sys.stdout)
+            count = export_results(given, format.value, sys.stdout)
         else:
-            # Through a temporary file: bad input never leaves a partial export behind.
-            temporary = output.with_name(output.name + ".tmp")
-            try:
-                with temporary.open("w", encoding="utf-8", newline="") as stream:
-                    count = export_results(paths, format.value, stream)
-                os.replace(temporary, output)
-            finally:
-                temporary.unlink(missing_ok=True)
-    except BrokenPipeError:
-        raise  # the reader went away (`| head`): main() ends quietly
-    except OSError as error:
-        fail(f"{error.filename or output}: {error.strerror or error}")
+            # Whole or not at all: bad input or a full disk never leaves a partial export.
+            with write_atomically(output, newline="") as stream:
+                count = export_results(given, format.value, stream)
     if output is not None:
         echo(f"{plural(count, 'game')} written to {output}")
 

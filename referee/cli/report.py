@@ -46,6 +46,7 @@ def report(
     without --force."""
     from referee.cli.inputs import spooled
     from referee.cli.output import echo
+    from referee.files import write_atomically
     from referee.ratings import RatingOptions
     from referee.ratings.results import record_files
     from referee.report import build_report
@@ -60,7 +61,8 @@ def report(
         if not force:
             check_output(output, made_from)
         text = build_report(given, RatingOptions(rating=rating, anchor=anchor), made_from)
-        output.write_text(text, encoding="utf-8")
+        with write_atomically(output) as file:
+            file.write(text)
     echo(f"wrote {output} ({len(text.encode('utf-8')) / 1e6:.1f} MB)")
 
 
@@ -79,13 +81,15 @@ def show(
 ) -> None:
     """Print a position of a recorded game as text, and write it as an SVG with --svg."""
     from referee.cli.inputs import spooled
+    from referee.files import write_atomically
     from referee.records.positions import position_from_record
 
     with spooled([record]) as (given,):
         game, state = position_from_record(given, game_number, turn, None)
         typer.echo(game.render_text(state))
         if svg is not None:
-            svg.write_text(game.render_svg(state), encoding="utf-8")
+            with write_atomically(svg) as file:
+                file.write(game.render_svg(state))
 
 
 def register(app: typer.Typer) -> None:

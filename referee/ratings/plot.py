@@ -13,6 +13,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from referee.escaping import printable
+from referee.files import write_atomically
 from referee.ratings.errors import RatingsError
 from referee.ratings.table import RatingTable
 from referee.wording import plural
@@ -75,13 +76,11 @@ def ratings_figure(tables: Sequence[RatingTable]) -> Figure:
 
 
 def plot_ratings(tables: Sequence[RatingTable], path: str | Path) -> None:
-    """Save the figure of `ratings_figure` as a PNG at `path`. Raises `RatingsError` when
-    there is no table or the file cannot be written."""
+    """Save the figure of `ratings_figure` as a PNG at `path`, whole or not at all. Raises
+    `RatingsError` when there is no table, `CannotWrite` when the file cannot be written."""
     figure = ratings_figure(tables)
-    try:
-        figure.savefig(path, format="png", dpi=100)
-    except OSError as error:
-        raise RatingsError(f"{path}: cannot write the plot: {error.strerror or error}") from None
+    with write_atomically(path, "wb") as file:
+        figure.savefig(file, format="png", dpi=100)
 
 
 def ratings_svg(tables: Sequence[RatingTable]) -> str:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from referee.files import write_atomically
 from referee.records.formats import FileFormat, detect_stream, format_for_path
 from referee.records.formats.takhteh_mat import MatFormat
 from referee.records.io import RecordError
@@ -69,26 +69,20 @@ def convert(source: Path, target: Path, to: str | None = None) -> Conversion:
             except ValueError as error:
                 raise RecordError("format", f"{target}: {error}") from None
             return result
-        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        try:
-            with temporary.open("x", encoding="utf-8") as out:
-                try:
-                    result.warnings = target_format.write(games, out) or []
-                except RecordError:
-                    raise
-                except ValueError as error:
-                    raise RecordError(
-                        "format", f"{target}: cannot be written as {target_format.name}: {error}"
-                    ) from None
+        with write_atomically(target) as out:
+            try:
+                result.warnings = target_format.write(games, out) or []
+            except RecordError:
+                raise
+            except ValueError as error:
+                raise RecordError(
+                    "format", f"{target}: cannot be written as {target_format.name}: {error}"
+                ) from None
             if not result.written and result.skipped:
                 more = f" (and {len(result.skipped) - 1} more)" if result.skipped[1:] else ""
                 raise RecordError(
                     "format", f"no game could be written to {target}: {result.skipped[0]}{more}"
                 )
-            os.replace(temporary, target)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
     return result
 
 

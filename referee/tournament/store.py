@@ -18,6 +18,7 @@ from typing import IO, Any, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
+from referee.files import write_atomically
 from referee.records.io import iter_jsonl, record_to_json
 from referee.records.keys import GameKey, game_key
 from referee.records.model import Record
@@ -312,7 +313,8 @@ class TournamentStore:
         if message is None:
             path.unlink(missing_ok=True)
         else:
-            path.write_text(message + "\n", encoding="utf-8")
+            with write_atomically(path) as file:
+                file.write(message + "\n")
 
     def failed_start(self) -> str | None:
         """Why the last run stopped at a program that could not start, if it did."""
@@ -349,9 +351,8 @@ class TournamentStore:
         info = info.model_copy(
             update={"digest": config_digest(info.model_dump(mode="json")["config"])}
         )
-        temporary = self.config_path.with_suffix(".tmp")
-        temporary.write_text(info.model_dump_json(indent=2) + "\n", encoding="utf-8")
-        os.replace(temporary, self.config_path)
+        with write_atomically(self.config_path) as file:
+            file.write(info.model_dump_json(indent=2) + "\n")
         return info
 
     def load(self) -> TournamentFile:

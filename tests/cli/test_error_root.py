@@ -22,6 +22,10 @@ CONTROL_FLOW = {"Forfeit", "OutOfTime", "_OutOfTime", "TournamentStopped", "_Unr
 """Exceptions that stop a search, a move or a run and are handled where they are raised:
 no user ever sees them as errors."""
 
+MACHINE = {"CannotWrite"}
+"""A file the machine cannot write (a full disk): an OSError, not an error of what the user
+gave, that exits 4 (referee.files)."""
+
 
 def _classes() -> list[type[BaseException]]:
     root = Path(referee.errors.__file__).parent
@@ -45,7 +49,7 @@ def test_every_error_referee_raises_is_a_referee_error_with_a_code() -> None:
     names = {kind.__name__ for kind in classes}
     assert {"GameError", "RecordError", "ConfigError", "RatingsError", "ArchiveError"} <= names
     for kind in classes:
-        if kind.__name__ in CONTROL_FLOW:
+        if kind.__name__ in CONTROL_FLOW | MACHINE:
             continue
         assert issubclass(kind, RefereeError), kind
         assert isinstance(kind.code, str), kind  # a class without a code of its own: "error"

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from referee.files import CannotWrite
 from referee.ratings import RatingsError
 from referee.ratings.output import print_tables, render
 from referee.ratings.plot import plot_ratings
@@ -135,12 +136,13 @@ def test_plot_draws_names_with_dollar_signs(tmp_path):
     assert path.stat().st_size > 0
 
 
-def test_plot_of_nothing_or_to_a_bad_path_raises_ratings_error(tables, tmp_path):
-    """Protects the CLI's error path for --plot."""
+def test_plot_of_nothing_or_to_a_bad_path_raises_a_one_line_error(tables, tmp_path):
+    """Protects the CLI's error path for --plot: the file is named."""
     with pytest.raises(RatingsError, match="no rating table"):
         plot_ratings([], tmp_path / "x.png")
-    with pytest.raises(RatingsError, match="cannot write"):
-        plot_ratings(tables, tmp_path / "missing" / "x.png")
+    path = tmp_path / "missing" / "x.png"
+    with pytest.raises(CannotWrite, match=f"cannot write {path}: No such file"):
+        plot_ratings(tables, path)
 
 
 def test_plot_takes_an_estimate_outside_or_on_its_interval(tables, tmp_path):

@@ -10,7 +10,6 @@ software expects.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import IO
 from pydantic import ValidationError
 
 from referee.escaping import one_line
+from referee.files import write_atomically
 from referee.games import get_game
 from referee.games.base import Ruleset
 from referee.games.takhteh import GAME as TAKHTEH
@@ -121,10 +121,9 @@ def _loaded(match: MatMatch, game: MatGame, number: int) -> Loaded:
 
 
 def _write_file(path: Path, text: str) -> None:
-    # Through a temporary file: a failed write never leaves half a match behind.
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    # Whole or not at all: a failed write never leaves half a match behind.
+    with write_atomically(path) as file:
+        file.write(text)
 
 
 def _file_part(name: str) -> str:
