@@ -163,3 +163,21 @@ def test_resume_plays_no_stored_game_again(folder: Path, tmp_path: Path, mutatio
     result = runner.invoke(app, ["tournament", "resume", "-q", str(directory)])
     assert result.exit_code == 0, result.output
     assert games.read_bytes() == b"".join(lines)
+
+
+def test_status_json_names_the_damaged_lines(folder: Path, tmp_path: Path) -> None:
+    directory = tmp_path / "t"
+    shutil.copytree(folder, directory)
+    games = directory / "games.jsonl"
+    lines = games.read_bytes().splitlines(keepends=True)
+    lines[1] = MUTATIONS["not JSON"](lines[1])
+    lines[4] = MUTATIONS["extra field"](lines[4])
+    games.write_bytes(b"".join(lines))
+    result = runner.invoke(app, ["tournament", "status", "--json", str(directory)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["stored"] == 6 and data["left_to_play"] == 0
+    assert data["damaged_lines"] == 2
+    assert [entry["line"] for entry in data["damaged"]] == [2, 5]
+    assert "not JSON" in data["damaged"][0]["reason"]
+    assert data["damaged"][1]["reason"] == "/extra: unknown field"
