@@ -26,9 +26,9 @@ def locked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     scandir = os.scandir
 
     def refuse(path: object = ".") -> object:
-        if Path(os.fsdecode(path)) == folder:  # type: ignore[arg-type]
-            raise PermissionError(13, "Permission denied", os.fsdecode(path))  # type: ignore[arg-type]
-        return scandir(path)  # type: ignore[arg-type]
+        if Path(os.fsdecode(path)) == folder:
+            raise PermissionError(13, "Permission denied", os.fsdecode(path))
+        return scandir(path)
 
     monkeypatch.setattr(os, "scandir", refuse)
     monkeypatch.chdir(tmp_path)
@@ -58,3 +58,27 @@ def test_a_broken_link_given_as_a_folder_is_an_error_naming_it(
     result = runner.invoke(app, [command[0], str(link), *command[1:]])
     assert result.exit_code == 2, result.output
     assert f"{link}: " in result.output and "no such file or folder" in result.output
+
+
+@pytest.mark.parametrize("command", [["ratings"], ["report", "-o", "r.html"]], ids=lambda c: c[0])
+def test_a_tournament_folder_that_cannot_be_searched_is_an_error_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    """ratings and report read a tournament folder's games.jsonl by name, without a walk: a
+    folder whose entries cannot be reached (no search permission) refuses the stat."""
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "tournament.json").write_text("{}")
+    (folder / "games.jsonl").write_text("")
+    stat = os.stat
+
+    def refuse(path: object, *args: object, **options: object) -> object:
+        if Path(os.fsdecode(path)).parent == folder:
+            raise PermissionError(13, "Permission denied", os.fsdecode(path))
+        return stat(path, *args, **options)
+
+    monkeypatch.setattr(os, "stat", refuse)
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, [command[0], str(folder), *command[1:]])
+    assert result.exit_code == 2, result.output
+    assert f"referee: error: {folder}/" in result.output and "Permission denied" in result.output
