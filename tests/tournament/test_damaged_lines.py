@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from referee.cli.app import app
+from referee.records.keys import salvage
 
 runner = CliRunner()
 
@@ -181,3 +182,20 @@ def test_status_json_names_the_damaged_lines(folder: Path, tmp_path: Path) -> No
     assert [entry["line"] for entry in data["damaged"]] == [2, 5]
     assert "not JSON" in data["damaged"][0]["reason"]
     assert data["damaged"][1]["reason"] == "/extra: unknown field"
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(index=st.integers(0, 5), cut=st.floats(0, 1), length=st.integers(0, 40), junk=st.binary())
+def test_a_line_damaged_in_its_turns_keeps_its_key(
+    folder: Path, index: int, cut: float, length: int, junk: bytes
+) -> None:
+    """Any bytes put in place of any part of the turn list (the key comes before it)."""
+    raw = (folder / "games.jsonl").read_bytes().splitlines(keepends=True)[index]
+    start = raw.index(b'"turns": [') + len(b'"turns": [')
+    end = raw.rindex(b'"result"')
+    at = start + int(cut * (end - start))
+    damaged = raw[:at] + junk.replace(b"\n", b" ") + raw[at + length :]
+    tournament, pairing, number = key(raw)
+    assert salvage(damaged)[0] == (tournament, pairing, number, 0)
