@@ -506,18 +506,18 @@ class TournamentStore:
         """The key and result of each stored game in file order, read without building the
         records (records/scan.py): a runner resuming a million games reads them in seconds and
         keeps none. A last line without its line break (a write cut short, which
-        `open_for_append` cuts off) is skipped; any other line that is no valid record is a
-        damaged line, whose game counts as stored when its key can still be read
-        (`keys.salvage`), so that it is never played again."""
+        `open_for_append` cuts off, whole as it may seem) is skipped; any other line that is
+        no valid record is a damaged line, whose game counts as stored when its key can still
+        be read (`keys.salvage`), so that it is never played again."""
         keys = StoredKeys()
         if self.games_path.exists():
             with self.games_path.open("rb") as stream:
                 for scanned in scan_jsonl(stream):
+                    if not scanned.raw.endswith(b"\n"):
+                        continue  # even when it reads: `open_for_append` cuts it off
                     if scanned.header is not None:
                         key = game_key(scanned.header)
                         stored = StoredGame(key, Ending.of(scanned.header.result))
-                    elif not scanned.raw.endswith(b"\n"):
-                        continue
                     else:
                         assert scanned.error is not None
                         key, result = salvage(scanned.raw)

@@ -134,23 +134,27 @@ def test_ratings_and_report_name_the_damaged_line(folder: Path, tmp_path: Path) 
         assert f"{games}:4: " in result.output and "/extra" in result.output
 
 
-def test_a_last_line_cut_short_is_no_stored_game(folder: Path, tmp_path: Path) -> None:
-    """A write cut short (no line break) is the one line whose game resume plays again: it
-    cuts the line off; repair moves it aside instead."""
-    for command in (["resume", "-q"], ["repair"]):
-        directory = tmp_path / command[0]
-        shutil.copytree(folder, directory)
-        games = directory / "games.jsonl"
-        lines = games.read_bytes().splitlines(keepends=True)
-        games.write_bytes(b"".join(lines[:-1]) + lines[-1][:-1])
-        result = runner.invoke(app, ["tournament", *command, str(directory)])
-        assert result.exit_code == 0, result.output
-        after = games.read_bytes().splitlines(keepends=True)
-        if command[0] == "resume":
-            assert sorted(map(key, after)) == sorted(map(key, lines))
-        else:
-            assert after == lines[:-1]
-            assert (directory / "games.rejected").read_bytes() == lines[-1]
+@pytest.mark.parametrize("command", [["resume", "-q"], ["repair"]], ids=lambda c: c[0])
+def test_a_last_line_cut_short_is_no_stored_game(
+    folder: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """A write cut short (no line break, even when all but the line break was written) is
+    the one line whose game resume plays again: it cuts the line off, so it must not count
+    the game as stored; repair moves it aside instead. The first game is missing too, so
+    that resume has a game to play and appends."""
+    directory = tmp_path / command[0]
+    shutil.copytree(folder, directory)
+    games = directory / "games.jsonl"
+    lines = games.read_bytes().splitlines(keepends=True)
+    games.write_bytes(b"".join(lines[1:-1]) + lines[-1][:-1])
+    result = runner.invoke(app, ["tournament", *command, str(directory)])
+    assert result.exit_code == 0, result.output
+    after = games.read_bytes().splitlines(keepends=True)
+    if command[0] == "resume":
+        assert sorted(map(key, after)) == sorted(map(key, lines))
+    else:
+        assert after == lines[1:-1]
+        assert (directory / "games.rejected").read_bytes() == lines[-1]
 
 
 @pytest.mark.parametrize("mutation", sorted(MUTATIONS))
