@@ -467,7 +467,7 @@ def _warn_damaged(directory: Path, damaged: Damaged) -> None:
         echo(f"referee: warning: ... and {plural(more, 'more damaged line')}", err=True)
     echo(
         f"referee: warning: {plural(damaged.count, 'damaged line')} in {games} (a game whose "
-        "key can still be read counts as stored); move them aside with "
+        "key can still be read counts as stored); move damaged lines aside with "
         f"'referee tournament repair {directory}'",
         err=True,
     )

@@ -48,7 +48,7 @@ def salvage(raw: bytes) -> tuple[GameKey | None, dict[str, Any]]:
     damaged was played, and a runner that resumes must not play it again."""
     try:
         data = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deeply to be a record
         data = None
     if not isinstance(data, dict):
         data = {}

@@ -203,3 +203,7 @@ def test_a_line_damaged_in_its_turns_keeps_its_key(
     damaged = raw[:at] + junk.replace(b"\n", b" ") + raw[at + length :]
     tournament, pairing, number = key(raw)
     assert salvage(damaged)[0] == (tournament, pairing, number, 0)
+
+
+def test_a_line_nested_too_deeply_is_no_key() -> None:
+    assert salvage(b"[" * 100_000 + b"]" * 100_000 + b"\n") == (None, {})
