@@ -168,6 +168,8 @@ def test_resume_plays_no_stored_game_again(folder: Path, tmp_path: Path, mutatio
     result = runner.invoke(app, ["tournament", "resume", "-q", str(directory)])
     assert result.exit_code == 0, result.output
     assert games.read_bytes() == b"".join(lines)
+    named = f"referee: warning: {games}:3: " in result.output
+    assert named == (mutation not in SCHEMA_VALID), result.output
 
 
 def test_status_json_names_the_damaged_lines(folder: Path, tmp_path: Path) -> None:
