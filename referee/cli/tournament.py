@@ -15,6 +15,7 @@ from referee.wording import plural
 if TYPE_CHECKING:
     from referee.tournament.config import TournamentConfig
     from referee.tournament.runner import RunSummary
+    from referee.tournament.store import Damaged
 
 DaskOption = Annotated[
     str | None,
@@ -158,7 +159,9 @@ def _run(
         echo(stopped_message(directory, stored), err=True)
         raise SystemExit(130) from None
     _report(summary, unit)
-    if standings and not quiet:
+    if summary.damaged.count:
+        _warn_damaged(directory, summary.damaged)  # the standings would refuse the file
+    elif standings and not quiet:
         from referee.cli.ratings import print_standings
 
         print_standings(directory)
@@ -464,6 +467,49 @@ def status(
         echo(f"referee: warning: {describe_key(key)} is stored {count} times", err=True)
     if len(duplicates) > 10:
         echo(f"referee: warning: ... and {len(duplicates) - 10} more games stored twice", err=True)
+    if tally.damaged.count:
+        _warn_damaged(directory, tally.damaged)
+
+
+def _warn_damaged(directory: Path, damaged: Damaged) -> None:
+    """Name each damaged line of games.jsonl (the first few) and how to repair the folder."""
+    games = directory / "games.jsonl"
+    for line, reason in damaged.shown:
+        echo(f"referee: warning: {games}:{line}: {reason}", err=True)
+    more = damaged.count - len(damaged.shown)
+    if more:
+        echo(f"referee: warning: ... and {plural(more, 'more damaged line')}", err=True)
+    echo(
+        f"referee: warning: {plural(damaged.count, 'damaged line')} in {games} (a game whose "
+        "key can still be read counts as stored); move damaged lines aside with "
+        f"'referee tournament repair {directory}'",
+        err=True,
+    )
+
+
+@tournament_app.command("repair")
+def repair(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="the tournament's folder")],
+) -> None:
+    """Move the lines of games.jsonl that are no valid record (those 'referee validate'
+    refuses, and a last line cut short) to DIR/games.rejected, each noted with why in
+    DIR/games.rejected.txt; the other lines stay as they were. Their games are then no longer
+    stored: 'referee tournament resume' plays them again."""
+    from referee.tournament.store import REJECTED_FILE, REJECTED_NOTES, TournamentStore
+
+    store = TournamentStore(directory)
+    store.load()  # no lock file in a folder that holds no tournament
+    moved = store.repair()
+    games = directory / "games.jsonl"
+    if not moved:
+        echo(f"{games}: every line is a valid record; nothing to repair")
+        return
+    for line, reason in moved:
+        echo(f"{games}:{line}: moved aside: {reason}")
+    echo(
+        f"{plural(len(moved), 'line')} moved to {directory / REJECTED_FILE} (why in "
+        f"{REJECTED_NOTES}); play their games again with 'referee tournament resume {directory}'"
+    )
 
 
 @tournament_app.command("extend")

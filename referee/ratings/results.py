@@ -427,8 +427,14 @@ def records_of(path: Path) -> Iterator[tuple[Record, int]]:
 
 
 def _bad(path: Path, number: int, line: int, error: RecordError) -> RatingsInputError:
-    where = f" at {error.pointer}" if error.pointer else ""
-    return RatingsInputError(path, f"record {number}{where}: {error.message}", line)
+    """A bad record, at its place (the pointer once: the scan's messages start with it); in a
+    tournament's games.jsonl, with how to move the damaged lines aside."""
+    pointer, message = error.pointer, error.message
+    where = f" at {pointer}" if pointer and not message.startswith(pointer) else ""
+    repair = ""
+    if path.name == TOURNAMENT_FILE and (path.parent / "tournament.json").is_file():
+        repair = f" (move damaged lines aside with 'referee tournament repair {path.parent}')"
+    return RatingsInputError(path, f"record {number}{where}: {message}{repair}", line)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from referee.tournament.executors import ExecutorFactory, process_pool, shutdown
 from referee.tournament.play import Scored, job_finished
 from referee.tournament.schedule import GameJob
 from referee.tournament.sequential import SprtTracker, stored_test, wave_of
-from referee.tournament.store import TournamentFile, TournamentStore
+from referee.tournament.store import Damaged, TournamentFile, TournamentStore
 from referee.tournament.worker import (
     GROUPS,
     SPOOL,
@@ -109,6 +109,9 @@ class RunSummary:
     """Games played again although stored already: the store kept the first copy only."""
     warnings: list[str] = field(default_factory=list)
     """Programs' logs that could not be written (their games were played), each once."""
+    damaged: Damaged = field(default_factory=Damaged)
+    """The damaged lines of games.jsonl: their games are not played again when their key can
+    be read (`TournamentStore.scan`)."""
 
 
 class Progress(Protocol):
@@ -276,7 +279,10 @@ def _run_locked(
     length = game.match_length(ruleset)
     spec = info.config.sprt_spec()
     ledger = Ledger(info.size(), length, keep_finished=spec is not None)
+    damaged = Damaged()
     for stored in store.scan():
+        if stored.damage is not None:
+            damaged.add(stored.damage)
         if stored.key is not None:
             ledger.add(stored.key[2], stored.ending)
     tracker = None if spec is None else SprtTracker(spec, info.jobs(), length)
@@ -294,6 +300,7 @@ def _run_locked(
     if last is not None:  # the SPRT has decided: nothing after its wave is played
         left = sum(1 for _ in filter(wanted, info.iter_jobs()))
     summary = RunSummary(directory, total, ledger.count, invalid=recovered.invalid)
+    summary.damaged = damaged
     if tracker is not None:
         summary.sprt = tracker.state()
     if progress is not None:

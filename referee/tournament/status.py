@@ -39,6 +39,8 @@ def tournament_status(directory: Path) -> dict[str, Any]:
         "reasons": dict(sorted(tally.reasons.items())),
         "sprt": None if sprt is None else _sprt(sprt),
         "failed_start": store.failed_start(),
+        "damaged_lines": tally.damaged.count,
+        "damaged": [{"line": line, "reason": reason} for line, reason in tally.damaged.shown],
     }
 
 

@@ -14,13 +14,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
 from referee.files import write_atomically
-from referee.records.io import iter_jsonl, record_to_json
-from referee.records.keys import GameKey, game_key
+from referee.records.io import RecordError, iter_jsonl, record_to_json
+from referee.records.keys import GameKey, game_key, salvage
 from referee.records.model import Record
 from referee.records.scan import scan_jsonl
 from referee.tournament.config import (
@@ -35,9 +35,16 @@ from referee.tournament.play import Ending
 from referee.tournament.schedule import GameJob, Layout, iter_schedule, schedule, schedule_size
 from referee.wording import plural
 
+if TYPE_CHECKING:
+    from referee.validator.diagnostics import Diagnostic
+
 CONFIG_FILE = "tournament.json"
 GAMES_FILE = "games.jsonl"
 LOCK_FILE = ".lock"
+REJECTED_FILE = "games.rejected"
+"""The lines `TournamentStore.repair` moved out of games.jsonl, byte for byte."""
+REJECTED_NOTES = "games.rejected.txt"
+"""Why each line of games.rejected was moved there, and when."""
 FAILED_START_FILE = "failed-start.txt"
 """Why the last run stopped at a program that could not start (`tournament status` says it)."""
 
@@ -224,11 +231,56 @@ class StoredKeys:
         return numbers.add(number)
 
 
+class DamagedLine(NamedTuple):
+    """A complete line of games.jsonl that is not a valid record: where, and what is wrong."""
+
+    line: int
+    reason: str
+
+
 class StoredGame(NamedTuple):
-    """What a runner reads of a stored game: its key (None: no tournament game) and result."""
+    """What a runner reads of a stored game: its key (None: no tournament game) and result,
+    and for a damaged line what is wrong with it (its key and result then read as far as they
+    can be, `keys.salvage`)."""
 
     key: GameKey | None
     ending: Ending | None
+    damage: DamagedLine | None = None
+
+
+@dataclass
+class Damaged:
+    """The damaged lines of games.jsonl found by a scan: how many, and the first few, to name."""
+
+    count: int = 0
+    shown: list[DamagedLine] = field(default_factory=list)
+
+    SHOWN = 10
+
+    def add(self, damage: DamagedLine) -> None:
+        self.count += 1
+        if len(self.shown) < self.SHOWN:
+            self.shown.append(damage)
+
+
+def _reason(error: RecordError) -> str:
+    """What is wrong with a line: the error's message, after its place when it does not
+    already start with it."""
+    pointer, message = error.pointer, error.message
+    return message if not pointer or message.startswith(pointer) else f"{pointer}: {message}"
+
+
+def _reason_of(diagnostic: Diagnostic) -> str:
+    """A validator's finding as a line's reason: the turn, if any, then the message."""
+    turn = f"turn {diagnostic.turn}: " if diagnostic.turn is not None else ""
+    return f"{turn}[{diagnostic.code}] {diagnostic.message}"
+
+
+def _salvaged_ending(result: dict[str, Any]) -> Ending | None:
+    winner, points, reason = (result.get(name) for name in ("winner", "points", "reason"))
+    if winner not in (None, 0, 1) or type(points) is not int or not isinstance(reason, str):
+        return None
+    return Ending(winner, points, reason)
 
 
 @dataclass
@@ -246,6 +298,8 @@ class Tally:
     second copies are stored)."""
     results: dict[int, list[Ending | None]] = field(default_factory=dict)
     """With `tally(results=True)`: the endings of each job's games, by the job's number."""
+    damaged: Damaged = field(default_factory=Damaged)
+    """The damaged lines (a game whose key could still be read counts as stored)."""
 
 
 HOLDER_WAIT = 1.0
@@ -451,17 +505,27 @@ class TournamentStore:
     def scan(self) -> Iterator[StoredGame]:
         """The key and result of each stored game in file order, read without building the
         records (records/scan.py): a runner resuming a million games reads them in seconds and
-        keeps none. An unreadable line (a write cut short) is skipped, as by `records`."""
+        keeps none. A last line without its line break (a write cut short, which
+        `open_for_append` cuts off, whole as it may seem) is skipped; any other line that is
+        no valid record is a damaged line, whose game counts as stored when its key can still
+        be read (`keys.salvage`), so that it is never played again."""
         keys = StoredKeys()
         if self.games_path.exists():
             with self.games_path.open("rb") as stream:
                 for scanned in scan_jsonl(stream):
-                    if scanned.header is None:
-                        continue
-                    key = game_key(scanned.header)
+                    if not scanned.raw.endswith(b"\n"):
+                        continue  # even when it reads: `open_for_append` cuts it off
+                    if scanned.header is not None:
+                        key = game_key(scanned.header)
+                        stored = StoredGame(key, Ending.of(scanned.header.result))
+                    else:
+                        assert scanned.error is not None
+                        key, result = salvage(scanned.raw)
+                        damage = DamagedLine(scanned.line, _reason(scanned.error))
+                        stored = StoredGame(key, _salvaged_ending(result), damage)
                     if key is not None:
                         keys.add(key)
-                    yield StoredGame(key, Ending.of(scanned.header.result))
+                    yield stored
         self._keys = keys
 
     def tally(self, scheduled: int | None = None, results: bool = False) -> Tally:
@@ -473,6 +537,8 @@ class TournamentStore:
         keys = StoredKeys()
         jobs = NumberSet()
         for stored in self.scan():
+            if stored.damage is not None:
+                tally.damaged.add(stored.damage)
             key = stored.key
             if key is None:
                 continue
@@ -488,6 +554,64 @@ class TournamentStore:
             if results:
                 tally.results.setdefault(number, []).append(stored.ending)
         return tally
+
+    def repair(self) -> list[DamagedLine]:
+        """Move every line of games.jsonl that `referee validate` refuses, and a last line cut
+        short, to games.rejected (appended byte for byte, each noted in games.rejected.txt
+        with why), and write games.jsonl again with the other lines byte for byte in their
+        order; the lines moved, with why. The games of the lines moved are no longer stored:
+        `resume` plays them again. Done under the folder's lock, so never while a runner
+        appends; games.jsonl is replaced whole (`write_atomically`), and the rejected lines
+        are made durable first, so a crash loses no line (at worst a line is in both files)."""
+        from referee.validator.check import validate_stream  # replays: only when asked for
+
+        with self.lock():
+            if not self.games_path.exists():
+                return []
+            with self.games_path.open("rb") as stream:
+                refused = {
+                    report.line: _reason_of(report.diagnostics[0])
+                    for report in validate_stream(stream, GAMES_FILE, self.games_path)
+                    if not report.valid and report.line is not None and report.diagnostics
+                }
+            moved: list[DamagedLine] = []
+            with self.games_path.open("rb") as stream:
+                for number, raw in enumerate(stream, 1):
+                    if not raw.endswith(b"\n") and not raw.isspace():
+                        moved.append(DamagedLine(number, "cut short (no line break at its end)"))
+                    elif number in refused:
+                        moved.append(DamagedLine(number, refused[number]))
+            if not moved:
+                return []
+            self._set_aside(moved)
+            aside = {damage.line for damage in moved}
+            with (
+                self.games_path.open("rb") as stream,
+                write_atomically(self.games_path, "wb") as out,
+            ):
+                for number, raw in enumerate(stream, 1):
+                    if number not in aside:
+                        out.write(raw)
+            self._keys = None
+            return moved
+
+    def _set_aside(self, moved: Sequence[DamagedLine]) -> None:
+        """Append the lines `moved` to games.rejected and why to its notes, durably."""
+        wanted = {damage.line for damage in moved}
+        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        with (
+            self.games_path.open("rb") as stream,
+            (self.directory / REJECTED_FILE).open("ab") as rejected,
+            (self.directory / REJECTED_NOTES).open("a", encoding="utf-8") as notes,
+        ):
+            for number, raw in enumerate(stream, 1):
+                if number in wanted:
+                    rejected.write(raw if raw.endswith(b"\n") else raw + b"\n")
+            for damage in moved:
+                notes.write(f"{stamp} {GAMES_FILE}:{damage.line}: {damage.reason}\n")
+            for out in (rejected, notes):
+                out.flush()
+                os.fsync(out.fileno())
 
     def open_for_append(self) -> IO[bytes]:
         """Open games.jsonl for appending, first cutting off a last line left half-written."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -31,12 +32,28 @@ def expand_paths(paths: list[str]) -> list[str]:
             continue
         path = Path(text)
         if path.is_dir():
-            files.extend(str(p) for p in sorted(path.rglob("*")) if _record_file(p, path))
+            files.extend(str(p) for p in sorted(_walk(path)) if _record_file(p, path))
         elif path.exists():
             files.append(text)
         else:
             raise UsageError(f"{text}: no such file or folder")
     return files
+
+
+def _walk(root: Path) -> Iterator[Path]:
+    """Every entry below `root` but hidden folders' (`_record_file` takes none of them),
+    symbolic links to folders not followed; a folder that cannot be read is a UsageError
+    naming it (pathlib's `rglob` passes over it in silence, and a command would read no game
+    and say nothing)."""
+
+    def refuse(error: OSError) -> None:
+        reason = error.strerror or str(error)
+        raise UsageError(f"{error.filename or root}: cannot read the folder: {reason}")
+
+    for folder, dirs, names in os.walk(root, onerror=refuse):
+        dirs[:] = [name for name in dirs if not name.startswith(".")]  # never read: not walked
+        for name in (*dirs, *names):
+            yield Path(folder, name)
 
 
 def _record_file(path: Path, root: Path) -> bool:

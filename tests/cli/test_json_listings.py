@@ -53,6 +53,8 @@ def test_status_json_counts_what_the_records_hold(tmp_path: Path) -> None:
         "reasons": dict(Counter(record["result"]["reason"] for record in records)),
         "sprt": None,
         "failed_start": None,
+        "damaged_lines": 0,
+        "damaged": [],
     }
     # Every field is documented.
     doc = (ROOT / "docs" / "tournaments.md").read_text()
