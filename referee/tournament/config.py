@@ -388,6 +388,8 @@ def load_config_file(path: Path, overrides: dict[str, object]) -> TournamentConf
         raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: not TOML: {error}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not a configuration: nested too deeply to read") from None
     data.update({key: value for key, value in overrides.items() if value is not None})
     suite = data.pop("openings", None) if isinstance(data.get("openings"), str) else None
     try:
