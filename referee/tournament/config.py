@@ -20,6 +20,7 @@ from pydantic import (
 )
 
 from referee.errors import RefereeError, plain_problem
+from referee.records.model import MAX_NAME
 from referee.tournament.adjudication import Adjudication, parse_adjudication
 from referee.tournament.clock import TimeControl, parse_time_control
 
@@ -50,7 +51,9 @@ class BotEntry(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field(min_length=1, description="the name in standings and records")
+    name: str = Field(
+        min_length=1, max_length=MAX_NAME, description="the name in standings and records"
+    )
     spec: str | None = Field(default=None, description="built-in bot, e.g. 'alphabeta:depth=4'")
     command: list[str] | None = Field(default=None, description="an external bot's command line")
     protocol: Literal["json", "trax"] = "json"
