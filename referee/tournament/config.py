@@ -23,6 +23,7 @@ from referee.errors import RefereeError, plain_problem
 from referee.records.model import MAX_NAME
 from referee.tournament.adjudication import Adjudication, parse_adjudication
 from referee.tournament.clock import TimeControl, parse_time_control
+from referee.wording import escaped
 
 if TYPE_CHECKING:
     from referee.ratings.sprt import SprtSpec
@@ -251,7 +252,12 @@ def bot_entries(specs: list[str], externals: list[str], base: Path | None = None
     entries = []
     for index, spec in enumerate(specs):
         repeat = specs[:index].count(spec)
-        entries.append(BotEntry(name=spec if not repeat else f"{spec}#{repeat + 1}", spec=spec))
+        if escaped(spec) != spec:
+            raise ConfigError(f"bot spec '{escaped(spec)}' is not UTF-8 text")
+        try:
+            entries.append(BotEntry(name=spec if not repeat else f"{spec}#{repeat + 1}", spec=spec))
+        except ValidationError as error:  # a name too long
+            raise ConfigError(f"bot spec {spec[:40]!r}...: {first_problem(error)}") from None
     for item in externals:
         name, eq, command = item.partition("=")
         if not eq or not name.strip() or not command.strip():
