@@ -7,8 +7,11 @@ never a traceback or a hang. The commands run in a subprocess where a real proce
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +27,7 @@ from tests.cli.test_fuzz_commands import run
 SAMPLES = Path(__file__).parents[1] / "validator" / "samples"
 THAX = SAMPLES / "thax.jsonl"
 TIMEOUT = 120
+IN_PROCESS_TIMEOUT = 30
 HOSTILE = ["-1", "0", str(2**64), str(10**30), "nan", "inf", "", "\udcff"]
 """Values for every numeric option; those after the first two are never in range."""
 
@@ -78,13 +82,30 @@ def base_args(path: tuple[str, ...], where: Path) -> list[str]:
     }[" ".join(path)]
 
 
+@contextmanager
+def bounded(seconds: int) -> Iterator[None]:
+    """A command run in this process stops with TimeoutError after `seconds` (a hang)."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 @pytest.mark.parametrize(("path", "option", "param"), OPTIONS, ids=lambda v: str(v))
 @pytest.mark.parametrize("value", HOSTILE, ids=repr)
 def test_a_hostile_value_is_refused_in_one_line(
     path: tuple[str, ...], option: str, param: Any, value: str, tmp_path: Path
 ) -> None:
     args = [*path, *base_args(path, tmp_path), option, value]
-    code = run(*args)
+    with bounded(IN_PROCESS_TIMEOUT):
+        code = run(*args)
     if value not in HOSTILE[:2]:
         assert code == 2, f"referee {' '.join(args)} gave {code}"
 
