@@ -249,7 +249,6 @@ def run(
         int | None,
         typer.Option(
             callback=_games_per_pair,
-            min=2,
             max=MAX_ROUNDS,
             help="games per pairing, an even number (seats swapped)  [default: 2]",
         ),
@@ -473,7 +472,6 @@ def extend(
         int | None,
         typer.Option(
             callback=_games_per_pair,
-            min=2,
             max=MAX_ROUNDS,
             help="the new number of games per pairing a round (even)",
         ),
