@@ -55,7 +55,7 @@ Text = Annotated[str, AfterValidator(_unicode)]
 MAX_NAME = 256
 """The longest name (a player's, an event's, a tag's), in characters."""
 MAX_TEXT = 4096
-"""The longest other header text (a bot's spec, a tag's value, a result's detail, a comment)."""
+"""The longest other header text (a bot's spec, a tag's value, a result's detail)."""
 # The cap before the check of the text: pydantic then words it as a string's.
 Name = Annotated[str, Field(max_length=MAX_NAME), AfterValidator(_unicode)]
 LongText = Annotated[str, Field(max_length=MAX_TEXT), AfterValidator(_unicode)]
@@ -119,7 +119,7 @@ class Turn(_Model):
     book: Literal[True] | None = Field(
         default=None, description="true for a move of the opening book, not the mover's choice"
     )
-    comment: LongText | None = None
+    comment: Text | None = None
 
 
 class Result(_Model):
