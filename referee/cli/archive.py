@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.archive.choices import STDOUT, SplitBy, StatsFormat
+from referee.cli.bounds import MAX_GAMES, MAX_TURNS
 from referee.cli.output import echo, fail
 from referee.records.reasons import Reason
 
@@ -104,11 +105,17 @@ def select(
         ),
     ] = False,
     first: Annotated[
-        int | None, typer.Option(min=1, metavar="N", help="keep the first N games that pass")
+        int | None,
+        typer.Option(min=1, max=MAX_GAMES, metavar="N", help="keep the first N games that pass"),
     ] = None,
     sample: Annotated[
         int | None,
-        typer.Option(min=1, metavar="N", help="keep N games drawn at random from those that pass"),
+        typer.Option(
+            min=1,
+            max=MAX_GAMES,
+            metavar="N",
+            help="keep N games drawn at random from those that pass",
+        ),
     ] = None,
     seed: Annotated[str, typer.Option(metavar="S", help="the seed of --sample")] = "0",
     split_by: Annotated[
@@ -185,8 +192,12 @@ def _position(
 def stats(
     paths: Inputs,
     format: Annotated[StatsFormat, typer.Option(help="output format")] = StatsFormat.text,
-    plies: Annotated[int, typer.Option(min=1, help="length of the openings counted")] = 2,
-    openings: Annotated[int, typer.Option(min=0, help="most common openings shown")] = 10,
+    plies: Annotated[
+        int, typer.Option(min=1, max=MAX_TURNS, help="length of the openings counted")
+    ] = 2,
+    openings: Annotated[
+        int, typer.Option(min=0, max=MAX_GAMES, help="most common openings shown")
+    ] = 10,
     plot: Annotated[Path | None, typer.Option(help="draw the turn counts as a PNG")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write to a file")] = None,
 ) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.cli.bounds import MAX_GAMES, MAX_PERFT_DEPTH, MAX_TURNS
 from referee.cli.output import echo, fail
 
 if TYPE_CHECKING:
@@ -86,10 +87,19 @@ def moves(
         typer.Option("--record", help="take the position from a record file; - for stdin"),
     ] = None,
     turn: Annotated[
-        int, typer.Option(help="with --record: the position after this many turns")
+        int,
+        typer.Option(
+            min=0, max=MAX_TURNS, help="with --record: the position after this many turns"
+        ),
     ] = 0,
     game_number: Annotated[
-        int, typer.Option("--game-number", help="with --record: which game of the file, from 1")
+        int,
+        typer.Option(
+            "--game-number",
+            min=1,
+            max=MAX_GAMES,
+            help="with --record: which game of the file, from 1",
+        ),
     ] = 1,
     format: Annotated[
         MoveFormat,
@@ -126,7 +136,9 @@ def _move_text(engine: Game[Any, Any], state: State[Any], move: object, format: 
 
 
 def perft(
-    depth: Annotated[int, typer.Option(min=1, help="number of moves to look ahead")],
+    depth: Annotated[
+        int, typer.Option(min=1, max=MAX_PERFT_DEPTH, help="number of moves to look ahead")
+    ],
     game: GameOption = "thax",
     variant: VariantOption = "standard",
     position: PositionOption = None,

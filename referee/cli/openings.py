@@ -7,13 +7,16 @@ from typing import Annotated
 
 import typer
 
+from referee.cli.bounds import MAX_OPENING_PLIES
 from referee.cli.output import echo
 from referee.wording import plural
 
 
 def openings(
     game: Annotated[str | None, typer.Option("--game", "-g", help="trax or thai")] = None,
-    plies: Annotated[int, typer.Option(help="moves from the start in each opening")] = 2,
+    plies: Annotated[
+        int, typer.Option(min=1, max=MAX_OPENING_PLIES, help="moves from the start in each opening")
+    ] = 2,
     variant: Annotated[str, typer.Option(help="the variant")] = "standard",
     symmetric: Annotated[
         bool,

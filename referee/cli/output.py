@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
+from referee.wording import escaped
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -104,6 +106,7 @@ def echo(message: str = "", err: bool = False, indent: str | None = None) -> Non
     progress display when one is shown; to a pipe or a file, as it is (one line stays one
     line for the tools that read it)."""
     stream = sys.stderr if err else sys.stdout
+    message = escaped(message)  # a file name or an argument that is no UTF-8
     width = terminal_width(stream)
     if width is None:
         print(message, file=stream, flush=True)

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from referee.cli.bounds import MAX_RATING, MAX_SAMPLES, MAX_SEED
 from referee.cli.output import echo, fail, wide_console
 from referee.wording import plural
 
@@ -45,7 +46,12 @@ def ratings(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write to a file")] = None,
     plot: Annotated[Path | None, typer.Option(help="also draw the ratings as a PNG")] = None,
     rating: Annotated[
-        float, typer.Option(help="the average rating, or that of an --anchor given no value")
+        float,
+        typer.Option(
+            min=-MAX_RATING,
+            max=MAX_RATING,
+            help="the average rating, or that of an --anchor given no value",
+        ),
     ] = 0.0,
     anchor: Annotated[
         list[str] | None,
@@ -63,8 +69,8 @@ def ratings(
             help="95% intervals: robust (sandwich) errors, the information, or a bootstrap"
         ),
     ] = IntervalMethod.robust,
-    samples: Annotated[int, typer.Option(min=10, help="bootstrap samples")] = 1000,
-    seed: Annotated[int, typer.Option(help="bootstrap seed")] = 0,
+    samples: Annotated[int, typer.Option(min=10, max=MAX_SAMPLES, help="bootstrap samples")] = 1000,
+    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="bootstrap seed")] = 0,
     pairs: Annotated[
         bool, typer.Option(help="take colour-swapped game pairs as units in the intervals")
     ] = True,

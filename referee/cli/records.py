@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from referee.cli.bounds import MAX_JOBS
 from referee.cli.output import echo, fail, piped, shown
 from referee.wording import plural
 
@@ -26,7 +27,9 @@ def validate(
         bool, typer.Option("--json", help="one JSON object per game, for other tools")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only the summary")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="files checked at once")] = 1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, max=MAX_JOBS, help="files checked at once")
+    ] = 1,
 ) -> None:
     """Replay every game and report what is wrong, where. Exit 0 valid, 1 invalid, 2 usage."""
     from referee.cli.tables import print_summary

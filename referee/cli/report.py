@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from referee.cli.bounds import MAX_GAMES, MAX_RATING, MAX_TURNS
+
 
 def report(
     paths: Annotated[
@@ -31,7 +33,12 @@ def report(
         ),
     ] = False,
     rating: Annotated[
-        float, typer.Option(help="the average rating, or the anchor's (as in `ratings`)")
+        float,
+        typer.Option(
+            min=-MAX_RATING,
+            max=MAX_RATING,
+            help="the average rating, or the anchor's (as in `ratings`)",
+        ),
     ] = 0.0,
     anchor: Annotated[
         str | None,
@@ -71,11 +78,14 @@ def show(
         Path, typer.Argument(help="a record file in any format referee reads; - for standard input")
     ],
     game_number: Annotated[
-        int, typer.Option("--game-number", help="which game of the file, from 1")
+        int,
+        typer.Option("--game-number", min=1, max=MAX_GAMES, help="which game of the file, from 1"),
     ] = 1,
     turn: Annotated[
         int | None,
-        typer.Option(help="the position after this many turns  [default: the last]"),
+        typer.Option(
+            min=0, max=MAX_TURNS, help="the position after this many turns  [default: the last]"
+        ),
     ] = None,
     svg: Annotated[Path | None, typer.Option(help="also write the position as an SVG")] = None,
 ) -> None:

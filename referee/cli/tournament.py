@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from referee.cli.bounds import MAX_GAMES, MAX_JOBS, MAX_LOG_MB, MAX_ROUNDS, MAX_SECONDS, MAX_TURNS
 from referee.cli.output import echo, fail
 from referee.wording import plural
 
@@ -24,7 +25,7 @@ DaskOption = Annotated[
         help="run on a Dask cluster: tcp://host:port, or 'local' to start one here",
     ),
 ]
-ConcurrencyOption = Annotated[int, typer.Option(min=1, help="games played at once")]
+ConcurrencyOption = Annotated[int, typer.Option(min=1, max=MAX_JOBS, help="games played at once")]
 QuietOption = Annotated[
     bool,
     typer.Option(
@@ -256,12 +257,16 @@ def run(
         typer.Option(help="a variable of this environment passed to every external bot"),
     ] = None,
     log_limit_mb: Annotated[
-        float | None, typer.Option(help="cap of each external bot's stderr log (default 10)")
+        float | None,
+        typer.Option(
+            min=0.001, max=MAX_LOG_MB, help="cap of each external bot's stderr log (default 10)"
+        ),
     ] = None,
     games_per_pair: Annotated[
         int | None,
         typer.Option(
             callback=_games_per_pair,
+            max=MAX_ROUNDS,
             help="games per pairing, an even number (seats swapped)  [default: 2]",
         ),
     ] = None,
@@ -271,11 +276,15 @@ def run(
     ] = None,
     turn_cap: Annotated[
         int | None,
-        typer.Option(min=1, help="adjudicate a draw after N turns  [default: the game's own]"),
+        typer.Option(
+            min=1, max=MAX_TURNS, help="adjudicate a draw after N turns  [default: the game's own]"
+        ),
     ] = None,
     time_limit: Annotated[
         float | None,
-        typer.Option(help="seconds per move for external bots  [default: 60]"),
+        typer.Option(
+            min=0.001, max=MAX_SECONDS, help="seconds per move for external bots  [default: 60]"
+        ),
     ] = None,
     tc: Annotated[
         str | None,
@@ -300,11 +309,14 @@ def run(
     seeds: Annotated[
         int | None,
         typer.Option(
-            min=1, help="gauntlet: the first N bots each play every other bot  [default: 1]"
+            min=1,
+            max=MAX_ROUNDS,
+            help="gauntlet: the first N bots each play every other bot  [default: 1]",
         ),
     ] = None,
     rounds: Annotated[
-        int | None, typer.Option(min=1, help="play the whole schedule N times  [default: 1]")
+        int | None,
+        typer.Option(min=1, max=MAX_ROUNDS, help="play the whole schedule N times  [default: 1]"),
     ] = None,
     openings: Annotated[
         str | None,
@@ -319,7 +331,8 @@ def run(
         OpeningsOrder | None, typer.Option(help="the suite's order, or a seeded shuffle")
     ] = None,
     openings_start: Annotated[
-        int | None, typer.Option(min=1, help="the opening to begin with  [default: 1]")
+        int | None,
+        typer.Option(min=1, max=MAX_GAMES, help="the opening to begin with  [default: 1]"),
     ] = None,
     sprt: Annotated[
         str | None,
@@ -518,11 +531,14 @@ def extend(
     games_per_pair: Annotated[
         int | None,
         typer.Option(
-            callback=_games_per_pair, help="the new number of games per pairing a round (even)"
+            callback=_games_per_pair,
+            max=MAX_ROUNDS,
+            help="the new number of games per pairing a round (even)",
         ),
     ] = None,
     rounds: Annotated[
-        int | None, typer.Option(min=1, help="the new number of rounds of the whole schedule")
+        int | None,
+        typer.Option(min=1, max=MAX_ROUNDS, help="the new number of rounds of the whole schedule"),
     ] = None,
     sprt: Annotated[
         str | None,

@@ -53,6 +53,13 @@ def describe_bots(game_name: str) -> list[BotInfo]:
     ]
 
 
+MAX_SEARCH_DEPTH = 64
+"""The deepest a bot may be told to search, in plies (`depth`, and `quiescence` beyond it):
+each ply is a call deeper in the search, and far deeper would exhaust Python's stack in the
+middle of a game."""
+PLIES = frozenset({"depth", "quiescence"})
+
+
 def _value(text: str) -> int | float | str:
     for kind in (int, float):
         try:
@@ -86,6 +93,10 @@ def _checked(
         raise BotSpecError(f"bot spec {spec!r}: {key} must be {kind}, not {str(value)!r}")
     if not math.isfinite(value) or value < 0:
         raise BotSpecError(f"bot spec {spec!r}: {key} must be {kind} >= 0, not {value}")
+    if key in PLIES and value > MAX_SEARCH_DEPTH:
+        raise BotSpecError(
+            f"bot spec {spec!r}: {key} must be {MAX_SEARCH_DEPTH} or less, not {value}"
+        )
     return value if isinstance(default, int) else float(value)
 
 

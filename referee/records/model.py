@@ -52,6 +52,14 @@ def _unicode(text: str) -> str:
 
 Text = Annotated[str, AfterValidator(_unicode)]
 
+MAX_NAME = 256
+"""The longest name (a player's, an event's, a tag's), in characters."""
+MAX_TEXT = 4096
+"""The longest other header text (a bot's spec, a tag's value, a result's detail)."""
+# The cap before the check of the text: pydantic then words it as a string's.
+Name = Annotated[str, Field(max_length=MAX_NAME), AfterValidator(_unicode)]
+LongText = Annotated[str, Field(max_length=MAX_TEXT), AfterValidator(_unicode)]
+
 
 def _exactly_int(value: object) -> object:
     if isinstance(value, bool | float):
@@ -79,17 +87,17 @@ class _Model(BaseModel):
 
 
 class Player(_Model):
-    name: Text = Field(min_length=1)
+    name: Name = Field(min_length=1)
     kind: Literal["human", "bot", "external"] = "human"
-    spec: Text | None = Field(default=None, description="bot name with options, or its command")
+    spec: LongText | None = Field(default=None, description="bot name with options, or its command")
 
 
 class EventInfo(_Model):
-    event: Text | None = None
-    site: Text | None = None
-    date: Text | None = None
-    round: Text | None = None
-    tournament: Text | None = Field(default=None, description="id of the tournament")
+    event: Name | None = None
+    site: Name | None = None
+    date: Name | None = None
+    round: Name | None = None
+    tournament: Name | None = Field(default=None, description="id of the tournament")
     pairing: Count | None = Field(default=None, description="index of the game pair")
     game_number: Count | None = Field(default=None, description="index of the game")
 
@@ -118,7 +126,7 @@ class Result(_Model):
     winner: Seat | None = Field(description="the winner's seat, or null for a draw")
     points: Count
     reason: Reason
-    detail: Text | None = Field(default=None, description="e.g. 'loop', or what a bot did")
+    detail: LongText | None = Field(default=None, description="e.g. 'loop', or what a bot did")
 
 
 class _RecordBase(_Model):
@@ -130,7 +138,7 @@ class _RecordBase(_Model):
     start: Text | None = Field(default=None, description="start position in the game's notation")
     turns: list[Turn] = _fresh([])
     result: Result | None = Field(default=None, description="null while unfinished")
-    tags: dict[Text, Text] = _fresh({}, "other header data, e.g. PDN tags")
+    tags: dict[Name, LongText] = _fresh({}, "other header data, e.g. PDN tags")
 
     def first_seat(self) -> int | None:
         """The seat that starts when no opening roll decides it."""

@@ -28,27 +28,29 @@ import msgspec
 
 from referee.games import GAME_NAMES
 from referee.records.io import RecordError, load_json, parse_record
-from referee.records.model import RULESET_ID, Reason
+from referee.records.model import MAX_NAME, MAX_TEXT, RULESET_ID, Reason
 
 Seat = Literal[0, 1]
 Count = Annotated[int, msgspec.Meta(ge=0)]
 Positive = Annotated[int, msgspec.Meta(ge=1)]
 Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 Dice = Annotated[list[Die], msgspec.Meta(min_length=2, max_length=2)]
+Name = Annotated[str, msgspec.Meta(max_length=MAX_NAME)]
+LongText = Annotated[str, msgspec.Meta(max_length=MAX_TEXT)]
 
 
 class ScanPlayer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    name: Annotated[str, msgspec.Meta(min_length=1)]
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME)]
     kind: Literal["human", "bot", "external"] = "human"
-    spec: str | None = None
+    spec: LongText | None = None
 
 
 class ScanEvent(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    event: str | None = None
-    site: str | None = None
-    date: str | None = None
-    round: str | None = None
-    tournament: str | None = None
+    event: Name | None = None
+    site: Name | None = None
+    date: Name | None = None
+    round: Name | None = None
+    tournament: Name | None = None
     pairing: Count | None = None
     game_number: Count | None = None
 
@@ -57,7 +59,7 @@ class ScanResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     winner: Seat | None
     points: Count
     reason: Reason
-    detail: str | None = None
+    detail: LongText | None = None
 
 
 class ScanMatch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -87,7 +89,7 @@ class _Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     event: ScanEvent = NO_EVENT
     start: str | None = None
     result: ScanResult | None = None
-    tags: dict[str, str] = {}
+    tags: dict[Name, LongText] = {}
     opening_rolls: list[Dice] = []
     match: ScanMatch | None = None
 

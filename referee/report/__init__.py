@@ -14,6 +14,7 @@ from referee.ratings import RatingOptions
 from referee.report.build import Report, collect
 from referee.report.page import render_page
 from referee.report.target import sources
+from referee.wording import escaped
 
 __all__ = ["Report", "build_report", "collect", "render_page"]
 
@@ -26,4 +27,5 @@ def build_report(
     """The report of tournament folders and record files (any mix) as HTML text, its ratings
     fitted with `options` (`referee ratings`' defaults when None); the page names
     `made_from` as its sources (`target.sources(paths)` when None)."""
-    return render_page(collect(paths, options), sources(paths) if made_from is None else made_from)
+    page = render_page(collect(paths, options), sources(paths) if made_from is None else made_from)
+    return escaped(page)  # the names of files whose bytes are no UTF-8, which no page holds

@@ -129,7 +129,10 @@ def _positions(
             states.append(step.after)
     except ReplayError as error:
         where = "" if error.turn is None else f" at turn {error.turn + 1}"
-        return game, states, befores, f"the record stops replaying{where}: {error.message}"
+        # A start that cannot be built (an unknown option, a bad `start`) leaves no position
+        # to draw: the game's turns are shown without boards, as without an engine.
+        engine = game if states else None
+        return engine, states, befores, f"the record stops replaying{where}: {error.message}"
     return game, states, befores, None
 
 

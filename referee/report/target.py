@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from referee.errors import RefereeError
+from referee.wording import escaped
 
 STDIN = "-"
 REPORT_NAME = "report.html"
@@ -37,8 +38,9 @@ class ReportOutputError(RefereeError):
 
 
 def sources(paths: Sequence[str | Path]) -> list[str]:
-    """What a report is made from, as a page records it: each path in full, `-` as is."""
-    return [STDIN if str(path) == STDIN else str(Path(path).resolve()) for path in paths]
+    """What a report is made from, as a page records it: each path in full, `-` as is, its
+    bytes that are no UTF-8 as `\\xff` (as the page shows them)."""
+    return [STDIN if str(path) == STDIN else escaped(str(Path(path).resolve())) for path in paths]
 
 
 def default_output(paths: Sequence[str | Path]) -> Path:

@@ -20,8 +20,10 @@ from pydantic import (
 )
 
 from referee.errors import RefereeError, plain_problem
+from referee.records.model import MAX_NAME
 from referee.tournament.adjudication import Adjudication, parse_adjudication
 from referee.tournament.clock import TimeControl, parse_time_control
+from referee.wording import escaped
 
 if TYPE_CHECKING:
     from referee.ratings.sprt import SprtSpec
@@ -50,7 +52,9 @@ class BotEntry(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field(min_length=1, description="the name in standings and records")
+    name: str = Field(
+        min_length=1, max_length=MAX_NAME, description="the name in standings and records"
+    )
     spec: str | None = Field(default=None, description="built-in bot, e.g. 'alphabeta:depth=4'")
     command: list[str] | None = Field(default=None, description="an external bot's command line")
     protocol: Literal["json", "trax"] = "json"
@@ -248,7 +252,12 @@ def bot_entries(specs: list[str], externals: list[str], base: Path | None = None
     entries = []
     for index, spec in enumerate(specs):
         repeat = specs[:index].count(spec)
-        entries.append(BotEntry(name=spec if not repeat else f"{spec}#{repeat + 1}", spec=spec))
+        if escaped(spec) != spec:
+            raise ConfigError(f"bot spec '{escaped(spec)}' is not UTF-8 text")
+        try:
+            entries.append(BotEntry(name=spec if not repeat else f"{spec}#{repeat + 1}", spec=spec))
+        except ValidationError as error:  # a name too long
+            raise ConfigError(f"bot spec {spec[:40]!r}...: {first_problem(error)}") from None
     for item in externals:
         name, eq, command = item.partition("=")
         if not eq or not name.strip() or not command.strip():
@@ -388,6 +397,8 @@ def load_config_file(path: Path, overrides: dict[str, object]) -> TournamentConf
         raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: not TOML: {error}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not a configuration: nested too deeply to read") from None
     data.update({key: value for key, value in overrides.items() if value is not None})
     suite = data.pop("openings", None) if isinstance(data.get("openings"), str) else None
     try:

@@ -19,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Any, NamedTuple
 from pydantic import BaseModel, ValidationError
 
 from referee.files import write_atomically
-from referee.records.io import RecordError, iter_jsonl, record_to_json
+from referee.records.io import RecordError, check_nesting, iter_jsonl, record_to_json
 from referee.records.keys import GameKey, game_key, salvage
 from referee.records.model import Record
 from referee.records.scan import scan_jsonl
@@ -412,7 +412,9 @@ class TournamentStore:
     def load(self) -> TournamentFile:
         """tournament.json, refused when its configuration was edited after it was written."""
         try:
-            data = json.loads(self.config_path.read_bytes())
+            text = self.config_path.read_bytes()
+            check_nesting(text)
+            data = json.loads(text)
             info = TournamentFile.model_validate(data)
         except OSError as error:
             raise ConfigError(f"{self.config_path}: cannot read: {error.strerror}") from None

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel
+
+from referee.wording import escaped
 
 
 class Diagnostic(BaseModel):
     code: str
     """A stable name of the rule or check that failed, e.g. `thax.space-covered`."""
     message: str
-    file: str
+    file: Annotated[str, AfterValidator(escaped)]
     game: int | None = None
     """1-based number of the game in its file."""
     line: int | None = None
@@ -45,7 +49,8 @@ class Diagnostic(BaseModel):
 class GameReport(BaseModel):
     """The verdict on one game of a file."""
 
-    file: str
+    file: Annotated[str, AfterValidator(escaped)]
+    """The file's name, its bytes that are no UTF-8 shown as `\\xff` (JSON holds no other)."""
     game: int | None
     """1-based number of the game in its file; None for a file that could not be read."""
     line: int | None = None

@@ -30,6 +30,8 @@ class JsonlFormat(FileFormat):
             json.loads(first)
         except ValueError:
             return False
+        except RecursionError:
+            return True  # a line of JSON too deep to read: the reader says so, with its place
         return True
 
     def read(self, stream: IO[bytes]) -> Iterator[Loaded]:
