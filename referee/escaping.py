@@ -20,10 +20,29 @@ injection)."""
 def printable(text: str) -> str:
     """`text` with each character a terminal acts on (escape, bell, line breaks, bidi
     overrides: whatever `str.isprintable` refuses) written as `repr` writes it (`\\x1b`,
-    `\\n`), as the validator's messages show a move; printable text as it is."""
+    `\\n`), as the validator's messages show a move, and bytes that are no UTF-8 as
+    `escaped` shows them (`\\xff`); printable text as it is."""
     if text.isprintable():
         return text
+    text = escaped(text)
     return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
+def escaped(text: str) -> str:
+    """`text` as any output can hold it: the bytes of a command line or a file name that are no
+    UTF-8 (Python keeps them as lone surrogates, which no UTF-8 file or JSON can hold) shown as
+    `\\xff`, and any other lone surrogate as `\\udc00`."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = text.encode("utf-8", "surrogateescape" if _only_escapes(text) else "backslashreplace")
+        return raw.decode("utf-8", "backslashreplace")
+    return text
+
+
+def _only_escapes(text: str) -> bool:
+    """Whether every lone surrogate of `text` stands for a byte (U+DC80..U+DCFF)."""
+    return all(not 0xD800 <= ord(char) <= 0xDFFF or 0xDC80 <= ord(char) <= 0xDCFF for char in text)
 
 
 def printable_json(text: str) -> str:

@@ -19,20 +19,3 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
 
     close = get_close_matches(name, list(known), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
-
-
-def escaped(text: str) -> str:
-    """`text` as any output can hold it: the bytes of a command line or a file name that are no
-    UTF-8 (Python keeps them as lone surrogates, which no UTF-8 file or JSON can hold) shown as
-    `\\xff`, and any other lone surrogate as `\\udc00`."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raw = text.encode("utf-8", "surrogateescape" if _only_escapes(text) else "backslashreplace")
-        return raw.decode("utf-8", "backslashreplace")
-    return text
-
-
-def _only_escapes(text: str) -> bool:
-    """Whether every lone surrogate of `text` stands for a byte (U+DC80..U+DCFF)."""
-    return all(not 0xD800 <= ord(char) <= 0xDFFF or 0xDC80 <= ord(char) <= 0xDCFF for char in text)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from referee.wording import escaped
+from referee.escaping import escaped
 
 if TYPE_CHECKING:
     from rich.console import Console

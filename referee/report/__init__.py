@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from referee.escaping import escaped
 from referee.ratings import RatingOptions
 from referee.report.build import Report, collect
 from referee.report.page import render_page
 from referee.report.target import sources
-from referee.wording import escaped
 
 __all__ = ["Report", "build_report", "collect", "render_page"]
 

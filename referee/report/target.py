@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from referee.errors import RefereeError
-from referee.wording import escaped
+from referee.escaping import escaped
 
 STDIN = "-"
 REPORT_NAME = "report.html"

@@ -20,10 +20,10 @@ from pydantic import (
 )
 
 from referee.errors import RefereeError, plain_problem
+from referee.escaping import escaped
 from referee.records.model import MAX_NAME
 from referee.tournament.adjudication import Adjudication, parse_adjudication
 from referee.tournament.clock import TimeControl, parse_time_control
-from referee.wording import escaped
 
 if TYPE_CHECKING:
     from referee.ratings.sprt import SprtSpec

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel
 
-from referee.wording import escaped
+from referee.escaping import escaped
 
 
 class Diagnostic(BaseModel):

@@ -376,7 +376,7 @@ def test_standard_input_and_output(tmp_path: Path) -> None:
     )
 
 
-ODD_NAMES = ("p" * 300, "ботик", "бот", "bot/../x", "a b", "a_b", "ann")
+ODD_NAMES = ("p" * 256, "б" * 200, "ботик", "бот", "bot/../x", "a b", "a_b", "ann")
 
 
 @SETTINGS
