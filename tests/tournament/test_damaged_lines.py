@@ -120,14 +120,22 @@ def test_damaged_lines_are_never_played_again_and_repair_moves_exactly_them(
         assert again.exit_code == 0 and "nothing to repair" in again.output
 
 
-def test_ratings_and_report_name_the_damaged_line(folder: Path, tmp_path: Path) -> None:
-    """They refuse the folder, as they refuse any file with a bad record, naming the line."""
-    directory = tmp_path / "t"
+def damaged_copy(folder: Path, directory: Path, damage: dict[int, str]) -> tuple[Path, list[bytes]]:
+    """A copy of the tournament `folder` at `directory` whose games.jsonl has the lines at the
+    indexes of `damage` mutated as it names them: its games file and its lines, as written."""
     shutil.copytree(folder, directory)
     games = directory / "games.jsonl"
     lines = games.read_bytes().splitlines(keepends=True)
-    lines[3] = MUTATIONS["extra field"](lines[3])
+    for index, mutation in damage.items():
+        lines[index] = MUTATIONS[mutation](lines[index])
     games.write_bytes(b"".join(lines))
+    return games, lines
+
+
+def test_ratings_and_report_name_the_damaged_line(folder: Path, tmp_path: Path) -> None:
+    """They refuse the folder, as they refuse any file with a bad record, naming the line."""
+    directory = tmp_path / "t"
+    games, _ = damaged_copy(folder, directory, {3: "extra field"})
     for command in (["ratings", str(directory)], ["report", str(directory), "-o", "r.html"]):
         result = runner.invoke(app, command)
         assert result.exit_code == 2, result.output
@@ -160,11 +168,7 @@ def test_a_last_line_cut_short_is_no_stored_game(
 @pytest.mark.parametrize("mutation", sorted(MUTATIONS))
 def test_resume_plays_no_stored_game_again(folder: Path, tmp_path: Path, mutation: str) -> None:
     directory = tmp_path / "t"
-    shutil.copytree(folder, directory)
-    games = directory / "games.jsonl"
-    lines = games.read_bytes().splitlines(keepends=True)
-    lines[2] = MUTATIONS[mutation](lines[2])
-    games.write_bytes(b"".join(lines))
+    games, lines = damaged_copy(folder, directory, {2: mutation})
     result = runner.invoke(app, ["tournament", "resume", "-q", str(directory)])
     assert result.exit_code == 0, result.output
     assert games.read_bytes() == b"".join(lines)
@@ -174,12 +178,7 @@ def test_resume_plays_no_stored_game_again(folder: Path, tmp_path: Path, mutatio
 
 def test_status_json_names_the_damaged_lines(folder: Path, tmp_path: Path) -> None:
     directory = tmp_path / "t"
-    shutil.copytree(folder, directory)
-    games = directory / "games.jsonl"
-    lines = games.read_bytes().splitlines(keepends=True)
-    lines[1] = MUTATIONS["not JSON"](lines[1])
-    lines[4] = MUTATIONS["extra field"](lines[4])
-    games.write_bytes(b"".join(lines))
+    damaged_copy(folder, directory, {1: "not JSON", 4: "extra field"})
     result = runner.invoke(app, ["tournament", "status", "--json", str(directory)])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
