@@ -214,7 +214,10 @@ def test_the_move_list_fits_moves_with_scores(
         record.model_copy(update={"turns": [scored(record, i) for i in range(len(record.turns))]})
         for record in records_of(directory / "games.jsonl")
     ]
-    games = tmp_path / "scored.jsonl"
+    # In a folder of a long name: the viewer's `referee show PATH` line must not widen it.
+    folder = tmp_path / ("afolderofalongnamethatnothingbreaks" * 3)
+    folder.mkdir()
+    games = folder / "scored.jsonl"
     write_jsonl(games, records)
     report = tmp_path / "report.html"
     report.write_text(build_report([games]), encoding="utf-8")
