@@ -37,6 +37,7 @@ from typing import Literal
 import numpy as np
 
 from referee.ratings.errors import RatingsError
+from referee.wording import plural
 
 PENTANOMIAL_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
 """A pair's outcomes as A's score per game: 0, 1/2, 1, 3/2 or 2 points over two games."""
@@ -256,10 +257,7 @@ class SprtState:
 
     def counted(self) -> str:
         """`812 games (406 pairs)`: what the test has counted."""
-        return (
-            f"{self.games} game{'s' if self.games != 1 else ''} "
-            f"({self.pairs} pair{'s' if self.pairs != 1 else ''})"
-        )
+        return f"{plural(self.games, 'game')} ({plural(self.pairs, 'pair')})"
 
 
 def sprt_state(

@@ -8,6 +8,7 @@ from typing import Any
 
 from referee.games import get_game
 from referee.games.base import Game, NotationError, State, chance_children
+from referee.wording import plural
 
 
 def parse_roll(text: str) -> tuple[int, ...]:
@@ -109,5 +110,5 @@ def position_from_record(
                 recorded = record.turns[turn].roll
                 roll = None if recorded is None else roll_text(tuple(recorded))
             return game, _rolled(state, roll)
-    held = f"{games} game{'' if games == 1 else 's'}"
+    held = plural(games, "game")
     raise RecordError("game", f"{path}: game {game_number} not found: the file has {held}")
