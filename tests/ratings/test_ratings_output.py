@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from referee.ratings import RatingsError
 from referee.ratings.output import print_tables, render
 from referee.ratings.plot import plot_ratings
 from referee.records.model import Reason
+from tests.cli.helpers import run_in_terminal
 from tests.ratings.helpers import record, tables_from
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -158,38 +160,6 @@ def test_plot_takes_an_estimate_outside_or_on_its_interval(tables, tmp_path):
     assert path.read_bytes().startswith(b"\x89PNG")
 
 
-def _in_terminal(args: list[str], columns: int) -> str:
-    """The output of a command run in a pseudo-terminal `columns` wide, escapes removed."""
-    import fcntl
-    import pty
-    import re
-    import struct
-    import subprocess
-    import sys
-    import termios
-
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 60, columns, 0, 0))
-    env = {**os.environ, "COLUMNS": str(columns), "TERM": "xterm"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "referee", *args], stdin=follower, stdout=follower,
-        stderr=follower, env=env,
-    )  # fmt: skip
-    os.close(follower)
-    chunks = []
-    while True:
-        try:
-            data = os.read(leader, 1 << 16)
-        except OSError:  # the other end closed
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(leader)
-    assert process.wait(timeout=120) == 0
-    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", b"".join(chunks).decode())
-
-
 def test_the_table_fits_80_columns_without_cutting_a_number(tmp_path):
     """Acceptance (issue 17): in an 80-column terminal, `referee ratings` on a tournament
     folder shows every bot's Elo and interval, and no cell is cut to `…`."""
@@ -206,7 +176,9 @@ def test_the_table_fits_80_columns_without_cutting_a_number(tmp_path):
         for r in records
     ]  # fmt: skip
     write_jsonl(folder / "games.jsonl", renamed)
-    text = _in_terminal(["ratings", str(folder)], 80)
+    run = run_in_terminal(["ratings", str(folder)], tmp_path)
+    assert run.code == 0
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", run.raw)  # what was written, escapes removed
     assert "…" not in text
     assert max(len(line) for line in text.splitlines()) <= 80
     wide = render(tables_from(tmp_path, renamed, interval="information"), "markdown")
