@@ -54,9 +54,9 @@ def report(
     from referee.cli.inputs import spooled
     from referee.cli.output import echo
     from referee.files import write_atomically
-    from referee.ratings import RatingOptions
     from referee.ratings.results import record_files
-    from referee.report import build_report
+    from referee.ratings.table import RatingOptions
+    from referee.report.page import build_report
     from referee.report.target import check_output, default_output, sources
 
     made_from = sources(paths)
