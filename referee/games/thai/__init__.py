@@ -73,6 +73,8 @@ class ThaiGame(Game[ThaiState, ThaiMove]):
         return render.render_svg(state, before)
 
     def bots(self) -> dict[str, type[Bot[ThaiState, ThaiMove]]]:
+        # The bots load when a tournament asks for them: the rules serve `moves`, `perft`
+        # and the validator without them.
         from referee.games.thai.bots import BOTS
 
         return BOTS
