@@ -409,7 +409,7 @@ def record_files(paths: Iterable[str | Path]) -> list[Path]:
 
 def records_of(path: Path) -> Iterator[tuple[Record, int]]:
     """The records of one file with the line each starts on; a bad record stops the reading."""
-    from referee.records.formats import detect_stream
+    from referee.records.formats import detect_stream  # the readers: as in `read_file`
 
     try:
         with path.open("rb") as raw:
@@ -450,7 +450,7 @@ class Tail:
 def appendable(path: Path) -> bool:
     """Whether the file is read as JSONL, one record a line, so that lines appended to it can
     be read alone (`read_file(path, Tail(...))`)."""
-    from referee.records.formats.referee_json import JsonlFormat
+    from referee.records.formats.referee_json import JsonlFormat  # as in `read_file`
 
     return path.suffix.lower() in JsonlFormat.extensions  # as `detect_stream` finds it
 
