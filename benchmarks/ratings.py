@@ -45,9 +45,9 @@ import numpy as np
 import pandas as pd
 from common import machine, report, table
 
-from referee.ratings import RatingOptions, build_tables
 from referee.ratings.output import render
 from referee.ratings.results import Games, make_frame
+from referee.ratings.table import RatingOptions, build_tables
 
 SOURCE_GAMES = 200
 """Real THAX games played first, whose turns the records of part one carry."""

@@ -15,7 +15,7 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """`; did you mean 'greedy'?` for the known name closest to a mistyped one, or nothing when
     none is close."""
-    from difflib import get_close_matches
+    from difflib import get_close_matches  # only for a name mistyped: not at start-up
 
     close = get_close_matches(name, list(known), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""

@@ -10,7 +10,7 @@ from referee.files import write_atomically
 
 def plot_turns(summary: Summary, path: Path) -> None:
     """One histogram of game lengths per game and variant."""
-    import matplotlib
+    import matplotlib  # heavy: loaded only by `stats --plot`
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

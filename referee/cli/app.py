@@ -53,7 +53,7 @@ class RefereeGroup(TyperGroup):
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import version
+        from importlib.metadata import version  # costs start-up time: only for --version
 
         typer.echo(f"referee {version('referee')}")
         raise typer.Exit()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from enum import StrEnum
 from pathlib import Path
@@ -174,8 +175,6 @@ def bots(
 
     names = [get_game(game).name] if game else list(game_names())
     if json_output:
-        import json
-
         listing = [
             {
                 "game": name,

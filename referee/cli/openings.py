@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from referee.cli.bounds import MAX_OPENING_PLIES
-from referee.cli.output import echo
+from referee.cli.output import echo, fail
 from referee.wording import plural
 
 
@@ -37,7 +37,6 @@ def openings(
 ) -> None:
     """List every distinct opening of N plies, one a line, for `tournament run --openings`;
     --list names the suites shipped with referee."""
-    from referee.cli.output import fail
     from referee.games import get_game
     from referee.tournament.openings import all_openings, shipped_suites, suite_lines
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import textwrap
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from referee.escaping import escaped
+from referee.escaping import escaped, printable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -80,8 +81,6 @@ def wrapped(message: str, width: int, indent: str | None = None) -> str:
     """Each line of `message` longer than `width` broken at spaces, never inside a word (a word
     longer than a line, such as a long path, gets a line of its own). Continued lines take
     `indent`, by default the line's own leading spaces."""
-    import textwrap
-
     lines = []
     for line in message.split("\n"):
         if len(line) <= width:
@@ -121,8 +120,6 @@ def echo(message: str = "", err: bool = False, indent: str | None = None) -> Non
 
 
 def fail(message: str, code: int = USAGE) -> NoReturn:
-    from referee.escaping import printable
-
     # A path or a name in the message may hold escape sequences or line breaks: shown, not
     # sent to the terminal, and the message stays one line.
     echo(f"referee: error: {printable(shown(message))}", err=True)

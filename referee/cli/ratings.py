@@ -89,9 +89,10 @@ def ratings(
     """Rating tables per game and variant from any tournaments and record files."""
     from referee.cache import cache_folder
     from referee.cli.inputs import names_stdin, spooled
-    from referee.ratings import RatingOptions, build_tables, read_games
     from referee.ratings.output import print_tables, render
+    from referee.ratings.results import read_games
     from referee.ratings.summaries import Summaries
+    from referee.ratings.table import RatingOptions, build_tables
 
     options = RatingOptions(
         rating=rating,
@@ -215,8 +216,9 @@ def _advantage(text: str) -> float | None:
 def print_standings(folder: Path) -> None:
     """The standings of one tournament, as a tournament run ends (the defaults of
     `referee ratings`, so that both show the same intervals)."""
-    from referee.ratings import RatingOptions, build_tables, read_games
     from referee.ratings.output import print_tables
+    from referee.ratings.results import read_games
+    from referee.ratings.table import RatingOptions, build_tables
 
     tables = build_tables(read_games([folder]), RatingOptions())
     print_tables(tables, wide_console(), details=False)

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from referee.cli.bounds import MAX_GAMES, MAX_RATING, MAX_TURNS
+from referee.cli.output import echo
 
 
 def report(
@@ -52,11 +53,10 @@ def report(
     game in a viewer. It replaces an earlier report of the same paths, and no other file
     without --force."""
     from referee.cli.inputs import spooled
-    from referee.cli.output import echo
     from referee.files import write_atomically
-    from referee.ratings import RatingOptions
     from referee.ratings.results import record_files
-    from referee.report import build_report
+    from referee.ratings.table import RatingOptions
+    from referee.report.page import build_report
     from referee.report.target import check_output, default_output, sources
 
     made_from = sources(paths)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from contextlib import ExitStack
 from enum import StrEnum
 from pathlib import Path
@@ -11,6 +12,7 @@ import typer
 
 from referee.cli.bounds import MAX_GAMES, MAX_JOBS, MAX_LOG_MB, MAX_ROUNDS, MAX_SECONDS, MAX_TURNS
 from referee.cli.output import echo, fail
+from referee.cli.ratings import print_standings, ratings
 from referee.wording import plural
 
 if TYPE_CHECKING:
@@ -163,8 +165,6 @@ def _run(
     if summary.damaged.count:
         _warn_damaged(directory, summary.damaged)  # the standings would refuse the file
     elif standings and not quiet:
-        from referee.cli.ratings import print_standings
-
         print_standings(directory)
     if summary.crashes:
         echo(
@@ -423,8 +423,6 @@ def status(
 ) -> None:
     """How far a tournament is, and how its games ended."""
     if json_output:
-        import json
-
         from referee.tournament.status import tournament_status
 
         typer.echo(json.dumps(tournament_status(directory), indent=2))
@@ -577,7 +575,6 @@ def demo(
 ) -> None:
     """Run a round robin of the built-in bots of each game, validate every record, and print
     the rating tables (greedy = 0)."""
-    from referee.cli.ratings import ratings
     from referee.cli.tables import print_summary
     from referee.tournament.demo import demo_configs, next_steps
     from referee.validator.run import validate_paths

@@ -11,12 +11,9 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from referee.errors import RefereeError
-
-if TYPE_CHECKING:
-    from referee.games.agent import Bot
 
 Roll = tuple[int, ...]
 """The dice of one chance event: the opening (one die per seat) or a turn roll (two dice)."""
@@ -263,8 +260,10 @@ class Game(ABC, Generic[S, M]):
         move was played in (its dice rolled), the picture marks that move (`games/marks.py`)
         and shows its dice."""
 
-    def bots(self) -> dict[str, type[Bot[S, M]]]:
-        """Game-specific bot classes by name; `random` is added for every game."""
+    def bots(self) -> Mapping[str, type[Any]]:
+        """Game-specific bot classes by name, each a `games.agent.Bot` (a game's own method
+        says `Bot[S, M]`; the bot interface is built on this module, which does not import
+        it); `random` is added for every game."""
         return {}
 
     def read_move(self, state: S, text: str) -> tuple[M, S]:

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -29,7 +29,6 @@ from referee.ratings.errors import RatingsInputError
 from referee.wording import plural
 
 if TYPE_CHECKING:
-    from referee.ratings.summaries import Summaries
     from referee.records.io import RecordError
     from referee.records.model import Record
     from referee.records.scan import Header
@@ -410,7 +409,7 @@ def record_files(paths: Iterable[str | Path]) -> list[Path]:
 
 def records_of(path: Path) -> Iterator[tuple[Record, int]]:
     """The records of one file with the line each starts on; a bad record stops the reading."""
-    from referee.records.formats import detect_stream
+    from referee.records.formats import detect_stream  # the readers: as in `read_file`
 
     try:
         with path.open("rb") as raw:
@@ -451,9 +450,23 @@ class Tail:
 def appendable(path: Path) -> bool:
     """Whether the file is read as JSONL, one record a line, so that lines appended to it can
     be read alone (`read_file(path, Tail(...))`)."""
-    from referee.records.formats.referee_json import JsonlFormat
+    from referee.records.formats.referee_json import JsonlFormat  # as in `read_file`
 
     return path.suffix.lower() in JsonlFormat.extensions  # as `detect_stream` finds it
+
+
+class Reader(Protocol):
+    """What reads a file's games (`read_file`): all of them, or with a `Tail` those from
+    there on."""
+
+    def __call__(self, path: Path, after: Tail | None = None, /) -> GameRows: ...
+
+
+class Summarised(Protocol):
+    """What gives a file's games from its summary (`summaries.Summaries`, which is built on
+    this module and so is not imported by it)."""
+
+    def read(self, path: Path, read: Reader) -> GameRows: ...
 
 
 def read_file(path: Path, after: Tail | None = None) -> GameRows:
@@ -496,7 +509,7 @@ def read_games(
     game: str | Collection[str] | None = None,
     variant: str | Collection[str] | None = None,
     bots: Collection[str] | None = None,
-    summaries: Summaries | None = None,
+    summaries: Summarised | None = None,
     warn: Callable[[str], None] | None = None,
 ) -> Games:
     """Read tournament folders and record files (any mix) into a games frame.

@@ -43,7 +43,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Any
 
 import numpy as np
 
@@ -54,6 +54,7 @@ from referee.ratings.results import (
     UNFINISHED,
     GameRows,
     Numbers,
+    Reader,
     Tail,
     appendable,
     value_range,
@@ -86,13 +87,6 @@ _RANGES: Mapping[str, tuple[int, int | None]] = {
 
 _NONE_ALLOWED = {"reason", "tournament"}
 """Text columns where -1 stands for none."""
-
-
-class Reader(Protocol):
-    """What reads a file's games (`results.read_file`): all of them, or with a `Tail` those
-    from there on."""
-
-    def __call__(self, path: Path, after: Tail | None = None, /) -> GameRows: ...
 
 
 @dataclass(frozen=True)

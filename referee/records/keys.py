@@ -5,12 +5,10 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.records.model import Record
-
-if TYPE_CHECKING:
-    from referee.records.scan import Header, HeaderWithTurns
+from referee.records.scan import Header, HeaderWithTurns
 
 GameKey = tuple[str, int, int, int]
 """(tournament id, pairing, game number, number of the game in its match or 0)."""

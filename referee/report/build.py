@@ -14,10 +14,10 @@ from typing import Any
 
 from referee.games import get_game
 from referee.games.base import Game, RulesetError, State
-from referee.ratings import RatingOptions, RatingTable, build_tables, read_games
 from referee.ratings.errors import RatingsInputError
 from referee.ratings.plot import ratings_svg
-from referee.ratings.results import record_files
+from referee.ratings.results import read_games, record_files
+from referee.ratings.table import RatingOptions, RatingTable, build_tables
 from referee.records.formats import detect_stream
 from referee.records.model import FORFEITS, Record, Result, Turn
 from referee.records.replay import ReplayError, game_of, replay, start_state

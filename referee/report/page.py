@@ -13,12 +13,14 @@ import html
 import json
 from collections.abc import Sequence
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
-from referee.escaping import printable, printable_json
+from referee.escaping import escaped, printable, printable_json
 from referee.ratings.output import table_html
-from referee.report.build import GameRow, Report
-from referee.report.target import sources_meta
+from referee.ratings.table import RatingOptions
+from referee.report.build import GameRow, Report, collect
+from referee.report.target import sources, sources_meta
 
 
 def _static(name: str) -> str:
@@ -107,6 +109,18 @@ _VIEWER = """<dialog id="viewer" aria-labelledby="viewer-title">
 <ol id="moves"></ol>
 </div>
 </dialog>"""
+
+
+def build_report(
+    paths: Sequence[str | Path],
+    options: RatingOptions | None = None,
+    made_from: Sequence[str] | None = None,
+) -> str:
+    """The report of tournament folders and record files (any mix) as HTML text, its ratings
+    fitted with `options` (`referee ratings`' defaults when None); the page names
+    `made_from` as its sources (`target.sources(paths)` when None)."""
+    page = render_page(collect(paths, options), sources(paths) if made_from is None else made_from)
+    return escaped(page)  # the names of files whose bytes are no UTF-8, which no page holds
 
 
 def render_page(report: Report, made_from: Sequence[str] = ()) -> str:

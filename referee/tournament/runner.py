@@ -545,6 +545,21 @@ def sprt_status(
     return None if tracker is None else tracker.state()
 
 
+def _lines_before(path: Path, end: int) -> tuple[int, int]:
+    """The lines of `path` before byte `end`, and how many of them hold a record (are not
+    blank): a game appended at `end` is on the line after, numbered as `referee validate`
+    numbers it, however many games earlier runs stored."""
+    lines = records = position = 0
+    with path.open("rb") as stream:
+        for raw in stream:
+            if position >= end:
+                break
+            position += len(raw)
+            lines += 1
+            records += bool(raw.strip())
+    return lines, records
+
+
 def _stop_now(executor: Executor, futures: Iterable[Future[PlayedBatch]]) -> None:
     for future in futures:
         future.cancel()
@@ -583,13 +598,18 @@ def _store(
     """Append the games of a batch together (one sync), saying what is wrong with any that
     the worker found invalid, at its place in the file."""
     lines = list(zip(keys, (game.line for game in played), strict=True))
+    end = out.tell()  # where the batch's first line goes: the file's end
     refused = set(store.append_lines(out, lines))
     summary.refused.extend(describe_key(keys[index]) for index in sorted(refused))
     kept = [game for index, game in enumerate(played) if index not in refused]
-    for number, game in enumerate(kept, start=summary.stored + 1):
-        if game.valid is False:
+    invalid = [(index, game) for index, game in enumerate(kept) if game.valid is False]
+    if invalid:  # a fault of referee's own: rare, so the file is counted only then
+        before, records = _lines_before(store.games_path, end)
+        for index, game in invalid:
             record = parse_record_json(game.line)
-            report = validate_record(record, str(store.games_path), number)
+            report = validate_record(
+                record, str(store.games_path), records + index + 1, before + index + 1
+            )
             summary.invalid.extend(d.one_line() for d in report.diagnostics)
     summary.stored += len(kept)
     for game in kept:

@@ -24,7 +24,6 @@ class Tally:
 @dataclass
 class Summary:
     groups: dict[tuple[str, str], Tally] = field(default_factory=dict)
-    files: int = 0
 
     def add(self, report: GameReport) -> None:
         key = (report.game_name, report.variant or "") if report.game_name else UNREADABLE

@@ -22,9 +22,10 @@ from referee.archive.stats import collect_stats, render_stats
 from referee.cli.app import app
 from referee.games import get_game
 from referee.players.registry import make_bot
-from referee.ratings import RatingOptions, build_tables, read_games
 from referee.ratings.export import export_results
 from referee.ratings.output import FORMATS, print_tables, render
+from referee.ratings.results import read_games
+from referee.ratings.table import RatingOptions, build_tables
 from referee.records.io import write_jsonl
 from referee.records.model import EventInfo, Player, Record
 from referee.tournament.play import play_game

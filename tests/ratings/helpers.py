@@ -7,7 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.ratings import RatingOptions, RatingTable, build_tables, read_games
+from referee.ratings.results import read_games
+from referee.ratings.table import RatingOptions, RatingTable, build_tables
 from referee.records.io import write_jsonl
 from referee.records.model import RECORD_TYPES, EventInfo, Player, Reason, Record, Result
 

@@ -102,7 +102,8 @@ def test_thax_perfect_self_play_shows_the_solved_first_move_advantage(tmp_path):
     from typer.testing import CliRunner
 
     from referee.cli.app import app
-    from referee.ratings import RatingOptions, build_tables, read_games
+    from referee.ratings.results import read_games
+    from referee.ratings.table import RatingOptions, build_tables
 
     out = tmp_path / "selfplay"
     run = ["tournament", "run", "--out", str(out), "--game", "thax", "--seed", "1", "-q"]
@@ -123,7 +124,8 @@ def test_several_anchors_fix_their_bots_and_fit_the_rest_by_maximum_likelihood()
     advantage, fixed at 0 here) is where scipy's one-dimensional minimiser of the written-out
     likelihood puts it."""
     optimize = pytest.importorskip("scipy.optimize")
-    from referee.ratings import RatingOptions, build_tables, games_from_records
+    from referee.ratings.results import games_from_records
+    from referee.ratings.table import RatingOptions, build_tables
     from tests.ratings.helpers import record
 
     games = [("A", "B", 0)] * 3 + [("B", "A", 0)] * 5 + [("B", "C", 1)] * 6 + [("C", "B", 1)] * 2
@@ -154,7 +156,8 @@ def test_several_anchors_fix_their_bots_and_fit_the_rest_by_maximum_likelihood()
 
 
 def test_pools_that_never_met_are_named():
-    from referee.ratings import RatingOptions, build_tables, games_from_records
+    from referee.ratings.results import games_from_records
+    from referee.ratings.table import RatingOptions, build_tables
     from tests.ratings.helpers import record
 
     records = [record("A", "B", 0), record("B", "A", 0), record("C", "D", 0), record("D", "C", 1)]

@@ -11,11 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.ratings import RatingOptions, build_tables, games_from_records, read_games
 from referee.ratings.fit import ELO_PER_UNIT, FitGames, fit_ratings, los_matrix
 from referee.ratings.incremental import incremental_elo
 from referee.ratings.output import render
 from referee.ratings.pentanomial import count_pairs
+from referee.ratings.results import games_from_records, read_games
+from referee.ratings.table import RatingOptions, build_tables
 from referee.records.io import write_jsonl
 from tests.ratings.helpers import by_bot, record, synthetic_tournament, tables_from, widths
 

@@ -8,15 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.ratings import (
-    RatingOptions,
-    RatingsError,
-    RatingsInputError,
-    build_tables,
-    games_from_records,
-    read_games,
-)
+from referee.ratings.errors import RatingsError, RatingsInputError
 from referee.ratings.output import render
+from referee.ratings.results import games_from_records, read_games
+from referee.ratings.table import RatingOptions, build_tables
 from referee.records.io import record_to_dict, write_jsonl, write_record
 from tests.ratings.helpers import record
 

@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from referee.files import CannotWrite
-from referee.ratings import RatingsError
+from referee.ratings.errors import RatingsError
 from referee.ratings.output import print_tables, render
 from referee.ratings.plot import plot_ratings
 from referee.records.model import Reason

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from referee.ratings import RatingOptions, build_tables, games_from_records
 from referee.ratings.pentanomial import count_pairs
+from referee.ratings.results import games_from_records
+from referee.ratings.table import RatingOptions, build_tables
 from tests.ratings.helpers import by_bot, record, widths
 
 

@@ -16,9 +16,8 @@ from typer.testing import CliRunner
 
 from referee.cache import CACHE_VARIABLE, OLD_VARIABLE, cache_folder
 from referee.cli.app import app
-from referee.ratings import read_games
 from referee.ratings.errors import RatingsInputError
-from referee.ratings.results import GameRows, _duplicated
+from referee.ratings.results import GameRows, _duplicated, read_games
 from referee.ratings.summaries import MIN_BYTES, Summaries
 from referee.records.io import write_jsonl
 from tests.archive.helpers import archives

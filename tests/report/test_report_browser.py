@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from referee.games import GAME_NAMES
 from referee.records.io import iter_jsonl, write_jsonl
 from referee.records.model import Record, Turn
-from referee.report import build_report
+from referee.report.page import build_report
 
 MakeTournament = Callable[..., Path]
 

@@ -20,8 +20,9 @@ from referee.games.thax import ThaxGame
 from referee.records.io import iter_jsonl, record_to_json
 from referee.records.model import Record
 from referee.records.replay import final_state, replay, start_state
-from referee.report import build_report, collect
 from referee.report.boards import BoardEncoder, inline_svg
+from referee.report.build import collect
+from referee.report.page import build_report
 
 runner = CliRunner()
 MakeTournament = Callable[..., Path]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from referee.records.formats import format_named
 from referee.records.model import Player, ThaiRecord, Turn
-from referee.report import build_report
+from referee.report.page import build_report
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import TournamentStore

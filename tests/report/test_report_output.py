@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli.app import app
-from referee.report import build_report
+from referee.report.page import build_report
 
 runner = CliRunner()
 MakeTournament = Callable[..., Path]

@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games.base import IllegalMove, NotationError
+from referee.games.dice import TURN_OUTCOMES
 from referee.games.takhteh import GAME, notation
 from referee.games.takhteh.notation import format_legs_plain, parse_segments
-from referee.games.takhteh.rules import START, TURN_OUTCOMES, TakhtehState
+from referee.games.takhteh.rules import START, TakhtehState
 from tests.takhteh.reference import make_board, random_board
 
 RULESET = GAME.ruleset()

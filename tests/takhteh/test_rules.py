@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from referee.games.base import IllegalMove, RulesetError
+from referee.games.dice import TURN_OUTCOMES
 from referee.games.takhteh import GAME
 from referee.games.takhteh.rules import (
     NO_MOVE,
     START,
-    TURN_OUTCOMES,
     Board,
     TakhtehState,
     apply_legs,

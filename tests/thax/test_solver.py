@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.games.dice import TURN_OUTCOMES
 from referee.games.thax import GAME, ThaxState
 from referee.games.thax.bots import PerfectBot
-from referee.games.thax.rules import TURN_OUTCOMES
 from referee.games.thax.solver import FULL, SIDES, values, win_probability
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament

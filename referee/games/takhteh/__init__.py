@@ -110,6 +110,8 @@ class TakhtehGame(Game[TakhtehState, TakhtehMove]):
         return render.render_svg(state, before)
 
     def bots(self) -> dict[str, type[Bot[TakhtehState, TakhtehMove]]]:
+        # The bots load when a tournament asks for them: the rules serve `moves`, `perft`
+        # and the validator without them.
         from referee.games.takhteh.bots import BOTS
 
         return BOTS

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.games.agent import Bot, MoveInfo
+from referee.games.dice import TURN_OUTCOMES
 from referee.games.search import Budget, OutOfTime
 from referee.games.takhteh.net import Net, equity
 from referee.games.takhteh.rules import (
-    TURN_OUTCOMES,
     Board,
     TakhtehMove,
     TakhtehState,

@@ -20,6 +20,7 @@ from itertools import compress
 from operator import neg
 
 from referee.games.base import IllegalMove, Outcome, Roll, Ruleset, State
+from referee.games.dice import OPENING_OUTCOMES, SORTED_ROLLS, TURN_OUTCOMES
 from referee.games.state import builder, field, state_class
 
 Board = tuple[int, ...]
@@ -41,21 +42,6 @@ def _start() -> Board:
 
 
 START: Board = _start()
-
-_ORDERED: dict[tuple[int, ...], tuple[int, int]] = {
-    (a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)
-}
-"""Each roll of two dice, larger die first."""
-
-OPENING_OUTCOMES: tuple[tuple[Roll, float], ...] = tuple(
-    ((a, b), 1 / 30) for a in range(1, 7) for b in range(1, 7) if a != b
-)
-"""The opening roll (seat 0's die, seat 1's die); a tie is rolled again, so it is not listed."""
-
-TURN_OUTCOMES: tuple[tuple[Roll, float], ...] = tuple(
-    ((a, b), (1 if a == b else 2) / 36) for a in range(6, 0, -1) for b in range(a, 0, -1)
-)
-"""The 21 distinct rolls of two dice, larger die first."""
 
 
 TakhtehMove = tuple[Leg, ...]
@@ -1104,7 +1090,7 @@ class TakhtehState(State[TakhtehMove]):
         if self.roll is not None or self.winner is not None:
             raise IllegalMove("takhteh.no-roll-expected", "no dice roll is expected here")
         try:
-            ordered = _ORDERED[roll if type(roll) is tuple else tuple(roll)]
+            ordered = SORTED_ROLLS[roll if type(roll) is tuple else tuple(roll)]
         except (KeyError, TypeError):
             ordered = None
         # True == 1 as a key: the dice must be ints themselves.

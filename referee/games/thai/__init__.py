@@ -7,7 +7,8 @@ from typing import ClassVar
 from referee.games.agent import Bot
 from referee.games.base import Game, GameError, NotationError, Ruleset
 from referee.games.thai import fen, notation, render
-from referee.games.thai.rules import BLACK, WHITE, ThaiMove, ThaiState, check_position
+from referee.games.thai.geometry import BLACK, WHITE
+from referee.games.thai.rules import ThaiMove, ThaiState, check_position
 
 __all__ = ["BLACK", "GAME", "WHITE", "ThaiGame", "ThaiMove", "ThaiState"]
 
@@ -72,6 +73,8 @@ class ThaiGame(Game[ThaiState, ThaiMove]):
         return render.render_svg(state, before)
 
     def bots(self) -> dict[str, type[Bot[ThaiState, ThaiMove]]]:
+        # The bots load when a tournament asks for them: the rules serve `moves`, `perft`
+        # and the validator without them.
         from referee.games.thai.bots import BOTS
 
         return BOTS

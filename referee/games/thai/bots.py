@@ -4,7 +4,8 @@ lighter defaults, live in `search.py`."""
 from __future__ import annotations
 
 from referee.games.agent import Bot, GreedyBot
-from referee.games.thai.rules import BLACK, ThaiMove, ThaiState
+from referee.games.thai.geometry import BLACK
+from referee.games.thai.rules import ThaiMove, ThaiState
 from referee.games.thai.search import AlphaBetaBot, SearchBot
 
 MAN = 100

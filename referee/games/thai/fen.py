@@ -9,8 +9,7 @@ ascending order, `K` before a king.
 from __future__ import annotations
 
 from referee.games.base import NotationError
-from referee.games.thai.geometry import FAR_ROW, bits
-from referee.games.thai.rules import BLACK, COLOURS, WHITE
+from referee.games.thai.geometry import BLACK, COLOURS, FAR_ROW, WHITE, bits
 
 START_FEN = "B:W1,2,3,4,5,6,7,8:B25,26,27,28,29,30,31,32"
 """The standard Thai start: Black's 8 men on 25..32, White's on 1..8, Black to move."""

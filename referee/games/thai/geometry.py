@@ -8,6 +8,10 @@ where Black's men are promoted); the lower-left corner (square 29) is dark.
 
 from __future__ import annotations
 
+BLACK, WHITE = 0, 1
+"""The seats by colour: Black moves first (seat 0)."""
+COLOURS = ("Black", "White")
+
 SQUARES = 32
 ALL = (1 << SQUARES) - 1
 

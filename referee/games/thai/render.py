@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from referee.games import marks
-from referee.games.thai.geometry import index_at, row_col
-from referee.games.thai.rules import BLACK, COLOURS, ThaiState
+from referee.games.thai.geometry import BLACK, COLOURS, index_at, row_col
+from referee.games.thai.rules import ThaiState
 
 _PIECES = {(BLACK, False): "b", (BLACK, True): "B", (1, False): "w", (1, True): "W"}
 

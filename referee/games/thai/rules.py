@@ -15,9 +15,12 @@ from typing import Final, NamedTuple
 
 from referee.games.base import GameError, IllegalMove, NotationError, Outcome, Ruleset, State
 from referee.games.state import field, state_class
+from referee.games.thai.fen import format_fen
 from referee.games.thai.geometry import (
     ALL,
     BETWEEN,
+    BLACK,
+    COLOURS,
     DIRECTION,
     DIRECTIONS,
     FAR_ROW,
@@ -29,11 +32,9 @@ from referee.games.thai.geometry import (
     RAY_MASK,
     STEP,
     STEP_ALIGN,
+    WHITE,
     bits,
 )
-
-BLACK, WHITE = 0, 1
-COLOURS = ("Black", "White")
 
 QUIET_PLY_LIMIT = 60
 """[project rule] Plies in a row with no capture and no man move after which the game is drawn."""
@@ -369,8 +370,6 @@ class ThaiState(State[ThaiMove]):
         return hash((self.key, self.history))
 
     def __repr__(self) -> str:
-        from referee.games.thai.fen import format_fen  # fen imports this module
-
         fen = format_fen(self.turn, self.black, self.white, self.kings)
         return f"ThaiState({fen!r}, quiet_plies={len(self.history)})"
 

@@ -34,8 +34,8 @@ from typing import Any, NamedTuple
 
 from referee.games.agent import Bot, MoveInfo
 from referee.games.search import DECIDED, MAX_PLY, WIN, Budget, OutOfTime, deepen, lost_in
-from referee.games.thai.geometry import FORWARD, SQUARES, STEP
-from referee.games.thai.rules import BLACK, QUIET_PLY_LIMIT, ThaiMove, ThaiState
+from referee.games.thai.geometry import BLACK, FORWARD, SQUARES, STEP
+from referee.games.thai.rules import QUIET_PLY_LIMIT, ThaiMove, ThaiState
 
 EXACT, LOWER, UPPER = 0, 1, 2
 """What a stored score is: the value, a lower bound (a cut-off) or an upper bound."""

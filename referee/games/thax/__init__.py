@@ -60,6 +60,8 @@ class ThaxGame(Game[ThaxState, ThaxMove]):
         return render.render_svg(state, before)
 
     def bots(self) -> dict[str, type[Bot[ThaxState, ThaxMove]]]:
+        # The bots load when a tournament asks for them: the rules serve `moves`, `perft`
+        # and the validator without them.
         from referee.games.thax.bots import BOTS
 
         return BOTS

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from referee.games.base import IllegalMove, Outcome, Roll, Ruleset, State
+from referee.games.dice import OPENING_OUTCOMES, SORTED_ROLLS, TURN_OUTCOMES
 from referee.games.state import state_class
 
 NUMBERS = (1, 2, 3, 4, 5)
@@ -15,15 +16,6 @@ Side = tuple[int, int, int, int, int]
 """How many spaces of each number 1..5 are covered on one side."""
 
 EMPTY_SIDE: Side = (0, 0, 0, 0, 0)
-
-OPENING_OUTCOMES: tuple[tuple[Roll, float], ...] = tuple(
-    ((a, b), 1 / 30) for a in range(1, 7) for b in range(1, 7) if a != b
-)
-"""The opening roll (seat 0's die, seat 1's die); a tie is re-rolled, so it is not listed."""
-
-TURN_OUTCOMES: tuple[tuple[Roll, float], ...] = tuple(
-    ((a, b), (1 if a == b else 2) / 36) for a in range(6, 0, -1) for b in range(a, 0, -1)
-)
 
 
 class ThaxMove(NamedTuple):
@@ -47,12 +39,6 @@ WELL_FORMED = frozenset(
     + [ThaxMove(remove=n) for n in NUMBERS]
 )
 """Every move of the shape of a THAX option (the rules decide which are legal)."""
-
-
-SORTED_ROLLS: dict[tuple[int, ...], Roll] = {
-    (a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)
-}
-"""Every roll as rolled -> the same roll with the higher die first."""
 
 
 def _uncovered(side: Side, n: int) -> int:

@@ -22,7 +22,8 @@ from functools import cache
 import numpy as np
 
 from referee.cache import cache_folder
-from referee.games.thax.rules import NUMBERS, TURN_OUTCOMES, Side
+from referee.games.dice import TURN_OUTCOMES
+from referee.games.thax.rules import NUMBERS, Side
 
 RADIX = (2, 3, 4, 5, 6)
 STRIDE = (1, 2, 6, 24, 120)

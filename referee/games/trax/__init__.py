@@ -69,6 +69,8 @@ class TraxGame(Game[TraxState, TraxMove]):
         return render.render_svg(state, before)
 
     def bots(self) -> dict[str, type[Bot[TraxState, TraxMove]]]:
+        # The bots load when a tournament asks for them: the rules serve `moves`, `perft`
+        # and the validator without them.
         from referee.games.trax.bots import BOTS
 
         return BOTS

@@ -11,7 +11,7 @@ import functools
 import re
 
 from referee.games.base import NotationError
-from referee.games.trax.rules import TraxMove, TraxState, format_token
+from referee.games.trax.rules import TraxMove, format_token
 
 TOKEN = re.compile(r"(@|[A-Z]+)(\d+)([+/\\])")
 """A move token; letters are read in either case."""
@@ -37,11 +37,6 @@ def split_token(text: str) -> tuple[int, int, str]:
         )
     letters, digits, symbol = match.groups()
     return column_number(letters), int(digits), symbol
-
-
-def parse_move(state: TraxState, text: str) -> TraxMove:
-    """The move `text` denotes in `state`; IllegalMove when no tile of its symbol fits there."""
-    return state.read_move(*split_token(text))
 
 
 def format_move(move: TraxMove) -> str:
