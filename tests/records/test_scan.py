@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.records import scan
-from referee.records.io import RecordError, record_to_json
+from referee.records.io import RecordError, parse_record, record_to_json
 from referee.records.model import Record
 from referee.records.scan import first_seat, scan_jsonl, scan_line, skim_jsonl
 from tests.archive.helpers import records
@@ -201,3 +201,32 @@ def test_a_ruleset_id_is_checked_on_every_line_it_is_new_on() -> None:
     skimmed = list(skim_jsonl(io.BytesIO(text * 2)))
     assert [s.error is None for s in skimmed] == [True, False, True, False]
     assert skimmed[1].error is not None and skimmed[1].error.pointer == "/ruleset"
+
+
+@pytest.mark.parametrize(
+    ("pointer", "change"),
+    [
+        ("/match/length", {"match": {"length": 0, "game": 1}}),
+        ("/match/game", {"match": {"length": 1, "game": 0}}),
+        ("/result/points", {"result": {"winner": 0, "points": 2**53, "reason": "rules"}}),
+        ("/event/pairing", {"event": {"pairing": 2**53}}),
+        ("/match/score/1", {"match": {"length": 1, "game": 1, "score": [0, 2**53]}}),
+    ],
+)
+def test_the_scan_and_the_model_refuse_the_same_bounds(pointer: str, change: dict) -> None:
+    """A count past what JSON readers hold exactly, a match of no points or no games: the
+    record model and the scan refuse them alike (the scan took the large counts, the model
+    the match of length 0)."""
+    data = {
+        "format": "referee",
+        "version": 1,
+        "game": "takhteh",
+        "ruleset": "takhteh/standard@1",
+        "players": [{"name": "a"}, {"name": "b"}],
+        **change,
+    }
+    with pytest.raises(RecordError) as model:
+        parse_record(data)
+    with pytest.raises(RecordError) as scanned:
+        scan_line(json.dumps(data).encode())
+    assert model.value.pointer == scanned.value.pointer == pointer
