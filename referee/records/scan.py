@@ -22,7 +22,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import IO, Annotated, Literal, NamedTuple, TypeVar, cast, overload
+from typing import IO, Annotated, Literal, NamedTuple, NoReturn, TypeVar, cast, overload
 
 import msgspec
 
@@ -142,7 +142,7 @@ def first_seat(header: Header, raw: bytes) -> int:
     try:
         seats = _SEATS.decode(turns)
     except msgspec.DecodeError as error:
-        _refused(raw, error, False)  # the full reader's RecordError, when it finds one
+        _refused(raw, error)  # the full reader's RecordError, when it finds one
         raise RecordError("schema", _message(error), _pointer(str(error))) from None
     return seats[0].seat if seats else 0
 
@@ -175,9 +175,9 @@ def scan_line(raw: bytes, with_turns: bool) -> Header | HeaderWithTurns: ...
 def scan_line(raw: bytes, with_turns: bool = False) -> Header | HeaderWithTurns:
     """The header of one JSON record; RecordError says what is wrong."""
     try:
-        return _checked(_DECODERS[with_turns].decode(raw), raw, with_turns)
+        return _checked(_DECODERS[with_turns].decode(raw), raw)
     except msgspec.DecodeError as error:
-        return _refused(raw, error, with_turns)
+        _refused(raw, error)
 
 
 _RULESET = re.compile(RULESET_ID.removesuffix("$") + r"\Z")
@@ -190,13 +190,13 @@ are consulted once per text, not once per line; the pattern was a fifth of a lin
 decoding). A game once registered stays so: the registry only grows."""
 
 
-def _checked(header: _H, raw: bytes, with_turns: bool) -> _H:
+def _checked(header: _H, raw: bytes) -> _H:
     """`header`, once its ruleset id is one the record model takes and its game one that is
     registered; else the full reader's RecordError."""
     ruleset, game = header.ruleset, header.game
     if _CHECKED.get(ruleset) != game:
         if _RULESET.match(ruleset) is None:
-            _refused(raw, None, with_turns)
+            _refused(raw, None)
         if game not in registered_names():
             parse_record(load_json(raw))  # reads the games of entry points, or says what is wrong
         if len(_CHECKED) < 512:
@@ -204,9 +204,7 @@ def _checked(header: _H, raw: bytes, with_turns: bool) -> _H:
     return header
 
 
-def _refused(
-    raw: bytes, error: msgspec.DecodeError | None, with_turns: bool
-) -> Header | HeaderWithTurns:
+def _refused(raw: bytes, error: msgspec.DecodeError | None) -> NoReturn:
     """A line the scan refused, read again with the full reader (rare): its RecordError with
     code, pointer and message, or else what the scan found wrong (`error`, or the ruleset id
     when `error` is None)."""
@@ -298,7 +296,7 @@ def skim_line(raw: bytes) -> tuple[Header, int]:
                 pass
             else:
                 first = 0 if cut[1] is None else cut[1][0] - ord("0")
-                return _checked(header, raw, False), first
+                return _checked(header, raw), first
     header = scan_line(raw)
     return header, first_seat(header, raw)
 
@@ -348,7 +346,7 @@ def skim_jsonl(stream: IO[bytes]) -> Iterator[Skimmed]:
                 try:
                     header = decode(data[position:start] + data[tail:stop])
                     if checked(header.ruleset) != header.game:
-                        header = _checked(header, bytes(data[position:stop]), False)
+                        header = _checked(header, bytes(data[position:stop]))
                 except (msgspec.DecodeError, RecordError):
                     pass
                 else:
