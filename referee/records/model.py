@@ -35,6 +35,9 @@ Seat = Annotated[int, Strict(), Field(ge=0, le=1)]
 Die = Annotated[int, Strict(), Field(ge=1, le=6)]
 Dice = Annotated[list[Die], Field(min_length=2, max_length=2)]
 Count = Annotated[int, Strict(), Field(ge=0, le=LARGEST)]
+# A bound given with `Field` beside the annotation comes before the annotation's own, which
+# then wins: a stricter bound goes inside the annotation, after Count's.
+Positive = Annotated[Count, Field(ge=1)]
 
 
 def _unicode(text: str) -> str:
@@ -167,8 +170,8 @@ class ThaxRecord(_DiceRecord):
 
 
 class MatchInfo(_Model):
-    length: Count = Field(ge=1, description="points to win the match")
-    game: Count = Field(ge=1, description="number of this game in the match")
+    length: Positive = Field(description="points to win the match")
+    game: Positive = Field(description="number of this game in the match")
     score: Annotated[list[Count], Field(min_length=2, max_length=2)] = _fresh([0, 0])
     first: Seat | None = Field(
         default=None, description="who starts, for games after the first (the last winner)"

@@ -22,17 +22,20 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import IO, Annotated, Literal, NamedTuple, TypeVar, cast, overload
+from typing import IO, Annotated, Literal, NamedTuple, NoReturn, TypeVar, cast, overload
 
 import msgspec
 
-from referee.games import GAME_NAMES
+from referee.games import registered_names
 from referee.records.io import RecordError, load_json, parse_record
-from referee.records.model import MAX_NAME, MAX_TEXT, RULESET_ID, Reason
+from referee.records.layout import BEFORE_TURNS, FIRST_SEAT, RESULT_KEY, TURNS_END, TURNS_KEY
+from referee.records.model import LARGEST, MAX_NAME, MAX_TEXT, RULESET_ID, Reason
 
-Seat = Literal[0, 1]
-Count = Annotated[int, msgspec.Meta(ge=0)]
-Positive = Annotated[int, msgspec.Meta(ge=1)]
+# The types of the record model (records/model.py), field for field:
+# tests/records/test_scan_fields.py holds the two equal.
+Seat = Annotated[int, msgspec.Meta(ge=0, le=1)]
+Count = Annotated[int, msgspec.Meta(ge=0, le=LARGEST)]
+Positive = Annotated[int, msgspec.Meta(ge=1, le=LARGEST)]
 Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 Dice = Annotated[list[Die], msgspec.Meta(min_length=2, max_length=2)]
 Name = Annotated[str, msgspec.Meta(max_length=MAX_NAME)]
@@ -65,7 +68,7 @@ class ScanResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class ScanMatch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     length: Positive
     game: Positive
-    score: Annotated[list[int], msgspec.Meta(min_length=2, max_length=2)] = msgspec.field(
+    score: Annotated[list[Count], msgspec.Meta(min_length=2, max_length=2)] = msgspec.field(
         default_factory=lambda: [0, 0]
     )
     first: Seat | None = None
@@ -83,8 +86,10 @@ NO_EVENT = ScanEvent()
 class _Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     format: Literal["referee"]
     version: Literal[1]
-    game: Literal["thax", "takhteh", "trax", "thai"]
-    ruleset: str  # checked against the model's pattern by `_checked` (once per text)
+    # Checked by `_checked`: `game` is any game registered (a set msgspec's literal cannot
+    # follow), `ruleset` matches the model's pattern (once per text).
+    game: str
+    ruleset: str
     players: Annotated[list[ScanPlayer], msgspec.Meta(min_length=2, max_length=2)]
     event: ScanEvent = NO_EVENT
     start: str | None = None
@@ -117,25 +122,11 @@ class HeaderWithTurns(_Header, frozen=True):
     turns: list[ScanTurn] = []
 
 
-class PluginHeader(Header, frozen=True, forbid_unknown_fields=False):
-    """The header of a plug-in game's record: read once the full reader has taken the record
-    (the fast decoders know only the built-in games, so that checking `game` costs nothing;
-    a plug-in's record may have fields of its own)."""
-
-    game: str  # type: ignore[assignment]  # any registered name, not only the built-in ones
-
-
-class PluginHeaderWithTurns(HeaderWithTurns, frozen=True, forbid_unknown_fields=False):
-    game: str  # type: ignore[assignment]  # as in PluginHeader
-
-
 class _Seat(msgspec.Struct, frozen=True):
     seat: Seat
 
 
 _SEATS = msgspec.json.Decoder(list[_Seat])
-_FIRST_SEAT = re.compile(rb'\[\s*\{\s*"seat"\s*:\s*([01])\s*[,}]')
-"""A turn list that opens with the first turn's seat, as referee writes it."""
 
 
 def first_seat(header: Header, raw: bytes) -> int:
@@ -145,13 +136,13 @@ def first_seat(header: Header, raw: bytes) -> int:
     The turns as referee writes them name the seat first, and that is read from the text
     alone; turns written otherwise are decoded down to their seats (each checked)."""
     turns = memoryview(header.turns)
-    found = _FIRST_SEAT.match(turns)
+    found = FIRST_SEAT.match(turns)
     if found is not None:
         return found[1][0] - ord("0")
     try:
         seats = _SEATS.decode(turns)
     except msgspec.DecodeError as error:
-        _refused(raw, error, False)  # the full reader's RecordError, when it finds one
+        _refused(raw, error)  # the full reader's RecordError, when it finds one
         raise RecordError("schema", _message(error), _pointer(str(error))) from None
     return seats[0].seat if seats else 0
 
@@ -160,12 +151,6 @@ _HEADER = msgspec.json.Decoder(Header)
 _DECODERS: dict[bool, msgspec.json.Decoder[Header] | msgspec.json.Decoder[HeaderWithTurns]] = {
     False: _HEADER,
     True: msgspec.json.Decoder(HeaderWithTurns),
-}
-_PLUGIN_DECODERS: dict[
-    bool, msgspec.json.Decoder[PluginHeader] | msgspec.json.Decoder[PluginHeaderWithTurns]
-] = {
-    False: msgspec.json.Decoder(PluginHeader),
-    True: msgspec.json.Decoder(PluginHeaderWithTurns),
 }
 
 
@@ -190,40 +175,40 @@ def scan_line(raw: bytes, with_turns: bool) -> Header | HeaderWithTurns: ...
 def scan_line(raw: bytes, with_turns: bool = False) -> Header | HeaderWithTurns:
     """The header of one JSON record; RecordError says what is wrong."""
     try:
-        return _checked(_DECODERS[with_turns].decode(raw), raw, with_turns)
+        return _checked(_DECODERS[with_turns].decode(raw), raw)
     except msgspec.DecodeError as error:
-        return _refused(raw, error, with_turns)
+        _refused(raw, error)
 
 
 _RULESET = re.compile(RULESET_ID.removesuffix("$") + r"\Z")
 """The model's ruleset pattern, but `\\Z`: Python's `$` also matches before a final line break."""
 
-_GOOD_RULESETS: set[str] = set()
-"""Ruleset ids that matched `_RULESET` (a few hundred at most: a file names few rulesets, so
-the pattern runs once per text, not once per line, which was a fifth of a line's decoding)."""
+_CHECKED: dict[str, str] = {}
+"""Ruleset ids that matched `_RULESET`, each with the registered game of the line it was last
+checked on (a few hundred at most: a file names few rulesets, so the pattern and the registry
+are consulted once per text, not once per line; the pattern was a fifth of a line's
+decoding). A game once registered stays so: the registry only grows."""
 
 
-def _checked(header: _H, raw: bytes, with_turns: bool) -> _H:
-    """`header`, once its ruleset id is one the record model takes; else the full reader's
-    RecordError."""
-    ruleset = header.ruleset
-    if ruleset not in _GOOD_RULESETS:
+def _checked(header: _H, raw: bytes) -> _H:
+    """`header`, once its ruleset id is one the record model takes and its game one that is
+    registered; else the full reader's RecordError."""
+    ruleset, game = header.ruleset, header.game
+    if _CHECKED.get(ruleset) != game:
         if _RULESET.match(ruleset) is None:
-            _refused(raw, None, with_turns)
-        if len(_GOOD_RULESETS) < 512:
-            _GOOD_RULESETS.add(ruleset)
+            _refused(raw, None)
+        if game not in registered_names():
+            parse_record(load_json(raw))  # reads the games of entry points, or says what is wrong
+        if len(_CHECKED) < 512:
+            _CHECKED[ruleset] = game
     return header
 
 
-def _refused(
-    raw: bytes, error: msgspec.DecodeError | None, with_turns: bool
-) -> Header | HeaderWithTurns:
+def _refused(raw: bytes, error: msgspec.DecodeError | None) -> NoReturn:
     """A line the scan refused, read again with the full reader (rare): its RecordError with
-    code, pointer and message; a plug-in game's record, its header; otherwise what the scan
-    found wrong (`error`, or the ruleset id when `error` is None)."""
-    record = parse_record(load_json(raw))
-    if record.game not in GAME_NAMES:
-        return _PLUGIN_DECODERS[with_turns].decode(raw)
+    code, pointer and message, or else what the scan found wrong (`error`, or the ruleset id
+    when `error` is None)."""
+    parse_record(load_json(raw))
     if error is None:
         raise RecordError("schema", "/ruleset: not a ruleset id", "/ruleset")
     raise RecordError("schema", _message(error), _pointer(str(error))) from None
@@ -280,8 +265,6 @@ class Skimmed(NamedTuple):
     error: RecordError | None
 
 
-_TURNS = b'"turns":'
-_RESULT = b'"result":'
 _CUT = re.compile(rb'\s*\[\s*(?:\{\s*"seat"\s*:\s*([01])\s*[,}].*\}\s*)?\]\s*,\s*\Z', re.DOTALL)
 """What `skim_line` cuts out: a turn list that opens with the first turn's seat and closes
 after an object, or an empty list, then the comma before `"result"`."""
@@ -302,10 +285,10 @@ def skim_line(raw: bytes) -> tuple[Header, int]:
     fails and the line is read whole. What lies inside the cut is not read: a line broken
     inside its turns passes here, and so does a key the model does not know placed between
     the turns and the result (`referee validate` reads them all)."""
-    start = raw.find(_TURNS)
-    end = raw.rfind(_RESULT, start) if start > 0 else -1
+    start = raw.find(TURNS_KEY)
+    end = raw.rfind(RESULT_KEY, start) if start > 0 else -1
     if end > start and raw[:start].rstrip().endswith(b","):
-        cut = _CUT.match(raw, start + len(_TURNS), end)
+        cut = _CUT.match(raw, start + len(TURNS_KEY), end)
         if cut is not None:
             try:
                 header = _HEADER.decode(raw[:start] + raw[end:])
@@ -313,13 +296,12 @@ def skim_line(raw: bytes) -> tuple[Header, int]:
                 pass
             else:
                 first = 0 if cut[1] is None else cut[1][0] - ord("0")
-                return _checked(header, raw, False), first
+                return _checked(header, raw), first
     header = scan_line(raw)
     return header, first_seat(header, raw)
 
 
 _CHUNK = 1 << 22
-_SEAT_AFTER_KEY = re.compile(rb'\s*\[\s*\{\s*"seat"\s*:\s*([01])\s*[,}]')
 
 
 def skim_jsonl(stream: IO[bytes]) -> Iterator[Skimmed]:
@@ -329,9 +311,11 @@ def skim_jsonl(stream: IO[bytes]) -> Iterator[Skimmed]:
     The stream is read in large blocks and each line cut by byte search within its block:
     a line laid out exactly as referee writes it (`, "turns": [{"seat": 0, ...}], "result":`)
     is decoded here at once, as `skim_line` would (a copy for speed, narrowed to that
-    layout; tests/archive/test_scan.py holds the two equal), any other by `skim_line`."""
-    decode, match = _HEADER.decode, _SEAT_AFTER_KEY.match
+    layout, records/layout.py; tests/records/test_scan.py holds the two equal), any other by
+    `skim_line`."""
+    decode, match, checked = _HEADER.decode, FIRST_SEAT.match, _CHECKED.get
     readinto = cast("io.BufferedIOBase", stream).readinto
+    before, after = len(BEFORE_TURNS), len(TURNS_END)
     number = line_number = 0
     # One buffer read into again and again: a fresh block for each read cost more than the
     # decoding (the pages of each new block are mapped and zeroed).
@@ -351,18 +335,18 @@ def skim_jsonl(stream: IO[bytes]) -> Iterator[Skimmed]:
             if stop < 0:
                 stop = end
             line_number += 1
-            start = find(_TURNS, position, stop)
-            tail = rfind(_RESULT, start, stop) if start > position else -1
-            first = match(data, start + len(_TURNS), tail) if tail > start else None
+            start = find(TURNS_KEY, position, stop)
+            tail = rfind(RESULT_KEY, start, stop) if start > position else -1
+            first = match(data, start + len(TURNS_KEY), tail) if tail > start else None
             if (
                 first is not None
-                and data[start - 2 : start] == b", "
-                and data[tail - 4 : tail] == b"}], "
+                and data[start - before : start] == BEFORE_TURNS
+                and data[tail - after : tail] == TURNS_END
             ):
                 try:
                     header = decode(data[position:start] + data[tail:stop])
-                    if header.ruleset not in _GOOD_RULESETS:
-                        header = _checked(header, bytes(data[position:stop]), False)
+                    if checked(header.ruleset) != header.game:
+                        header = _checked(header, bytes(data[position:stop]))
                 except (msgspec.DecodeError, RecordError):
                     pass
                 else:

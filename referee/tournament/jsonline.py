@@ -1,5 +1,6 @@
 """A record's line in games.jsonl, byte for byte as `json.dumps(data, ensure_ascii=False)`
-writes it (records/io.py `record_to_json`), at a fraction of its cost.
+writes it (records/io.py `record_to_json`), at a fraction of its cost: laid out as
+records/layout.py says, which the header scan's fast path relies on.
 
 The standard library's encoder costs a good part of a random game's moves again: a Python
 call per turn's dict. msgspec encodes the whole record in one C call, the same way but
@@ -19,6 +20,8 @@ from typing import Any
 
 import msgspec
 
+from referee.records.layout import SEPARATORS
+
 _encode = msgspec.json.Encoder().encode
 _format = msgspec.json.format
 
@@ -36,4 +39,4 @@ def json_line(data: dict[str, Any]) -> bytes:
         raw = b'"score":0'  # what msgspec cannot write, json.dumps writes (or refuses) below
     if _SCORE.search(raw) is None:
         return _format(raw, indent=0) + b"\n"
-    return (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8")
+    return (json.dumps(data, ensure_ascii=False, separators=SEPARATORS) + "\n").encode("utf-8")
