@@ -285,20 +285,21 @@ def _run_locked(
             damaged.add(stored.damage)
         if stored.key is not None:
             ledger.add(stored.key[2], stored.ending)
-    tracker = None if spec is None else SprtTracker(spec, info.jobs(), length)
-    last = None
+    tracker = None if spec is None else SprtTracker(spec, info.pairs(), length)
     if tracker is not None:
         _look(tracker, ledger)
-        last = tracker.last_wave()
 
     def wanted(job: GameJob) -> bool:
-        return not ledger.done(job) and (last is None or wave_of(job) <= last)
+        return not ledger.done(job)
 
     total = info.size()
-    todo: Iterator[GameJob] = filter(wanted, info.iter_jobs())
+    # Once the SPRT has decided, nothing after its wave is played.
+    todo: Iterator[GameJob] = filter(
+        wanted, info.iter_jobs() if tracker is None else tracker.jobs()
+    )
     left = total - ledger.count
-    if last is not None:  # the SPRT has decided: nothing after its wave is played
-        left = sum(1 for _ in filter(wanted, info.iter_jobs()))
+    if tracker is not None and tracker.decided_at is not None:
+        left = sum(1 for _ in filter(wanted, tracker.jobs()))
     summary = RunSummary(directory, total, ledger.count, invalid=recovered.invalid)
     summary.damaged = damaged
     if tracker is not None:
@@ -373,8 +374,8 @@ def _look(tracker: SprtTracker, ledger: Ledger) -> None:
     dropped (it never looks at them again)."""
     before = tracker.counted
     tracker.update(ledger.results)
-    for pair in tracker.pairs[before : tracker.counted]:
-        ledger.forget(pair)
+    for pair in range(before, tracker.counted):
+        ledger.forget(tracker.pairs[pair])
 
 
 @dataclass

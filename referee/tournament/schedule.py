@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import chain, combinations
 from typing import Literal
 
 from referee.tournament.config import TournamentConfig
@@ -52,25 +52,54 @@ def pairings(config: TournamentConfig) -> Iterator[tuple[int, int]]:
     yield from combinations(everyone, 2)
 
 
+@dataclass(frozen=True, slots=True)
+class Pairs:
+    """The schedule's seat-swapped pairs by number, each worked out from its number when asked
+    (`pairs[n]`, its two jobs): nothing is listed but the pairings, so that a schedule of a
+    million games takes no more room than one of two, and no longer to set up."""
+
+    met: tuple[tuple[int, int], ...]
+    """The pairings, as `pairings` gives them."""
+    per_pairing: int
+    """Pairs each pairing plays."""
+    layout: Layout
+
+    def __len__(self) -> int:
+        return self.per_pairing * len(self.met)
+
+    def __getitem__(self, pair: int) -> tuple[GameJob, GameJob]:
+        if not 0 <= pair < len(self):
+            raise IndexError(f"pair {pair} of {len(self)}")
+        if self.layout == "by-round":
+            index, pairing = divmod(pair, len(self.met))
+        else:
+            pairing, index = divmod(pair, self.per_pairing)
+        first, second = self.met[pairing]
+        return (
+            GameJob(2 * pair, pair, (first, second), index),
+            GameJob(2 * pair + 1, pair, (second, first), index),
+        )
+
+    def jobs(self, stop: int | None = None) -> Iterator[GameJob]:
+        """The jobs of the first `stop` pairs (of all when None), one at a time in order."""
+        count = len(self) if stop is None else min(stop, len(self))
+        return chain.from_iterable(map(self.__getitem__, range(count)))
+
+
+def schedule_pairs(config: TournamentConfig, layout: Layout = "by-round") -> Pairs:
+    return Pairs(tuple(pairings(config)), config.rounds * config.games_per_pair // 2, layout)
+
+
 def schedule(config: TournamentConfig, layout: Layout = "by-round") -> list[GameJob]:
     return list(iter_schedule(config, layout))
 
 
 def schedule_size(config: TournamentConfig) -> int:
     """How many games (or matches) the schedule holds, without listing them."""
-    return 2 * (config.rounds * config.games_per_pair // 2) * len(list(pairings(config)))
+    return 2 * len(schedule_pairs(config))
 
 
 def iter_schedule(config: TournamentConfig, layout: Layout = "by-round") -> Iterator[GameJob]:
     """The schedule one job at a time: a runner of a million games holds the jobs in flight,
     not the whole list."""
-    met = list(pairings(config))
-    per_pairing = config.rounds * config.games_per_pair // 2
-    for pair in range(per_pairing * len(met)):
-        if layout == "by-round":
-            index, pairing = divmod(pair, len(met))
-        else:
-            pairing, index = divmod(pair, per_pairing)
-        first, second = met[pairing]
-        yield GameJob(2 * pair, pair, (first, second), index)
-        yield GameJob(2 * pair + 1, pair, (second, first), index)
+    return schedule_pairs(config, layout).jobs()

@@ -14,12 +14,12 @@ The pairs of that wave after the decision are played and stored, but not counted
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from referee.tournament.config import ConfigError
 from referee.tournament.play import Scored, job_finished, match_score
-from referee.tournament.schedule import GameJob
+from referee.tournament.schedule import GameJob, Pairs
 from referee.tournament.worker import tournament_ruleset
 
 if TYPE_CHECKING:
@@ -37,17 +37,16 @@ def wave_of(job: GameJob) -> int:
 
 
 class SprtTracker:
-    """The test over the stored games of an SPRT tournament, advanced as pairs finish."""
+    """The test over the stored games of an SPRT tournament, advanced as pairs finish. It
+    works out each pair's jobs from the pair's number when it counts it: setting up a test of
+    a million games lists none of them."""
 
-    def __init__(self, spec: SprtSpec, jobs: Sequence[GameJob], match_length: int) -> None:
+    def __init__(self, spec: SprtSpec, pairs: Pairs, match_length: int) -> None:
         import numpy as np
 
         self.spec = spec
         self.match_length = match_length
-        by_pair: dict[int, list[GameJob]] = {}
-        for job in jobs:
-            by_pair.setdefault(job.pair, []).append(job)
-        self.pairs = [by_pair[pair] for pair in sorted(by_pair)]
+        self.pairs = pairs
         self.counts: np.ndarray = np.zeros(5)
         self.counted = 0
         """Pairs counted: the first `counted` pairs of the schedule."""
@@ -63,7 +62,7 @@ class SprtTracker:
         while self.decided_at is None and self.counted < len(self.pairs):
             pair = self.pairs[self.counted]
             games = [stored.get(job.number, []) for job in pair]
-            if len(pair) != 2 or not all(job_finished(g, self.match_length) for g in games):
+            if not all(job_finished(g, self.match_length) for g in games):
                 return
             points = 0
             for job, results in zip(pair, games, strict=True):
@@ -83,18 +82,21 @@ class SprtTracker:
             return None
         return self.decided_at // WAVE_PAIRS
 
+    def jobs(self) -> Iterator[GameJob]:
+        """The jobs of the waves played, in schedule order: all of them while the test has not
+        decided, those of the waves up to the decision's once it has."""
+        last = self.last_wave()
+        return self.pairs.jobs(None if last is None else (last + 1) * WAVE_PAIRS)
+
     def unplayed(self, stored: Mapping[int, Sequence[Scored | None]]) -> int:
         """Jobs of the waves up to the decision's that `stored` does not hold finished: what a
         run stopped in the decision's wave left, and resume plays (0 while undecided)."""
-        last = self.last_wave()
-        if last is None:
+        if self.last_wave() is None:
             return 0
         return sum(
             1
-            for pair in self.pairs
-            for job in pair
-            if wave_of(job) <= last
-            and not job_finished(stored.get(job.number, []), self.match_length)
+            for job in self.jobs()
+            if not job_finished(stored.get(job.number, []), self.match_length)
         )
 
     def state(self) -> SprtState:
@@ -126,7 +128,7 @@ def stored_test(
     if spec is None:
         return None
     game, ruleset = tournament_ruleset(info.config)
-    tracker = SprtTracker(spec, info.jobs(), game.match_length(ruleset))
+    tracker = SprtTracker(spec, info.pairs(), game.match_length(ruleset))
     tracker.update({number: list(results) for number, results in stored.items()})
     return tracker
 

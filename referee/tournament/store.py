@@ -32,7 +32,14 @@ from referee.tournament.config import (
     same_games,
 )
 from referee.tournament.play import Ending
-from referee.tournament.schedule import GameJob, Layout, iter_schedule, schedule, schedule_size
+from referee.tournament.schedule import (
+    GameJob,
+    Layout,
+    Pairs,
+    iter_schedule,
+    schedule_pairs,
+    schedule_size,
+)
 from referee.wording import plural
 
 if TYPE_CHECKING:
@@ -86,8 +93,8 @@ class TournamentFile(BaseModel):
     history: list[str] = []
     """What `referee tournament extend` changed, and when."""
 
-    def jobs(self) -> list[GameJob]:
-        return schedule(self.config, self.schedule)
+    def pairs(self) -> Pairs:
+        return schedule_pairs(self.config, self.schedule)
 
     def iter_jobs(self) -> Iterator[GameJob]:
         return iter_schedule(self.config, self.schedule)
@@ -489,7 +496,7 @@ class TournamentStore:
         )
         if check is not None:
             check(grown)
-        return self._write(grown), len(grown.jobs()) - len(info.jobs())
+        return self._write(grown), grown.size() - info.size()
 
     def records(self) -> list[Record]:
         """The stored games in file order; an unreadable line (a write cut short) is skipped."""

@@ -180,7 +180,7 @@ def test_a_folder_from_before_digests_resumes_to_its_old_schedule(tmp_path: Path
     data = json.loads(path.read_text())
     del data["schedule"], data["digest"]
     path.write_text(json.dumps(data))
-    assert TournamentStore(tmp_path).load().jobs() == old
+    assert list(TournamentStore(tmp_path).load().iter_jobs()) == old
 
 
 @functools.cache
