@@ -89,9 +89,7 @@ def _games_per_pair(value: int | None) -> int | None:
 
 def _units(config: TournamentConfig) -> tuple[str, str]:
     """What the schedule counts: games, or matches when a game is played to a match length."""
-    from referee.tournament.worker import tournament_ruleset
-
-    game, ruleset = tournament_ruleset(config)
+    game, ruleset = config.rules()
     return ("match", "matches") if game.match_length(ruleset) > 1 else ("game", "games")
 
 
@@ -149,7 +147,13 @@ def _run(
                 )
             )
             summary = run_tournament(
-                directory, config, concurrency, factory, progress, keep_going, verify.value
+                directory,
+                config,
+                concurrency=concurrency,
+                executor_factory=factory,
+                progress=progress,
+                keep_going=keep_going,
+                verify=verify.value,
             )
     except TournamentStopped as stopped:  # SIGINT or SIGTERM while games were played
         echo(str(stopped), err=True)

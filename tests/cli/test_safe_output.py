@@ -27,7 +27,7 @@ from referee.ratings.export import export_results
 from referee.ratings.output import FORMATS, print_tables, render
 from referee.records.io import write_jsonl
 from referee.records.model import EventInfo, Player, Record
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 from tests.ratings.helpers import record
 
 runner = CliRunner()
@@ -183,7 +183,12 @@ def played(game: str, names: Sequence[str], turn_cap: int = 40) -> list[Record]:
         bots = [make_bot(game, "random") for _ in seats]
         event = EventInfo(event=ESCAPES + SCRIPT, tournament="t", game_number=index)
         records.append(
-            play_game(rules, rules.ruleset(), bots, players, str(index), turn_cap, event)
+            play_game(
+                GameSetup(
+                    rules, rules.ruleset(), players, str(index), turn_cap=turn_cap, event=event
+                ),
+                bots,
+            )
         )
     return records
 
