@@ -307,7 +307,7 @@ def record_data(
     event = setup.event
     if event is not None and (header := _header_data(event)):
         data["event"] = header
-    if setup.book is not None:
+    if setup.book is not None and setup.book.start is not None:
         data["start"] = setup.book.start
     if turns:
         data["turns"] = turns.fields
