@@ -63,6 +63,41 @@ TimeControlField = Annotated[
 ]
 """A time control, written in tournament.json as it was given."""
 
+
+def canonical_sprt(text: str) -> SprtSpec:
+    """The SPRT written as `text`, as tournament.json keeps it: its `SprtSpec.text` read back,
+    so that a test equals the one its file gives (SprtError: not an SPRT)."""
+    from referee.ratings.sprt import SprtSpec  # numpy: only when asked for
+
+    return SprtSpec.parse(SprtSpec.parse(text).text())
+
+
+def _sprt(value: object) -> SprtSpec:
+    """An SPRT as written (parsed once, here), or parsed already."""
+    from referee.ratings.sprt import SprtError, SprtSpec
+
+    if isinstance(value, SprtSpec):
+        return value
+    if not isinstance(value, str):
+        raise PydanticCustomError("string_type", "Input should be a valid string")
+    try:
+        return canonical_sprt(value)
+    except SprtError as error:
+        raise ValueError(str(error).removeprefix("SPRT: ")) from None
+
+
+if TYPE_CHECKING:
+    SprtField = SprtSpec
+else:
+    # The type is known only where it is used: referee.ratings imports numpy, which a
+    # configuration without an SPRT never needs.
+    SprtField = Annotated[
+        object,
+        PlainValidator(_sprt, json_schema_input_type=str),
+        PlainSerializer(lambda spec: spec.text(), return_type=str),
+    ]
+"""An SPRT's bounds, written in tournament.json as `SprtSpec.text` writes them."""
+
 AdjudicationField = Annotated[
     Adjudication,
     PlainValidator(_adjudication, json_schema_input_type=list[str]),
@@ -180,19 +215,9 @@ class TournamentConfig(BaseModel):
     )
     openings_order: Literal["sequential", "random"] = "sequential"
     openings_start: int = Field(default=1, ge=1, description="the suite's line to begin with")
-    sprt: str | None = Field(
+    sprt: SprtField | None = Field(
         default=None, description="'elo0=0,elo1=5,alpha=0.05,beta=0.05': stop at a decision"
     )
-
-    @field_validator("sprt")
-    @classmethod
-    def _sprt(cls, value: str | None) -> str | None:
-        from referee.ratings.sprt import SprtError, SprtSpec  # numpy: only when asked for
-
-        try:
-            return None if value is None else SprtSpec.parse(value).text()
-        except SprtError as error:
-            raise ValueError(str(error).removeprefix("SPRT: ")) from None
 
     @model_validator(mode="after")
     def _format(self) -> TournamentConfig:
@@ -227,11 +252,6 @@ class TournamentConfig(BaseModel):
                     "side: play openings with JSON-protocol bots"
                 )
         return self
-
-    def sprt_spec(self) -> SprtSpec | None:
-        from referee.ratings.sprt import SprtSpec
-
-        return None if self.sprt is None else SprtSpec.parse(self.sprt)
 
     @field_validator("games_per_pair")
     @classmethod

@@ -284,7 +284,7 @@ def _run_locked(
     recovered = _recover_spools(store)
     game, ruleset = info.config.rules()
     length = game.match_length(ruleset)
-    spec = info.config.sprt_spec()
+    spec = info.config.sprt
     ledger = Ledger(info.size(), length, keep_finished=spec is not None)
     damaged = Damaged()
     for stored in store.scan():

@@ -121,7 +121,7 @@ def stored_test(
 ) -> SprtTracker | None:
     """The SPRT of a tournament over its stored games, given the results of each job's games
     (`TournamentStore.tally`); None when it runs none."""
-    spec = info.config.sprt_spec()
+    spec = info.config.sprt
     if spec is None:
         return None
     game, ruleset = info.config.rules()

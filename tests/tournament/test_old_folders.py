@@ -17,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli.app import app
+from referee.ratings.sprt import SprtSpec
 from referee.tournament.adjudication import DrawRule, ResignRule
 from referee.tournament.clock import TimeControl
 from referee.tournament.runner import run_tournament
@@ -57,6 +58,7 @@ def test_an_old_folder_reads_into_typed_values_and_keeps_its_digest_and_id() -> 
     assert config.time_control(1) == TimeControl(20_000, 250)
     assert config.adjudicate.resign == ResignRule(900.0, 4)
     assert config.adjudicate.draw == DrawRule(0.05, 20, 40)
+    assert config.sprt == SprtSpec(elo0=0.0, elo1=10.0)
     assert config.rules()[1].id == "trax/standard@1"
     written = json.loads((FIXTURE / "made" / "tournament.json").read_text())
     assert info.model_dump(mode="json")["config"] == written["config"]
