@@ -377,7 +377,8 @@ def run(
         "seeds": seeds,
         "rounds": rounds,
         "openings_order": openings_order.value if openings_order is not None else None,
-        "openings_start": openings_start,
+        # Checked against the suite, once it is read (`with_openings`).
+        "openings_start": openings_start if openings is None else None,
         "sprt": sprt,
     }
     if adjudicate:
@@ -394,7 +395,7 @@ def run(
         config = build_config(**{k: v for k, v in fields.items() if v is not None})
     config = with_bot_options(config, bot_option or [], Path.cwd())
     if openings is not None:
-        config = with_openings(config, openings, Path.cwd())
+        config = with_openings(config, openings, Path.cwd(), start=openings_start)
     _run(out, config, concurrency, dask, quiet, keep_going=keep_going, verify=verify)
 
 

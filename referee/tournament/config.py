@@ -450,12 +450,13 @@ def load_config_file(path: Path, overrides: dict[str, object]) -> TournamentConf
         raise ConfigError(f"{path}: not a configuration: nested too deeply to read") from None
     data.update({key: value for key, value in overrides.items() if value is not None})
     suite = data.pop("openings", None) if isinstance(data.get("openings"), str) else None
+    start = data.pop("openings_start", None) if suite is not None else None
     try:
         config = TournamentConfig.model_validate(data)
     except ValidationError as error:
         raise ConfigError(f"{path}: {first_problem(error)}") from None
     if suite is not None:
-        config = with_openings(config, suite, path.resolve().parent)
+        config = with_openings(config, suite, path.resolve().parent, start=start)
     if "bots" in overrides and overrides["bots"] is not None:
         return config  # resolved where they were given
     # A file's relative paths mean the same from wherever referee is started.
@@ -463,12 +464,15 @@ def load_config_file(path: Path, overrides: dict[str, object]) -> TournamentConf
     return config.model_copy(update={"bots": [resolve_paths(bot, folder) for bot in config.bots]})
 
 
-def with_openings(config: TournamentConfig, given: str, folder: Path) -> TournamentConfig:
+def with_openings(
+    config: TournamentConfig, given: str, folder: Path, *, start: object = None
+) -> TournamentConfig:
     """The configuration with the opening suite `given`: a file (relative to `folder`) or the
     name of a suite shipped with referee, every line checked by playing it (ConfigError with
     the file, line and rule of the first bad one); the suite's lines, not the file's name, go
     into tournament.json, so a resume needs no file and a suite named either way is the same
-    tournament."""
+    tournament. `start` is the suite's line to begin with (`openings_start`), when given: it is
+    checked against the suite, so it waits for the suite."""
     from referee.tournament.openings import OpeningError, find_suite, read_openings
 
     try:
@@ -476,7 +480,10 @@ def with_openings(config: TournamentConfig, given: str, folder: Path) -> Tournam
         suite = read_openings(find_suite(given, folder), game, ruleset)
     except OpeningError as error:
         raise ConfigError(str(error)) from None
-    return build_config(**{**config.model_dump(), "openings": [o.text() for o in suite]})
+    fields = {**config.model_dump(), "openings": [o.text() for o in suite]}
+    if start is not None:
+        fields["openings_start"] = start
+    return build_config(**fields)
 
 
 def first_problem(error: ValidationError) -> str:
