@@ -483,7 +483,8 @@ def with_openings(
     fields = {**config.model_dump(), "openings": [o.text() for o in suite]}
     if start is not None:
         fields["openings_start"] = start
-    return build_config(**fields)
+    # The dump keeps the names of the bots' env, not their values: the bots are kept whole.
+    return build_config(**fields).model_copy(update={"bots": config.bots})
 
 
 def first_problem(error: ValidationError) -> str:

@@ -1,5 +1,6 @@
-"""`--openings-start N` with a suite named on the command line or in a TOML file: the start is
-checked against the suite once it is read (it was refused as given without a suite)."""
+"""A suite read into a configuration (`with_openings`): `--openings-start N` with a suite named
+on the command line or in a TOML file is checked against the suite once it is read (it was
+refused as given without a suite), and the programs keep the values of their env."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.games import get_game
+from referee.tournament.config import BotEntry, build_config, with_openings
 from referee.tournament.openings import find_suite, read_openings
 
 GAME = get_game("trax")
@@ -59,3 +61,11 @@ def test_a_start_past_the_suite_is_refused(tmp_path: Path) -> None:
     assert done.exit_code == 2
     assert "--openings-start 33 is past the suite's 32 openings" in done.output
     assert not (tmp_path / "t").exists()
+
+
+def test_a_suite_keeps_the_values_of_the_bots_env(tmp_path: Path) -> None:
+    """Reading the suite into the configuration kept the names of a program's env only (as
+    tournament.json does), so the program ran without the values given."""
+    program = BotEntry(name="b", command=["prog"], env={"FOO": "1"})
+    config = build_config(game="trax", bots=[BotEntry(name="a", spec="random"), program])
+    assert with_openings(config, "trax-3ply", tmp_path).bots[1].env == {"FOO": "1"}
