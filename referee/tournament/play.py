@@ -159,11 +159,10 @@ def play_game(
     setup: GameSetup,
     bots: Sequence[Bot[Any, Any]],
     *,
-    dice: DiceSource | None = None,
     match: MatchInfo | None = None,
 ) -> Record:
     """`play_game_data` as a record."""
-    data = play_game_data(setup, bots, dice=dice, match=match)
+    data = play_game_data(setup, bots, match=match)
     record: Record = record_adapter().validate_python(data)
     return record
 
@@ -172,7 +171,6 @@ def play_game_data(
     setup: GameSetup,
     bots: Sequence[Bot[Any, Any]],
     *,
-    dice: DiceSource | None = None,
     match: MatchInfo | None = None,
 ) -> dict[str, Any]:
     """Play one game to its end, a forfeit, the turn cap or an adjudication, and return its
@@ -182,7 +180,7 @@ def play_game_data(
     move is timed from asking the bot to having played its move; with clocks, that time is
     charged to the mover's clock, and a move that takes more than is left loses on time.
 
-    With `book`, the game starts from the opening's position and its moves are played for the
+    With `setup.book`, the game starts from the opening's position and its moves are played for the
     bots, kept as turns marked `book`.
     """
     game, ruleset, players, seed, book = (
@@ -193,7 +191,7 @@ def play_game_data(
         setup.book,
     )
     # Seeding the dice streams costs a short game's move: only the dice games have any.
-    dice = dice or (DiceSource(seed) if game.has_dice else None)
+    dice = DiceSource(seed) if game.has_dice else None
     clocks = GameClocks(setup.control.clocks)
     judge = Adjudicator(setup.control.adjudication)
     cap = game.turn_cap if setup.turn_cap is None else setup.turn_cap
