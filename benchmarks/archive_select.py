@@ -36,7 +36,7 @@ from referee.records.io import parse_record_json, record_to_json
 from referee.records.model import Player
 from referee.records.replay import final_state, game_of
 from referee.tournament.config import BotEntry, build_config
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 from referee.tournament.runner import run_tournament
 from referee.validator.check import validate_file
 
@@ -66,7 +66,10 @@ def random_games(name: str, count: int) -> list[bytes]:
     players = [Player(name="a", kind="bot"), Player(name="b", kind="bot")]
     return [
         record_to_json(
-            play_game(game, game.ruleset(), [RandomBot(), RandomBot()], players, f"r{i}", 400)
+            play_game(
+                GameSetup(game, game.ruleset(), players, f"r{i}", turn_cap=400),
+                [RandomBot(), RandomBot()],
+            )
         ).encode()
         for i in range(count)
     ]

@@ -37,7 +37,7 @@ from referee.games.base import State
 from referee.players.external import JsonLineBot, Limits
 from referee.players.process import BotLog, BotProcess, Launch
 from referee.records.model import Player
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 
 BOT = """
 import json, sys
@@ -135,7 +135,7 @@ def play(game_name: str, mode: str, games: int) -> tuple[int, float, float]:
             if mode == "v1-restart" and number % RESTART_EVERY == 0:
                 for bot in pair:
                     bot.close()
-            record = play_game(game, ruleset, pair, players, f"bench/{number}")
+            record = play_game(GameSetup(game, ruleset, players, f"bench/{number}"), pair)
             reason = record.result.reason.value if record.result is not None else None
             assert reason in ("rules", "adjudicated"), record.result
             moves += len(record.turns)

@@ -15,7 +15,7 @@ import time
 from referee.games.takhteh import GAME
 from referee.players.registry import make_bot
 from referee.records.model import Player
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 
 
 def pairing(first: str, second: str, pairs: int) -> tuple[dict[str, int], dict[str, int], float]:
@@ -27,7 +27,7 @@ def pairing(first: str, second: str, pairs: int) -> tuple[dict[str, int], dict[s
         for specs in ((first, second), (second, first)):
             bots = [make_bot("takhteh", spec) for spec in specs]
             players = [Player(name=spec, kind="bot", spec=spec) for spec in specs]
-            record = play_game(GAME, ruleset, bots, players, seed=f"takhteh-rr-{index}")
+            record = play_game(GameSetup(GAME, ruleset, players, f"takhteh-rr-{index}"), bots)
             result = record.result
             assert result is not None
             if result.winner is not None:

@@ -15,7 +15,7 @@ from collections import Counter
 from referee.games import get_game
 from referee.players.registry import make_bot
 from referee.records.model import Player
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 
 DEFAULT_BOTS = ("random", "greedy", "alphabeta:depth=4,time=0")
 
@@ -35,7 +35,7 @@ def main() -> None:
             black, white = (a, b) if number % 2 == 0 else (b, a)
             players = [Player(name=s, kind="bot", spec=s) for s in (black, white)]
             bots = [make_bot("thai", black), make_bot("thai", white)]
-            record = play_game(game, ruleset, bots, players, f"{a}|{b}|{number // 2}")
+            record = play_game(GameSetup(game, ruleset, players, f"{a}|{b}|{number // 2}"), bots)
             result = record.result
             assert result is not None
             ends[result.detail or result.reason.value] += 1

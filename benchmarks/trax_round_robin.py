@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from referee.games.trax import GAME
 from referee.players.registry import make_bot
 from referee.records.model import Player
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 
 
 def play(job: tuple[str, str, str, int]) -> tuple[str, str, float, str, int]:
@@ -23,7 +23,9 @@ def play(job: tuple[str, str, str, int]) -> tuple[str, str, float, str, int]:
     specs = (first, second) if index % 2 == 0 else (second, first)
     bots = [make_bot("trax", spec) for spec in specs]
     players = [Player(name=spec, kind="bot", spec=spec) for spec in specs]
-    record = play_game(GAME, GAME.ruleset(variant), bots, players, f"rr/{first}/{second}/{index}")
+    record = play_game(
+        GameSetup(GAME, GAME.ruleset(variant), players, f"rr/{first}/{second}/{index}"), bots
+    )
     result = record.result
     assert result is not None
     score = 0.5 if result.winner is None else float(specs[result.winner] == first)

@@ -30,7 +30,7 @@ from referee.games import GAME_NAMES, get_game
 from referee.games.agent import RandomBot
 from referee.records.io import iter_jsonl, record_to_json
 from referee.records.model import Player
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 from referee.validator.check import validate_file
 
 PLAYERS = [Player(name="a", kind="bot"), Player(name="b", kind="bot")]
@@ -41,7 +41,9 @@ def random_games(name: str, count: int, seed: str = "bench") -> list[str]:
     game = get_game(name)
     ruleset = game.ruleset()
     return [
-        record_to_json(play_game(game, ruleset, [RandomBot(), RandomBot()], PLAYERS, f"{seed}{i}"))
+        record_to_json(
+            play_game(GameSetup(game, ruleset, PLAYERS, f"{seed}{i}"), [RandomBot(), RandomBot()])
+        )
         for i in range(count)
     ]
 

@@ -26,7 +26,7 @@ import pytest
 from referee.games import get_game
 from referee.players.registry import make_bot
 from referee.records.model import Player
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 
 GOLDEN = Path(__file__).parent / "fixtures" / "bot_games.json"
 
@@ -46,7 +46,7 @@ def _game_digests(game_name: str, first: str, second: str, turns: int, seed: str
     game = get_game(game_name)
     bots = [make_bot(game_name, first), make_bot(game_name, second)]
     players = [Player(name="a", spec=first), Player(name="b", spec=second)]
-    record = play_game(game, game.ruleset(), bots, players, seed, turn_cap=turns)
+    record = play_game(GameSetup(game, game.ruleset(), players, seed, turn_cap=turns), bots)
     moves = "\n".join(f"{turn.move} {turn.score} {turn.depth}" for turn in record.turns)
     nodes = " ".join(str(turn.nodes) for turn in record.turns)
     return {

@@ -170,7 +170,7 @@ def _sprt_lines(paths: list[Path]) -> list[str]:
     """The SPRT result of each tournament folder among `paths` that ran one."""
     from referee.games.base import GameError
     from referee.tournament.config import ConfigError
-    from referee.tournament.runner import sprt_status
+    from referee.tournament.sequential import sprt_status
     from referee.tournament.store import TournamentStore
 
     lines = []

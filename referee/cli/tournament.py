@@ -91,9 +91,7 @@ def _games_per_pair(value: int | None) -> int | None:
 
 def _units(config: TournamentConfig) -> tuple[str, str]:
     """What the schedule counts: games, or matches when a game is played to a match length."""
-    from referee.tournament.worker import tournament_ruleset
-
-    game, ruleset = tournament_ruleset(config)
+    game, ruleset = config.rules()
     return ("match", "matches") if game.match_length(ruleset) > 1 else ("game", "games")
 
 
@@ -151,7 +149,13 @@ def _run(
                 )
             )
             summary = run_tournament(
-                directory, config, concurrency, factory, progress, keep_going, verify.value
+                directory,
+                config,
+                concurrency=concurrency,
+                executor_factory=factory,
+                progress=progress,
+                keep_going=keep_going,
+                verify=verify.value,
             )
     except TournamentStopped as stopped:  # SIGINT or SIGTERM while games were played
         echo(str(stopped), err=True)
@@ -373,7 +377,8 @@ def run(
         "seeds": seeds,
         "rounds": rounds,
         "openings_order": openings_order.value if openings_order is not None else None,
-        "openings_start": openings_start,
+        # Checked against the suite, once it is read (`with_openings`).
+        "openings_start": openings_start if openings is None else None,
         "sprt": sprt,
     }
     if adjudicate:
@@ -390,7 +395,7 @@ def run(
         config = build_config(**{k: v for k, v in fields.items() if v is not None})
     config = with_bot_options(config, bot_option or [], Path.cwd())
     if openings is not None:
-        config = with_openings(config, openings, Path.cwd())
+        config = with_openings(config, openings, Path.cwd(), start=openings_start)
     _run(out, config, concurrency, dask, quiet, keep_going=keep_going, verify=verify)
 
 

@@ -113,6 +113,8 @@ class SprtSpec:
     def text(self) -> str:
         return f"elo0={self.elo0:g},elo1={self.elo1:g},alpha={self.alpha:g},beta={self.beta:g}"
 
+    __str__ = text  # as a configuration and its history write it
+
 
 def logistic_score(elo: float | np.ndarray) -> float | np.ndarray:
     """The expected score of a player `elo` points stronger."""

@@ -23,7 +23,7 @@ from referee.records.model import FORFEITS, Record, Result, Turn
 from referee.records.replay import ReplayError, game_of, replay, start_state
 from referee.report.boards import BoardEncoder
 from referee.tournament.config import ConfigError
-from referee.tournament.runner import sprt_status
+from referee.tournament.sequential import sprt_status
 from referee.tournament.store import TournamentStore
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.records.model import Reason, Result
 
@@ -47,6 +47,14 @@ class DrawRule:
 class Adjudication:
     resign: ResignRule | None = None
     draw: DrawRule | None = None
+    texts: tuple[str, ...] = field(default=(), compare=False)
+    """The rules as they were written (tournament.json keeps them so)."""
+
+    def written(self) -> list[str]:
+        """The rules as written, or as `parse_rule` reads them when made from rules."""
+        if self.texts:
+            return list(self.texts)
+        return [str(rule) for rule in (self.resign, self.draw) if rule is not None]
 
 
 def _number(text: str, rule: str, what: str) -> float:
@@ -93,7 +101,7 @@ def parse_adjudication(items: Sequence[str]) -> Adjudication:
         if kind in rules:
             raise ValueError(f"adjudication: the {kind} rule is given twice")
         rules[kind] = rule
-    return Adjudication(**rules)  # type: ignore[arg-type]
+    return Adjudication(**rules, texts=tuple(items))  # type: ignore[arg-type]
 
 
 class Adjudicator:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.games.agent import Clock
 
@@ -19,6 +19,14 @@ class TimeControl:
 
     base_ms: int
     increment_ms: int = 0
+    text: str = field(default="", compare=False)
+    """As it was written (tournament.json keeps it so); made from the milliseconds if not
+    given. Two spellings of the same clock are the same time control."""
+
+    def __post_init__(self) -> None:
+        if not self.text:
+            written = f"{self.base_ms / 1000:g}+{self.increment_ms / 1000:g}"
+            object.__setattr__(self, "text", written)
 
 
 def parse_time_control(text: str) -> TimeControl:
@@ -31,7 +39,7 @@ def parse_time_control(text: str) -> TimeControl:
     base, increment = (float(part) if part else 0.0 for part in match.groups())
     if not (math.isfinite(base) and math.isfinite(increment)):
         raise ValueError(f"time control {text!r}: give finite seconds")
-    control = TimeControl(round(base * 1000), round(increment * 1000))
+    control = TimeControl(round(base * 1000), round(increment * 1000), text)
     if control.base_ms <= 0:
         raise ValueError(f"time control {text!r}: the game needs some time (BASE > 0)")
     return control

@@ -7,34 +7,103 @@ import shlex
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PlainSerializer,
+    PlainValidator,
     ValidationError,
     field_serializer,
     field_validator,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from referee.errors import RefereeError, plain_problem
 from referee.escaping import escaped
+from referee.games import get_game
 from referee.records.model import MAX_NAME
 from referee.tournament.adjudication import Adjudication, parse_adjudication
 from referee.tournament.clock import TimeControl, parse_time_control
 
 if TYPE_CHECKING:
+    from referee.games.base import Game, Ruleset
     from referee.ratings.sprt import SprtSpec
 
 TC_HELP = "game clock BASE+INC in seconds, e.g. '10+0.1' or '40'"
 
 
-def _checked_tc(value: str | None) -> str | None:
-    if value is not None:
-        parse_time_control(value)
-    return value
+def _time_control(value: object) -> TimeControl:
+    """A time control as written (parsed once, here), or one parsed already."""
+    if isinstance(value, TimeControl):
+        return value
+    if not isinstance(value, str):
+        raise PydanticCustomError("string_type", "Input should be a valid string")
+    return parse_time_control(value)
+
+
+def _adjudication(value: object) -> Adjudication:
+    """The adjudication rules as written (parsed once, here), or parsed already."""
+    if isinstance(value, Adjudication):
+        return value
+    if not isinstance(value, list):
+        raise PydanticCustomError("list_type", "Input should be a valid list")
+    if not all(isinstance(item, str) for item in value):
+        raise PydanticCustomError("string_type", "Input should be a valid string")
+    return parse_adjudication(value)
+
+
+TimeControlField = Annotated[
+    TimeControl,
+    PlainValidator(_time_control, json_schema_input_type=str),
+    PlainSerializer(lambda control: control.text, return_type=str),
+]
+"""A time control, written in tournament.json as it was given."""
+
+
+def canonical_sprt(text: str) -> SprtSpec:
+    """The SPRT written as `text`, as tournament.json keeps it: its `SprtSpec.text` read back,
+    so that a test equals the one its file gives (SprtError: not an SPRT)."""
+    from referee.ratings.sprt import SprtSpec  # numpy: only when asked for
+
+    return SprtSpec.parse(SprtSpec.parse(text).text())
+
+
+def _sprt(value: object) -> SprtSpec:
+    """An SPRT as written (parsed once, here), or parsed already."""
+    from referee.ratings.sprt import SprtError, SprtSpec
+
+    if isinstance(value, SprtSpec):
+        return value
+    if not isinstance(value, str):
+        raise PydanticCustomError("string_type", "Input should be a valid string")
+    try:
+        return canonical_sprt(value)
+    except SprtError as error:
+        raise ValueError(str(error).removeprefix("SPRT: ")) from None
+
+
+if TYPE_CHECKING:
+    SprtField = SprtSpec
+else:
+    # The type is known only where it is used: referee.ratings imports numpy, which a
+    # configuration without an SPRT never needs.
+    SprtField = Annotated[
+        object,
+        PlainValidator(_sprt, json_schema_input_type=str),
+        PlainSerializer(lambda spec: spec.text(), return_type=str),
+    ]
+"""An SPRT's bounds, written in tournament.json as `SprtSpec.text` writes them."""
+
+AdjudicationField = Annotated[
+    Adjudication,
+    PlainValidator(_adjudication, json_schema_input_type=list[str]),
+    PlainSerializer(lambda rules: rules.written(), return_type=list[str]),
+]
+"""The adjudication rules, written in tournament.json as they were given."""
 
 
 MAX_JOBS = 100_000_000
@@ -77,9 +146,9 @@ class BotEntry(BaseModel):
     trax_team: bool = Field(
         default=False, description="Trax contest protocol: send -T and read the team name first"
     )
-    tc: str | None = Field(default=None, description=TC_HELP + "; overrides the tournament's")
-
-    _tc = field_validator("tc")(_checked_tc)
+    tc: TimeControlField | None = Field(
+        default=None, description=TC_HELP + "; overrides the tournament's"
+    )
 
     @model_validator(mode="after")
     def _one_kind(self) -> BotEntry:
@@ -120,9 +189,11 @@ class TournamentConfig(BaseModel):
     seed: str = "1"
     turn_cap: int | None = Field(default=None, ge=1, description="adjudicated draw after this")
     time_limit: float | None = Field(default=None, gt=0, description="seconds per move")
-    tc: str | None = Field(default=None, description=TC_HELP)
-    adjudicate: list[str] = Field(
-        default=[], description="'resign=SCORE:MOVES' and 'draw=SCORE:MOVES:AFTER' rules"
+    tc: TimeControlField | None = Field(default=None, description=TC_HELP)
+    adjudicate: AdjudicationField = Field(
+        default=Adjudication(),
+        description="'resign=SCORE:MOVES' and 'draw=SCORE:MOVES:AFTER' rules",
+        json_schema_extra={"default": []},  # as written, not the rules' fields
     )
     event: str | None = None
     pass_env: list[str] = Field(
@@ -144,21 +215,9 @@ class TournamentConfig(BaseModel):
     )
     openings_order: Literal["sequential", "random"] = "sequential"
     openings_start: int = Field(default=1, ge=1, description="the suite's line to begin with")
-    sprt: str | None = Field(
+    sprt: SprtField | None = Field(
         default=None, description="'elo0=0,elo1=5,alpha=0.05,beta=0.05': stop at a decision"
     )
-
-    _tc = field_validator("tc")(_checked_tc)
-
-    @field_validator("sprt")
-    @classmethod
-    def _sprt(cls, value: str | None) -> str | None:
-        from referee.ratings.sprt import SprtError, SprtSpec  # numpy: only when asked for
-
-        try:
-            return None if value is None else SprtSpec.parse(value).text()
-        except SprtError as error:
-            raise ValueError(str(error).removeprefix("SPRT: ")) from None
 
     @model_validator(mode="after")
     def _format(self) -> TournamentConfig:
@@ -194,17 +253,6 @@ class TournamentConfig(BaseModel):
                 )
         return self
 
-    def sprt_spec(self) -> SprtSpec | None:
-        from referee.ratings.sprt import SprtSpec
-
-        return None if self.sprt is None else SprtSpec.parse(self.sprt)
-
-    @field_validator("adjudicate")
-    @classmethod
-    def _rules(cls, value: list[str]) -> list[str]:
-        parse_adjudication(value)
-        return value
-
     @field_validator("games_per_pair")
     @classmethod
     def _even(cls, value: int) -> int:
@@ -222,11 +270,12 @@ class TournamentConfig(BaseModel):
 
     def time_control(self, index: int) -> TimeControl | None:
         """The clock of bot `index`: its own time control, else the tournament's."""
-        text = self.bots[index].tc or self.tc
-        return None if text is None else parse_time_control(text)
+        return self.bots[index].tc or self.tc
 
-    def adjudication(self) -> Adjudication:
-        return parse_adjudication(self.adjudicate)
+    def rules(self) -> tuple[Game[Any, Any], Ruleset]:
+        """The game and the ruleset its games are played under (RulesetError if unknown)."""
+        game = get_game(self.game)
+        return game, game.ruleset_from(self.variant, self.options)
 
 
 def split_bot_specs(text: str) -> list[str]:
@@ -401,12 +450,13 @@ def load_config_file(path: Path, overrides: dict[str, object]) -> TournamentConf
         raise ConfigError(f"{path}: not a configuration: nested too deeply to read") from None
     data.update({key: value for key, value in overrides.items() if value is not None})
     suite = data.pop("openings", None) if isinstance(data.get("openings"), str) else None
+    start = data.pop("openings_start", None) if suite is not None else None
     try:
         config = TournamentConfig.model_validate(data)
     except ValidationError as error:
         raise ConfigError(f"{path}: {first_problem(error)}") from None
     if suite is not None:
-        config = with_openings(config, suite, path.resolve().parent)
+        config = with_openings(config, suite, path.resolve().parent, start=start)
     if "bots" in overrides and overrides["bots"] is not None:
         return config  # resolved where they were given
     # A file's relative paths mean the same from wherever referee is started.
@@ -414,21 +464,27 @@ def load_config_file(path: Path, overrides: dict[str, object]) -> TournamentConf
     return config.model_copy(update={"bots": [resolve_paths(bot, folder) for bot in config.bots]})
 
 
-def with_openings(config: TournamentConfig, given: str, folder: Path) -> TournamentConfig:
+def with_openings(
+    config: TournamentConfig, given: str, folder: Path, *, start: object = None
+) -> TournamentConfig:
     """The configuration with the opening suite `given`: a file (relative to `folder`) or the
     name of a suite shipped with referee, every line checked by playing it (ConfigError with
     the file, line and rule of the first bad one); the suite's lines, not the file's name, go
     into tournament.json, so a resume needs no file and a suite named either way is the same
-    tournament."""
+    tournament. `start` is the suite's line to begin with (`openings_start`), when given: it is
+    checked against the suite, so it waits for the suite."""
     from referee.tournament.openings import OpeningError, find_suite, read_openings
-    from referee.tournament.worker import tournament_ruleset
 
     try:
-        game, ruleset = tournament_ruleset(config)
+        game, ruleset = config.rules()
         suite = read_openings(find_suite(given, folder), game, ruleset)
     except OpeningError as error:
         raise ConfigError(str(error)) from None
-    return build_config(**{**config.model_dump(), "openings": [o.text() for o in suite]})
+    fields = {**config.model_dump(), "openings": [o.text() for o in suite]}
+    if start is not None:
+        fields["openings_start"] = start
+    # The dump keeps the names of the bots' env, not their values: the bots are kept whole.
+    return build_config(**fields).model_copy(update={"bots": config.bots})
 
 
 def first_problem(error: ValidationError) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 import time
@@ -137,39 +138,40 @@ class GameControl:
     adjudication: Adjudication = field(default_factory=Adjudication)
 
 
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    """What a game is played under, apart from its bots: the rules, who plays which seat, the
+    seed of its dice and bots, and what the referee adds (the turn cap, clocks, adjudication,
+    the opening played from, the event the record names)."""
+
+    game: Game[Any, Any]
+    ruleset: Ruleset
+    players: Sequence[Player]
+    seed: str
+    turn_cap: int | None = None
+    """None: the game's own."""
+    event: EventInfo | None = None
+    control: GameControl = GameControl()
+    book: Opening | None = None
+
+
 def play_game(
-    game: Game[Any, Any],
-    ruleset: Ruleset,
+    setup: GameSetup,
     bots: Sequence[Bot[Any, Any]],
-    players: Sequence[Player],
-    seed: str,
-    turn_cap: int | None = None,
-    event: EventInfo | None = None,
-    dice: DiceSource | None = None,
+    *,
     match: MatchInfo | None = None,
-    control: GameControl | None = None,
-    book: Opening | None = None,
 ) -> Record:
     """`play_game_data` as a record."""
-    data = play_game_data(
-        game, ruleset, bots, players, seed, turn_cap, event, dice, match, control, book
-    )
+    data = play_game_data(setup, bots, match=match)
     record: Record = record_adapter().validate_python(data)
     return record
 
 
 def play_game_data(
-    game: Game[Any, Any],
-    ruleset: Ruleset,
+    setup: GameSetup,
     bots: Sequence[Bot[Any, Any]],
-    players: Sequence[Player],
-    seed: str,
-    turn_cap: int | None = None,
-    event: EventInfo | None = None,
-    dice: DiceSource | None = None,
+    *,
     match: MatchInfo | None = None,
-    control: GameControl | None = None,
-    book: Opening | None = None,
 ) -> dict[str, Any]:
     """Play one game to its end, a forfeit, the turn cap or an adjudication, and return its
     record as JSON data (`record_data`).
@@ -178,15 +180,21 @@ def play_game_data(
     move is timed from asking the bot to having played its move; with clocks, that time is
     charged to the mover's clock, and a move that takes more than is left loses on time.
 
-    With `book`, the game starts from the opening's position and its moves are played for the
+    With `setup.book`, the game starts from the opening's position and its moves are played for the
     bots, kept as turns marked `book`.
     """
+    game, ruleset, players, seed, book = (
+        setup.game,
+        setup.ruleset,
+        setup.players,
+        setup.seed,
+        setup.book,
+    )
     # Seeding the dice streams costs a short game's move: only the dice games have any.
-    dice = dice or (DiceSource(seed) if game.has_dice else None)
-    control = control or GameControl()
-    clocks = GameClocks(control.clocks)
-    judge = Adjudicator(control.adjudication)
-    cap = game.turn_cap if turn_cap is None else turn_cap
+    dice = DiceSource(seed) if game.has_dice else None
+    clocks = GameClocks(setup.control.clocks)
+    judge = Adjudicator(setup.control.adjudication)
+    cap = game.turn_cap if setup.turn_cap is None else setup.turn_cap
     first = match.first if match is not None else None
     start = book.start if book is not None else None
     state: State[Any] = game.initial_state(ruleset, start, first)
@@ -275,15 +283,11 @@ def play_game_data(
             result = judge.after_turn(len(played), seat, info.score)
     for bot in bots:
         bot.end_game(result.winner, result.reason.value)
-    return record_data(game, ruleset, players, event, start, turns, result, opening_rolls, match)
+    return record_data(setup, turns, result, opening_rolls, match)
 
 
 def record_data(
-    game: Game[Any, Any],
-    ruleset: Ruleset,
-    players: Sequence[Player],
-    event: EventInfo | None,
-    start: str | None,
+    setup: GameSetup,
     turns: History,
     result: Result,
     opening_rolls: list[list[int]],
@@ -295,13 +299,14 @@ def record_data(
     would cost a random game's time again. tests/tournament/test_pipeline.py holds the two
     equal."""
 
-    data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": game.name}
-    data["ruleset"] = ruleset.id
-    data["players"] = [dict(_flat_data(player)) for player in players]
+    data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": setup.game.name}
+    data["ruleset"] = setup.ruleset.id
+    data["players"] = [dict(_flat_data(player)) for player in setup.players]
+    event = setup.event
     if event is not None and (header := _header_data(event)):
         data["event"] = header
-    if start is not None:
-        data["start"] = start
+    if setup.book is not None and setup.book.start is not None:
+        data["start"] = setup.book.start
     if turns:
         data["turns"] = turns.fields
     data["result"] = dict(_flat_data(result))
@@ -332,16 +337,9 @@ def _flat_data(model: Player | Result) -> dict[str, Any]:
 
 
 def play_match(
-    game: Game[Any, Any],
-    ruleset: Ruleset,
+    setup: GameSetup,
     bots: Callable[[], Sequence[Bot[Any, Any]]],
-    players: Sequence[Player],
-    seed: str,
-    turn_cap: int | None = None,
-    event: EventInfo | None = None,
     played: Sequence[Scored | None] = (),
-    control: GameControl | None = None,
-    book: Opening | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Play the games of a match to `game.match_length(ruleset)` points that are not in
     `played` (the results of the match's games already stored, when a tournament resumes);
@@ -351,24 +349,14 @@ def play_match(
     match plays as it would have at once. The winner of a game starts the next; after a draw
     (the turn cap) the opening roll decides.
     """
-    length = game.match_length(ruleset)
+    length = setup.game.match_length(setup.ruleset)
     score, first = match_score(played)
     results: list[Scored | None] = list(played)
     number = len(played) + 1
     while max(score) < length:
         match = MatchInfo(length=length, game=number, score=list(score), first=first)
-        record = play_game_data(
-            game,
-            ruleset,
-            bots(),
-            players,
-            f"{seed}/game{number}",
-            turn_cap,
-            event,
-            match=match,
-            control=control,
-            book=book,
-        )
+        game_setup = dataclasses.replace(setup, seed=f"{setup.seed}/game{number}")
+        record = play_game_data(game_setup, bots(), match=match)
         yield record
         results.append(Ending.of_data(record))
         score, first = match_score(results)

@@ -6,7 +6,7 @@ import os
 import signal
 import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -26,17 +26,17 @@ from referee.tournament.config import TournamentConfig, with_environment, withou
 from referee.tournament.executors import ExecutorFactory, process_pool, shutdown, stop_at_once
 from referee.tournament.play import Scored, job_finished
 from referee.tournament.schedule import GameJob
-from referee.tournament.sequential import SprtTracker, stored_test, wave_of
+from referee.tournament.sequential import SprtTracker, wave_of
 from referee.tournament.store import Damaged, TournamentFile, TournamentStore
 from referee.tournament.worker import (
     GROUPS,
     SPOOL,
+    BatchOptions,
     PlayedBatch,
     PlayedGame,
     Verify,
     play_batch,
     read_spool,
-    tournament_ruleset,
 )
 from referee.validator.check import validate_record
 
@@ -183,15 +183,26 @@ def batches(jobs: Iterable[GameJob], size: BatchSize) -> Iterator[list[GameJob]]
 
 def check_participants(config: TournamentConfig) -> None:
     """Fail before anything is written when the game, variant or a built-in bot is unknown."""
-    tournament_ruleset(config)
+    config.rules()
     for entry in config.bots:
         if entry.spec is not None:
             make_bot(config.game, entry.spec).close()
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run plays: on how many workers and which executor, and the batches' options."""
+
+    concurrency: int = 1
+    executor_factory: ExecutorFactory | None = None
+    keep_going: bool = False
+    verify: Verify = DEFAULT_VERIFY
+
+
 def run_tournament(
     directory: Path,
     config: TournamentConfig | None = None,
+    *,
     concurrency: int = 1,
     executor_factory: ExecutorFactory | None = None,
     progress: Progress | None = None,
@@ -217,10 +228,9 @@ def run_tournament(
         check_participants(config)
     elif not store.exists():
         store.load()  # says that there is no tournament here, before any lock file is made
+    options = RunOptions(concurrency, executor_factory, keep_going, verify)
     with store.lock():
-        return _run_locked(
-            store, config, concurrency, executor_factory, progress, keep_going, verify
-        )
+        return _run_locked(store, config, options, progress)
 
 
 class Ledger:
@@ -261,11 +271,8 @@ class Ledger:
 def _run_locked(
     store: TournamentStore,
     config: TournamentConfig | None,
-    concurrency: int,
-    executor_factory: ExecutorFactory | None,
+    options: RunOptions,
     progress: Progress | None,
-    keep_going: bool,
-    verify: Verify,
 ) -> RunSummary:
     directory = store.directory
     kill_orphans(directory / GROUPS)  # what a run killed with its workers left running
@@ -275,9 +282,9 @@ def _run_locked(
     )
     store.note_failed_start(None)
     recovered = _recover_spools(store)
-    game, ruleset = tournament_ruleset(info.config)
+    game, ruleset = info.config.rules()
     length = game.match_length(ruleset)
-    spec = info.config.sprt_spec()
+    spec = info.config.sprt
     ledger = Ledger(info.size(), length, keep_finished=spec is not None)
     damaged = Damaged()
     for stored in store.scan():
@@ -311,7 +318,7 @@ def _run_locked(
         return summary
     todo = chain([first], todo)
     # An SPRT plays its schedule wave by wave, looking at the test after each.
-    size = BatchSize(left, concurrency)
+    size = BatchSize(left, options.concurrency)
     waves: Iterator[Iterator[list[GameJob]]] = (
         iter([batches(todo, size)])
         if tracker is None
@@ -320,12 +327,19 @@ def _run_locked(
 
     playing = config if config is not None else with_environment(info.config)
     run = _Run(
-        store, info.id, playing, ledger, summary, progress, keep_going, verify, concurrency, size
+        store=store,
+        tournament_id=info.id,
+        config=playing,
+        ledger=ledger,
+        summary=summary,
+        options=options,
+        progress=progress,
+        size=size,
     )
     run.source = next(waves)
     with store.open_for_append() as out, _stop_signals() as told:
         for _attempt in range(RESTARTS + 1):
-            executor = (executor_factory or process_pool(concurrency))()
+            executor = (options.executor_factory or process_pool(options.concurrency))()
             try:
                 while True:
                     broken = run.attempt(executor, out, told)
@@ -378,7 +392,7 @@ def _look(tracker: SprtTracker, ledger: Ledger) -> None:
         ledger.forget(tracker.pairs[pair])
 
 
-@dataclass
+@dataclass(kw_only=True)
 class _Run:
     """One run's state across the pools it may need: what is stored, what is still to play,
     which programs have started."""
@@ -388,10 +402,8 @@ class _Run:
     config: TournamentConfig
     ledger: Ledger
     summary: RunSummary
+    options: RunOptions
     progress: Progress | None
-    keep_going: bool
-    verify: Verify
-    concurrency: int
     size: BatchSize
     """The size of the batches the source makes, set by those that came back."""
     source: Iterator[list[GameJob]] = field(default_factory=lambda: iter(()))
@@ -410,7 +422,7 @@ class _Run:
         a time; whether its pool broke (the batches that did not come back are to retry)."""
         futures: dict[Future[PlayedBatch], tuple[list[GameJob], Path]] = {}
         folder = str(self.store.directory.resolve())
-        limit = IN_FLIGHT_PER_WORKER * max(1, self.concurrency)
+        limit = IN_FLIGHT_PER_WORKER * max(1, self.options.concurrency)
 
         def submit(batch: list[GameJob], keep_going: bool) -> None:
             results = self.ledger.results
@@ -418,17 +430,8 @@ class _Run:
             self.sent += 1
             spool = Path(folder) / SPOOL / f"{os.getpid()}-{self.sent}.jsonl"
             spool.touch()  # the worker writes to it only while it is there
-            future = executor.submit(
-                play_batch,
-                self.config,
-                batch,
-                self.tournament_id,
-                folder,
-                earlier,
-                keep_going,
-                self.verify,
-                str(spool),
-            )
+            options = BatchOptions(self.tournament_id, folder, keep_going, self.options.verify)
+            future = executor.submit(play_batch, self.config, batch, options, earlier, str(spool))
             futures[future] = (batch, spool)
 
         def fill() -> None:
@@ -438,7 +441,7 @@ class _Run:
                     return
                 batch = [job for job in batch if not self.ledger.done(job)]
                 if batch:
-                    submit(batch, self.keep_going)
+                    submit(batch, self.options.keep_going)
 
         def abandon() -> None:
             """Stop the batches in flight, storing the games they finished."""
@@ -535,15 +538,6 @@ class _Run:
                 self.summary.played += 1
                 if self.progress is not None:
                     self.progress.advance(games)
-
-
-def sprt_status(
-    info: TournamentFile, stored: Mapping[int, Sequence[Scored | None]]
-) -> SprtState | None:
-    """Where the SPRT of a tournament stands over its stored games, given the results of each
-    job's games (`TournamentStore.tally`); None when it runs none."""
-    tracker = stored_test(info, stored)
-    return None if tracker is None else tracker.state()
 
 
 def _lines_before(path: Path, end: int) -> tuple[int, int]:

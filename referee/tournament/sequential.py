@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 from referee.tournament.config import ConfigError
 from referee.tournament.play import Scored, job_finished, match_score
 from referee.tournament.schedule import GameJob, Pairs
-from referee.tournament.worker import tournament_ruleset
 
 if TYPE_CHECKING:
     import numpy as np
@@ -124,13 +123,22 @@ def stored_test(
 ) -> SprtTracker | None:
     """The SPRT of a tournament over its stored games, given the results of each job's games
     (`TournamentStore.tally`); None when it runs none."""
-    spec = info.config.sprt_spec()
+    spec = info.config.sprt
     if spec is None:
         return None
-    game, ruleset = tournament_ruleset(info.config)
+    game, ruleset = info.config.rules()
     tracker = SprtTracker(spec, info.pairs(), game.match_length(ruleset))
     tracker.update({number: list(results) for number, results in stored.items()})
     return tracker
+
+
+def sprt_status(
+    info: TournamentFile, stored: Mapping[int, Sequence[Scored | None]]
+) -> SprtState | None:
+    """Where the SPRT of a tournament stands over its stored games, given the results of each
+    job's games (`TournamentStore.tally`); None when it runs none."""
+    tracker = stored_test(info, stored)
+    return None if tracker is None else tracker.state()
 
 
 def extend_tournament(

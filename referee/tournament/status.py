@@ -10,7 +10,6 @@ from typing import Any
 from referee.ratings.sprt import SprtState
 from referee.tournament.sequential import stored_test
 from referee.tournament.store import TournamentStore
-from referee.tournament.worker import tournament_ruleset
 
 
 def tournament_status(directory: Path) -> dict[str, Any]:
@@ -19,7 +18,7 @@ def tournament_status(directory: Path) -> dict[str, Any]:
     config = info.config
     total = info.size()
     tally = store.tally(total, results=config.sprt is not None)
-    game, ruleset = tournament_ruleset(config)
+    game, ruleset = config.rules()
     test = stored_test(info, tally.results)
     sprt = None if test is None else test.state()
     decided = test is not None and test.decided_at is not None

@@ -27,6 +27,7 @@ from referee.tournament.config import (
     ConfigError,
     TournamentConfig,
     build_config,
+    canonical_sprt,
     first_problem,
     game_fields,
     same_games,
@@ -462,11 +463,9 @@ class TournamentStore:
             "rounds": old.rounds if rounds is None else rounds,
         }
         if sprt is not None:
-            from referee.ratings.sprt import SprtSpec  # numpy: only when asked for
-
             if old.sprt is None:
                 raise ConfigError(f"{self.directory} runs no SPRT: --sprt has no bounds to change")
-            wanted["sprt"] = SprtSpec.parse(sprt).text()
+            wanted["sprt"] = canonical_sprt(sprt)
         if wanted["games_per_pair"] < old.games_per_pair or wanted["rounds"] < old.rounds:
             raise ConfigError(f"{self.directory}: a tournament grows; it does not shrink")
         grows = wanted["rounds"] * wanted["games_per_pair"] > old.rounds * old.games_per_pair

@@ -7,11 +7,11 @@ import functools
 import os
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from referee.file_names import file_stem
-from referee.games import get_game
 from referee.games.agent import Bot
 from referee.games.base import Game, Ruleset
 from referee.players.external import JsonLineBot, Limits, ProgramBot, TraxContestBot
@@ -25,14 +25,16 @@ from referee.records.scan import scan_jsonl
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.jsonline import json_line
 from referee.tournament.openings import Opening, opening_order, read_opening
-from referee.tournament.play import Ending, GameControl, Scored, play_game_data, play_match
+from referee.tournament.play import (
+    Ending,
+    GameControl,
+    GameSetup,
+    Scored,
+    play_game_data,
+    play_match,
+)
 from referee.tournament.schedule import GameJob
 from referee.validator.check import validate_record
-
-
-def tournament_ruleset(config: TournamentConfig) -> tuple[Game[Any, Any], Ruleset]:
-    game = get_game(config.game)
-    return game, game.ruleset_from(config.variant, config.options)
 
 
 def player_of(entry: BotEntry) -> Player:
@@ -204,33 +206,43 @@ def _put_back(game: str, spec: str, seat: int, bot: Bot[Any, Any]) -> None:
         bot.close()
 
 
+@dataclass(frozen=True)
+class BatchOptions:
+    """How a run plays each of its batches."""
+
+    tournament_id: str
+    """The id every record carries."""
+    folder: str | None = None
+    """The tournament's folder, seen from the worker: programs' logs and scratch folder."""
+    keep_going: bool = True
+    verify: Verify = "all"
+
+
 def play_batch(
     config: TournamentConfig,
     jobs: list[GameJob],
-    tournament_id: str,
-    folder: str | None = None,
+    options: BatchOptions,
     played: dict[int, list[Scored | None]] | None = None,
-    keep_going: bool = True,
-    verify: Verify = "all",
     spool: str | None = None,
 ) -> PlayedBatch:
     """Play `jobs` in order: each a game, or the games of a match not yet played (`played`
-    holds the results of the games of a match stored before); the games chosen by `verify`
-    come back validated. Each game is also appended to the file `spool` as it ends, when that
-    file exists (the runner makes it in its folder, seen from this machine), for the runner
-    to store should the batch not come back.
+    holds the results of the games of a match stored before); the games chosen by
+    `options.verify` come back validated. Each game is also appended to the file `spool` as
+    it ends, when that file exists (the runner makes it in its folder, seen from this
+    machine), for the runner to store should the batch not come back.
 
     Built-in bots are reset and reseeded for each game, so batching and resuming never change
     a game; external programs keep running from game to game and from batch to batch in this
     worker (restarted after a forfeit, referee/players/running.py) and their standard error goes
-    to a log per bot. Unless `keep_going`, a game in which a program could not start (and has
-    not started in this worker before) is not sent back but noted in the program's log (nor
-    is the rest of its match played), and the batch stops at that program's second such
-    game.
+    to a log per bot. Unless `options.keep_going`, a game in which a program could not start
+    (and has not started in this worker before) is not sent back but noted in the program's
+    log (nor is the rest of its match played), and the batch stops at that program's second
+    such game.
     """
     began = time.perf_counter()
-    game, ruleset = tournament_ruleset(config)
-    base = Path(folder) if folder is not None else None
+    game, ruleset = config.rules()
+    keep_going, verify = options.keep_going, options.verify
+    base = Path(options.folder) if options.folder is not None else None
     externals: dict[int, ProgramBot] = {}
     built: list[tuple[str, int, Bot[Any, Any]]] = []
     games: list[PlayedGame] = []
@@ -238,8 +250,7 @@ def play_batch(
     book = book_of(config, game, ruleset)
     # What a bot's games have in common, made once a batch (as pydantic models, checked).
     player = functools.cache(lambda index: player_of(config.bots[index]))
-    clock = functools.cache(config.time_control)
-    adjudication = config.adjudication()
+    matches = game.match_length(ruleset) > 1
 
     def put_back() -> None:
         for spec, seat, bot in built:
@@ -265,45 +276,31 @@ def play_batch(
     finished = False
     try:
         for job in jobs:
-            event = EventInfo(
-                event=config.event,
-                tournament=tournament_id,
-                pairing=job.pair,
-                game_number=job.number,
+            first, second = job.seats
+            setup = GameSetup(
+                game,
+                ruleset,
+                (player(first), player(second)),
+                job.seed(config.seed),
+                config.turn_cap,
+                EventInfo(
+                    event=config.event,
+                    tournament=options.tournament_id,
+                    pairing=job.pair,
+                    game_number=job.number,
+                ),
+                GameControl(
+                    (config.time_control(first), config.time_control(second)),
+                    config.adjudicate,
+                ),
+                book(job.round),
             )
-            players = [player(index) for index in job.seats]
-            seed = job.seed(config.seed)
-            control = GameControl((clock(job.seats[0]), clock(job.seats[1])), adjudication)
             records: Iterable[dict[str, Any]]
-            if game.match_length(ruleset) > 1:
+            if matches:
                 earlier = (played or {}).get(job.number, [])
-                records = play_match(
-                    game,
-                    ruleset,
-                    functools.partial(seated, job),
-                    players,
-                    seed,
-                    config.turn_cap,
-                    event,
-                    earlier,
-                    control,
-                    book(job.round),
-                )
+                records = play_match(setup, functools.partial(seated, job), earlier)
             else:
-                bots = seated(job)
-                records = [
-                    play_game_data(
-                        game,
-                        ruleset,
-                        bots,
-                        players,
-                        seed,
-                        config.turn_cap,
-                        event,
-                        control=control,
-                        book=book(job.round),
-                    )
-                ]
+                records = [play_game_data(setup, seated(job))]
             check = verified(verify, job.number)
             for record in records:
                 failed = None if keep_going else _unstarted(config, job, externals, record)

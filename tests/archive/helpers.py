@@ -15,7 +15,7 @@ from referee.games import GAME_NAMES, get_game
 from referee.games.agent import RandomBot
 from referee.records.io import parse_record_json, record_to_json
 from referee.records.model import EventInfo, Player, Reason, Record, Result
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 
 runner = CliRunner()
 app = typer.Typer(cls=RefereeGroup, pretty_exceptions_enable=False)
@@ -39,7 +39,9 @@ def pool() -> tuple[Record, ...]:
         ruleset = game.ruleset(variant)
         for index in range(count):
             bots = [RandomBot(), RandomBot()]
-            games.append(play_game(game, ruleset, bots, players, f"archive{index}", 200))
+            games.append(
+                play_game(GameSetup(game, ruleset, players, f"archive{index}", turn_cap=200), bots)
+            )
     return tuple(games)
 
 

@@ -17,7 +17,7 @@ from referee.games import get_game
 from referee.games.agent import RandomBot
 from referee.records.io import record_to_dict
 from referee.records.model import Player
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 
 runner = CliRunner()
 
@@ -26,7 +26,9 @@ def played(game_name: str, turn_cap: int = 12) -> dict:
     game = get_game(game_name)
     players = [Player(name="a", kind="bot", spec="random"), Player(name="b")]
     bots = [RandomBot(), RandomBot()]
-    return record_to_dict(play_game(game, game.ruleset(), bots, players, "s", turn_cap))
+    return record_to_dict(
+        play_game(GameSetup(game, game.ruleset(), players, "s", turn_cap=turn_cap), bots)
+    )
 
 
 def write(path: Path, *records: dict) -> Path:

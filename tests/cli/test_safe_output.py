@@ -28,7 +28,7 @@ from referee.ratings.results import read_games
 from referee.ratings.table import RatingOptions, build_tables
 from referee.records.io import write_jsonl
 from referee.records.model import EventInfo, Player, Record
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 from tests.ratings.helpers import record
 
 runner = CliRunner()
@@ -184,7 +184,12 @@ def played(game: str, names: Sequence[str], turn_cap: int = 40) -> list[Record]:
         bots = [make_bot(game, "random") for _ in seats]
         event = EventInfo(event=ESCAPES + SCRIPT, tournament="t", game_number=index)
         records.append(
-            play_game(rules, rules.ruleset(), bots, players, str(index), turn_cap, event)
+            play_game(
+                GameSetup(
+                    rules, rules.ruleset(), players, str(index), turn_cap=turn_cap, event=event
+                ),
+                bots,
+            )
         )
     return records
 

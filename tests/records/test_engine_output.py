@@ -14,7 +14,7 @@ from referee.games.agent import RandomBot
 from referee.games.thai import GAME
 from referee.records.formats import format_named
 from referee.records.model import Player, Record, ThaiRecord, Turn
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 
 scores = st.one_of(
     st.integers(-(10**12), 10**12), st.floats(allow_nan=False, allow_infinity=False, width=64)
@@ -36,7 +36,9 @@ def with_output(seed: int, outputs: list[dict]) -> ThaiRecord:
     """A Thai game of random moves, its turns given `outputs` in turn (the pv: the game's own
     next moves, as a bot would expect them)."""
     players = [Player(name="a", kind="bot", spec="random"), Player(name="b", kind="bot")]
-    record = play_game(GAME, GAME.ruleset(), [RandomBot(), RandomBot()], players, str(seed))
+    record = play_game(
+        GameSetup(GAME, GAME.ruleset(), players, str(seed)), [RandomBot(), RandomBot()]
+    )
     moves = [turn.move for turn in record.turns]
     turns = []
     for index, turn in enumerate(record.turns):

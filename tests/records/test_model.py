@@ -21,14 +21,14 @@ from referee.records.io import (
 )
 from referee.records.model import Player
 from referee.schemas import render, schemas
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def a_record():
     players = [Player(name="a", kind="bot", spec="random"), Player(name="b")]
-    return play_game(GAME, GAME.ruleset(), [RandomBot(), RandomBot()], players, "7")
+    return play_game(GameSetup(GAME, GAME.ruleset(), players, "7"), [RandomBot(), RandomBot()])
 
 
 def test_checked_in_schemas_match_the_models() -> None:

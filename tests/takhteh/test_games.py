@@ -12,7 +12,7 @@ from referee.games.takhteh import GAME
 from referee.players.registry import make_bot
 from referee.records.model import Player
 from referee.records.replay import final_state
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 from referee.validator.check import validate_record
 from tests.takhteh.helpers import random_game, random_match
 
@@ -50,7 +50,7 @@ def test_random_matches_never_raise_and_each_game_replays(seed: int, length: int
 def test_game_loop_plays_bots_to_the_end() -> None:
     bots = [make_bot("takhteh", "greedy"), make_bot("takhteh", "random")]
     players = [Player(name="greedy", kind="bot"), Player(name="random", kind="bot")]
-    record = play_game(GAME, GAME.ruleset(), bots, players, seed="loop")
+    record = play_game(GameSetup(GAME, GAME.ruleset(), players, "loop"), bots)
     assert record.result is not None and record.result.reason == "rules"
     assert record.opening_rolls and record.opening_rolls[-1][0] != record.opening_rolls[-1][1]
     assert validate_record(record, "loop", 1).valid

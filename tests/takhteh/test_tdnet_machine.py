@@ -29,13 +29,13 @@ import json
 from referee.games import get_game
 from referee.players.registry import make_bot
 from referee.records.model import Player
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 
 specs = ["tdnet:depth=1,top=2,time=0", "tdnet:depth=0,time=0"]
 game = get_game("takhteh")
 bots = [make_bot("takhteh", spec) for spec in specs]
 players = [Player(name=f"p{seat}", spec=spec) for seat, spec in enumerate(specs)]
-record = play_game(game, game.ruleset(), bots, players, "machine", turn_cap=40)
+record = play_game(GameSetup(game, game.ruleset(), players, "machine", turn_cap=40), bots)
 data = record.model_dump(mode="json")
 for turn in data["turns"]:
     turn.pop("time_ms")

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from referee.games.thai import ThaiState
 from referee.players.registry import make_bot
 from referee.records.model import Player, Reason
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 from tests.thai.helpers import GAME, RULESET, position, positions
 
 
@@ -46,7 +46,7 @@ def test_random_games_never_raise_and_end_by_a_rule_or_the_cap(
 def test_the_game_loop_plays_thai_to_an_end(seed: int) -> None:
     players = [Player(name="a", kind="bot", spec="random"), Player(name="b", kind="bot")]
     bots = [make_bot("thai", "random"), make_bot("thai", "greedy")]
-    record = play_game(GAME, RULESET, bots, players, str(seed))
+    record = play_game(GameSetup(GAME, RULESET, players, str(seed)), bots)
     assert record.result is not None
     assert record.result.reason in (Reason.RULES, Reason.ADJUDICATED)
     assert len(record.turns) <= GAME.turn_cap

@@ -15,7 +15,7 @@ from referee.records.formats import detect_format, format_named
 from referee.records.formats.thai_pdn import PdnFormat, record_to_pdn
 from referee.records.io import Loaded
 from referee.records.model import EventInfo, Player, Reason, Result, ThaiRecord, Turn
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 from referee.validator.check import validate_file
 from tests.thai.helpers import GAME, RULESET
 
@@ -210,7 +210,8 @@ def _record(seed: int, bots: tuple[str, str], event: EventInfo, comment: str | N
 
     players = [Player(name=f"{bot} {seed}", kind="bot", spec=bot) for bot in bots]
     record = play_game(
-        GAME, RULESET, [make_bot("thai", b) for b in bots], players, str(seed), event=event
+        GameSetup(GAME, RULESET, players, str(seed), event=event),
+        [make_bot("thai", b) for b in bots],
     )
     assert isinstance(record, ThaiRecord)
     if comment is not None and record.turns:

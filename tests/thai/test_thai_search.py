@@ -11,7 +11,7 @@ from referee.games.thai import ThaiState
 from referee.games.thai.search import WIN, SearchBot
 from referee.players.registry import make_bot
 from referee.records.model import Player
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 from tests.bot_clock import BUSY_MACHINE, timed
 from tests.thai.helpers import GAME, RULESET, play, position, positions
 
@@ -162,7 +162,7 @@ def test_search_beats_greedy() -> None:
         if seat:
             specs.reverse()
         bots = [make_bot("thai", spec) for spec in specs]
-        record = play_game(GAME, ruleset, bots, players, f"match{game}")
+        record = play_game(GameSetup(GAME, ruleset, players, f"match{game}"), bots)
         assert record.result is not None
         winner = record.result.winner
         score += 0.5 if winner is None else float(winner == seat)

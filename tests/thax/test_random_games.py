@@ -10,7 +10,7 @@ from referee.games.thax import GAME, PASS, ThaxState
 from referee.records.io import parse_record_json, record_to_json
 from referee.records.model import Player
 from referee.records.replay import replay
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 from referee.validator.check import validate_record
 
 PLAYERS = [Player(name="a", kind="bot"), Player(name="b", kind="bot")]
@@ -19,7 +19,9 @@ PLAYERS = [Player(name="a", kind="bot"), Player(name="b", kind="bot")]
 @settings(max_examples=500, deadline=None)
 @given(st.integers(0, 2**32))
 def test_random_games_keep_the_invariants_and_validate(seed: int) -> None:
-    record = play_game(GAME, GAME.ruleset(), [RandomBot(), RandomBot()], PLAYERS, str(seed))
+    record = play_game(
+        GameSetup(GAME, GAME.ruleset(), PLAYERS, str(seed)), [RandomBot(), RandomBot()]
+    )
     steps = list(replay(record))
     assert len(steps) == len(record.turns)
     for step, turn, following in zip(steps, record.turns, [*record.turns[1:], None], strict=True):

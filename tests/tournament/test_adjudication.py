@@ -145,12 +145,12 @@ def test_a_thax_tournament_ends_games_by_adjudication_and_the_records_validate(
         as_rules = record.result.model_copy(update={"reason": Reason.RULES})
         report = validate_record(record.model_copy(update={"result": as_rules}), "", 0)
         assert [d.code for d in report.diagnostics] == ["result-not-over"]
-        rule = config.adjudication().resign if record.result.winner is not None else None
+        rule = config.adjudicate.resign if record.result.winner is not None else None
         turns = [(turn.seat, turn.score) for turn in record.turns]
         # The game stopped at the first turn a rule held, as the rule's own check says.
         if rule is not None:
             assert resign_winner(turns, rule) == record.result.winner
             assert resign_winner(turns[:-1], rule) is None
         else:
-            draw = config.adjudication().draw
+            draw = config.adjudicate.draw
             assert draw is not None and drawn(turns, draw) and not drawn(turns[:-1], draw)

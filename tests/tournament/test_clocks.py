@@ -18,9 +18,10 @@ from referee.cli.app import app
 from referee.games.agent import Bot, Clock, RandomBot
 from referee.games.thax import GAME as THAX
 from referee.records.model import Player, Record
+from referee.tournament.adjudication import parse_adjudication
 from referee.tournament.clock import parse_time_control
 from referee.tournament.config import BotEntry, ConfigError, build_config, load_config_file
-from referee.tournament.play import GameControl, play_game
+from referee.tournament.play import GameControl, GameSetup, play_game
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import TournamentStore
 
@@ -122,7 +123,7 @@ def test_a_built_in_bot_that_spends_its_clock_loses_on_time_by_the_ms_it_was_ove
     players = [Player(name="sleeper"), Player(name="random")]
     bots = [sleeper, THAX.bots()["greedy"]()]
     control = GameControl(clocks=(parse_time_control("0.3"), parse_time_control("60")))
-    record = play_game(THAX, THAX.ruleset(), bots, players, "burn", control=control)
+    record = play_game(GameSetup(THAX, THAX.ruleset(), players, "burn", control=control), bots)
     result = record.result
     assert result is not None and result.reason.value == "time" and result.winner == 1
     match = OVER.search(result.detail or "")
@@ -219,7 +220,8 @@ def test_time_controls_and_rules_in_toml_and_on_the_command_line(tmp_path: Path)
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     info = TournamentStore(out).load()
-    assert (info.config.tc, info.config.adjudicate) == ("5+0.05", ["draw=0.1:3:10"])
+    assert info.config.tc == parse_time_control("5+0.05")
+    assert info.config.adjudicate == parse_adjudication(["draw=0.1:3:10"])
     for record in TournamentStore(out).records():
         clocks_before(record, [5000, 5000], [50, 50])
     refused = CliRunner().invoke(app, [*args[:-5], "--tc", "5 min", "-q"])

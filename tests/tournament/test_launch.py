@@ -271,7 +271,7 @@ def test_a_worker_stops_its_batch_after_two_failed_starts_only_unless_keeping_go
     tmp_path: Path,
 ) -> None:
     from referee.tournament.schedule import schedule
-    from referee.tournament.worker import play_batch
+    from referee.tournament.worker import BatchOptions, play_batch
 
     config = build_config(
         game="thax",
@@ -282,11 +282,11 @@ def test_a_worker_stops_its_batch_after_two_failed_starts_only_unless_keeping_go
         games_per_pair=6,
     )
     jobs = schedule(config)
-    stopped = play_batch(config, jobs, "t", str(tmp_path), keep_going=False)
+    stopped = play_batch(config, jobs, BatchOptions("t", str(tmp_path), keep_going=False))
     assert [name for name, _ in stopped.unstarted] == ["ghost", "ghost"]
     assert "/nonexistent/bot" in stopped.unstarted[1][1]
     assert stopped.games == [] and stopped.started == frozenset()
-    played = play_batch(config, jobs, "t", str(tmp_path), keep_going=True)
+    played = play_batch(config, jobs, BatchOptions("t", str(tmp_path), keep_going=True))
     assert played.unstarted == [] and len(played.games) == 6
     assert all(game.valid for game in played.games)
 

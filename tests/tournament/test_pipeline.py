@@ -19,10 +19,11 @@ from referee.records.model import EventInfo, MatchInfo, Player, record_adapter
 from referee.tournament import worker
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.openings import Opening, read_opening
-from referee.tournament.play import GameControl, play_game_data
+from referee.tournament.play import GameControl, GameSetup, play_game_data
 from referee.tournament.runner import IN_FLIGHT_PER_WORKER, run_tournament
 from referee.tournament.schedule import iter_schedule, schedule, schedule_size
 from referee.tournament.store import NumberSet, StoredKeys
+from referee.tournament.worker import BatchOptions
 from tests.tournament.helpers import stored_games
 
 OPENINGS = Path(__file__).resolve().parents[2] / "referee" / "data" / "openings"
@@ -71,9 +72,8 @@ def test_the_written_line_is_the_record_as_the_model_writes_it(
         opening = read_opening(game, ruleset, line, "suite")
     assert opening is None or isinstance(opening, Opening)
     event = EventInfo(tournament="t", game_number=3) if seed else None
-    data = play_game_data(
-        game, ruleset, bots, players, seed, 60, event, None, match, control, opening
-    )
+    setup = GameSetup(game, ruleset, players, seed, 60, event, control, opening)
+    data = play_game_data(setup, bots, match=match)
     text = json.dumps(data, ensure_ascii=False)
     # Independently: the record built and checked by pydantic, written by records/io.py.
     assert text == record_to_json(record_adapter().validate_python(data))
@@ -101,12 +101,12 @@ def test_a_reused_bot_plays_as_a_new_one(monkeypatch: Any) -> None:
     config = _config(games=12)
     jobs = schedule(config)
     monkeypatch.setattr(worker, "_BUILT", {})
-    together = worker.play_batch(config, jobs, "t", verify="none")
+    together = worker.play_batch(config, jobs, BatchOptions("t", verify="none"))
     assert worker._BUILT  # the random and greedy bots were kept for the next game
     alone = []
     for job in jobs:
         monkeypatch.setattr(worker, "_BUILT", {})
-        alone += worker.play_batch(config, [job], "t", verify="none").games
+        alone += worker.play_batch(config, [job], BatchOptions("t", verify="none")).games
     assert _without_times([g.line for g in together.games]) == _without_times(
         [g.line for g in alone]
     )
@@ -128,7 +128,7 @@ def test_a_bot_that_cannot_forget_is_built_for_every_game(monkeypatch: Any) -> N
     monkeypatch.setattr(worker, "_BUILT", {})
     monkeypatch.setattr(worker, "make_bot", lambda game, spec: Keeper())
     config = _config(games=4)
-    worker.play_batch(config, schedule(config), "t", verify="none")
+    worker.play_batch(config, schedule(config), BatchOptions("t", verify="none"))
     assert len(built) == 2 * 4
 
 
@@ -136,7 +136,7 @@ def test_a_bot_that_cannot_forget_is_built_for_every_game(monkeypatch: Any) -> N
 @settings(max_examples=3, deadline=None)
 def test_verify_replays_the_games_it_names(verify: str) -> None:
     config = _config(games=34)
-    played = worker.play_batch(config, schedule(config), "t", verify=verify)  # type: ignore[arg-type]
+    played = worker.play_batch(config, schedule(config), BatchOptions("t", verify=verify))  # type: ignore[arg-type]
     checked = [game.number for game in played.games if game.valid is not None]
     expected = {"all": list(range(34)), "sample": [0, 16, 32], "none": []}[verify]
     assert checked == expected
@@ -164,7 +164,9 @@ class _Counting(Executor):
 
 def test_the_runner_keeps_only_a_few_batches_in_flight(tmp_path: Path) -> None:
     executor = _Counting()
-    summary = run_tournament(tmp_path, _config(games=80), 1, lambda: executor, verify="none")
+    summary = run_tournament(
+        tmp_path, _config(games=80), executor_factory=lambda: executor, verify="none"
+    )
     assert summary.played == 80
     assert 1 <= executor.most <= IN_FLIGHT_PER_WORKER
     assert len(stored_games(tmp_path)) == 80

@@ -151,7 +151,7 @@ def test_a_batch_spools_each_game_as_it_ends_and_a_line_cut_short_is_no_game(
     its key and whether it was found valid; a last line cut short by a kill is left out."""
     from referee.tournament.config import BotEntry, build_config
     from referee.tournament.schedule import schedule
-    from referee.tournament.worker import play_batch, read_spool
+    from referee.tournament.worker import BatchOptions, play_batch, read_spool
 
     config = build_config(
         game="takhteh",
@@ -162,7 +162,7 @@ def test_a_batch_spools_each_game_as_it_ends_and_a_line_cut_short_is_no_game(
     jobs = schedule(config)
     spool = tmp_path / "batch.jsonl"
     spool.touch()  # as the runner makes it
-    played = play_batch(config, jobs, "t", verify="sample", spool=str(spool))
+    played = play_batch(config, jobs, BatchOptions("t", verify="sample"), spool=str(spool))
     assert len(played.games) > 2  # matches of several games
     pairs = {job.number: job.pair for job in jobs}
     expected = [
@@ -175,6 +175,8 @@ def test_a_batch_spools_each_game_as_it_ends_and_a_line_cut_short_is_no_game(
     assert read_spool(spool) == expected
     # No file, no spool: a worker that does not see the runner's folder, or a batch whose
     # spool the runner has stored and deleted, writes none.
-    play_batch(config, jobs[:1], "t", verify="none", spool=str(tmp_path / "none.jsonl"))
+    play_batch(
+        config, jobs[:1], BatchOptions("t", verify="none"), spool=str(tmp_path / "none.jsonl")
+    )
     assert not (tmp_path / "none.jsonl").exists()
     assert read_spool(tmp_path / "none.jsonl") == []

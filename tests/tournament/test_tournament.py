@@ -203,7 +203,7 @@ def test_a_built_in_bot_that_raises_loses_by_crash_and_the_tournament_goes_on() 
     from referee.games.agent import Bot, RandomBot
     from referee.games.thax import GAME
     from referee.records.model import Player
-    from referee.tournament.play import play_game
+    from referee.tournament.play import GameSetup, play_game
 
     class Broken(Bot):
         name = "broken"
@@ -212,7 +212,7 @@ def test_a_built_in_bot_that_raises_loses_by_crash_and_the_tournament_goes_on() 
             raise ZeroDivisionError("a bug")
 
     players = [Player(name="broken"), Player(name="random")]
-    record = play_game(GAME, GAME.ruleset(), [Broken(), RandomBot()], players, "s")
+    record = play_game(GameSetup(GAME, GAME.ruleset(), players, "s"), [Broken(), RandomBot()])
     assert record.result is not None
     assert (record.result.winner, record.result.reason.value) == (1, "crash")
     assert "ZeroDivisionError: a bug" in (record.result.detail or "")

@@ -16,7 +16,7 @@ from referee.games.trax.bots import (
 )
 from referee.players.registry import describe_bots, make_bot
 from referee.records.model import Player
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 from tests.bot_clock import BUSY_MACHINE, timed
 from tests.trax.helpers import position, random_state
 
@@ -109,7 +109,9 @@ def test_bots_replay_the_same_game_from_the_same_seed(spec: str) -> None:
 
     def game(seed: str) -> list[str]:
         bots = [make_bot("trax", spec), make_bot("trax", "random")]
-        return [t.move for t in play_game(GAME, GAME.ruleset(), bots, PLAYERS, seed).turns]
+        return [
+            t.move for t in play_game(GameSetup(GAME, GAME.ruleset(), PLAYERS, seed), bots).turns
+        ]
 
     assert game("x") == game("x")
     assert game("x") != game("y")
@@ -150,7 +152,7 @@ def test_greedy_beats_random(variant: str) -> None:
         specs = ["random", "random"]
         specs[greedy_seat] = "greedy"
         bots = [make_bot("trax", spec) for spec in specs]
-        record = play_game(GAME, GAME.ruleset(variant), bots, PLAYERS, f"g{index}")
+        record = play_game(GameSetup(GAME, GAME.ruleset(variant), PLAYERS, f"g{index}"), bots)
         assert record.result is not None
         wins += record.result.winner == greedy_seat
     assert wins >= 9

@@ -16,7 +16,7 @@ from referee.records.formats import FORMATS, detect_format
 from referee.records.formats.trax_list import TraxListFormat, from_record
 from referee.records.io import record_to_json
 from referee.records.model import EventInfo, Player, Reason, Result, ThaxRecord, TraxRecord, Turn
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 
 FORMAT = TraxListFormat()
 MAT = Path(__file__).parents[1] / "fixtures" / "takhteh" / "standard-backgammon-7pt-two-games.mat"
@@ -272,11 +272,8 @@ def test_writing_then_reading_round_trips_records(
     """Any record the form can hold comes back as it was written."""
     players = [Player(name=white), Player(name=black)]
     played = play_game(
-        GAME,
-        GAME.ruleset(variant),
+        GameSetup(GAME, GAME.ruleset(variant), players, str(seed)),
         [make_bot("trax", "random"), make_bot("trax", "random")],
-        players,
-        str(seed),
     )
     turns = [Turn(seat=t.seat, move=t.move) for t in played.turns]
     result = played.result

@@ -19,7 +19,7 @@ from referee.games.thax.rules import check
 from referee.records.io import record_to_dict, record_to_json
 from referee.records.model import Player
 from referee.records.replay import replay
-from referee.tournament.play import play_game
+from referee.tournament.play import GameSetup, play_game
 from referee.validator.check import validate_record
 
 runner = CliRunner()
@@ -27,7 +27,7 @@ PLAYERS = [Player(name="a", kind="bot"), Player(name="b", kind="bot")]
 
 
 def a_game(seed: str):
-    return play_game(GAME, GAME.ruleset(), [RandomBot(), RandomBot()], PLAYERS, seed)
+    return play_game(GameSetup(GAME, GAME.ruleset(), PLAYERS, seed), [RandomBot(), RandomBot()])
 
 
 def write(tmp_path: Path, data: dict, name: str = "game.json") -> Path:
