@@ -30,10 +30,15 @@ with it; a test holds each to still doing so, so that the list does not outlive 
 
 def game_knowledge(path: Path) -> list[str]:
     """Where a module names a built-in game in its code (a string that is a game's name: a
-    comparison, a key, an argument) or compares a game's `.name` with a string."""
+    comparison, a key, an argument), compares a game's `.name` with a string, or imports from
+    a game's package (to read its states' fields)."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Constant) and node.value in GAME_NAMES:
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[:3] in [
+            ["referee", "games", name] for name in GAME_NAMES
+        ]:
+            found.append(f"line {node.lineno}: imports {node.module}")
+        elif isinstance(node, ast.Constant) and node.value in GAME_NAMES:
             found.append(f"line {node.lineno}: {node.value!r}")
         elif isinstance(node, ast.Compare):
             sides = [node.left, *node.comparators]
@@ -73,10 +78,12 @@ def test_each_module_let_name_a_game_still_does(module: str) -> None:
 def test_the_check_sees_a_name_tested_and_a_game_named(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text(
-        'if game.name == "x":\n    pass\nKEYS = {"thai": 1}\nif p.name != "self":\n    pass\n',
+        'if game.name == "x":\n    pass\nKEYS = {"thai": 1}\nif p.name != "self":\n    pass\n'
+        "from referee.games.trax.rules import TraxState\nfrom referee.games import get_game\n",
         encoding="utf-8",
     )
     assert game_knowledge(module) == [
         "line 1: compares a game's name with a string",
         "line 3: 'thai'",
+        "line 6: imports referee.games.trax.rules",
     ]
