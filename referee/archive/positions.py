@@ -10,59 +10,12 @@ from typing import Any
 
 from referee.games import game_names, get_game
 from referee.games.base import GameError, State
-from referee.games.trax.rules import TraxState
-from referee.games.trax.symmetry import shape, symmetric_shape
 from referee.records.model import Record
 from referee.records.replay import ReplayError, game_of, replay, start_state
 
 Key = Callable[[Any], Hashable]
-"""What makes a position of one game, from a state of that game (chosen by the game's name, so
-the state's class is known only at run time)."""
-
-
-def _trax_key(symmetric: bool) -> Key:
-    """The seat to move, the number of tiles and their shape (the notation's move list depends
-    on the order the tiles were laid in; the shape does not). The count comes first so that
-    a position with another number of tiles is told apart without working out its shape."""
-    of_shape = symmetric_shape if symmetric else shape
-
-    def key(state: TraxState) -> Hashable:
-        return state.seat, len(state.tiles), _Lazy(of_shape, state)
-
-    return key
-
-
-class _Lazy:
-    """A shape computed only when compared with another (equal seats and tile counts)."""
-
-    __slots__ = ("make", "state", "value")
-
-    def __init__(self, make: Callable[[TraxState], Hashable], state: TraxState) -> None:
-        self.make, self.state = make, state
-        self.value: Hashable | None = None
-
-    def get(self) -> Hashable:
-        if self.value is None:
-            self.value = self.make(self.state)
-        return self.value
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Lazy) and self.get() == other.get()
-
-    def __hash__(self) -> int:
-        return hash(self.get())
-
-
-KEYS: dict[str, Key] = {
-    "thax": lambda state: (state.sides, state.seat),
-    "takhteh": lambda state: state.board,
-    "thai": lambda state: (state.turn, state.black, state.white, state.kings),
-}
-"""What makes a position in the other games, read from the state without writing its text:
-the THAX sides and seat to roll, the Takhteh board seen from the player on roll (what its
-Position ID encodes), the Thai pieces and player to move (its FEN). None of them says how the
-position was reached, and none holds the dice already rolled. A plug-in game's key is its
-position text."""
+"""What makes a position of one game, from a state of that game: the game's `position_key`
+(the state's class is known only at run time)."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +65,12 @@ def position_query(
         which = ", ".join(name for name, _ in found) or "no game"
         raise GameError(f"--position {text!r} reads as a position of {which}: give --game")
     name, state = found[0]
-    if symmetric and name != "trax":
-        raise GameError("--symmetric is for Trax positions")
-    key = _trax_key(symmetric) if name == "trax" else KEYS.get(name, get_game(name).format_position)
+    game = get_game(name)
+    if symmetric and not game.symmetric_positions:
+        titles = [get_game(n).title for n in game_names() if get_game(n).symmetric_positions]
+        raise GameError(f"--symmetric is for {' and '.join(titles)} positions")
+
+    def key(state: State[Any]) -> Hashable:
+        return game.position_key(state, symmetric)
+
     return PositionQuery(name, key(state), key)

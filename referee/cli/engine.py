@@ -12,13 +12,13 @@ import typer
 
 from referee.cli.bounds import MAX_GAMES, MAX_PERFT_DEPTH, MAX_TURNS
 from referee.cli.output import echo, fail
+from referee.games import GAME_NAMES
 
 if TYPE_CHECKING:
     from referee.games.base import Game, State
 
-GAMES = "thax, takhteh, trax, thai"
-"""The games by name (referee.games.GAME_NAMES, which a test holds this to), written out so
-that the help needs no engine imported."""
+GAMES = ", ".join(GAME_NAMES)
+"""The built-in games by name, for the help (which needs no engine imported)."""
 
 GameOption = Annotated[str, typer.Option("--game", "-g", help=f"the game: one of {GAMES}")]
 VariantOption = Annotated[str, typer.Option(help="the variant, e.g. 8x8 or looptrax")]
@@ -67,7 +67,7 @@ def _position(
         return position_from_record(
             record, game_number, turn, roll, game_name=game_name, recorded_roll=True
         )
-    return position_from_text(game_name or "thax", variant, position, roll)
+    return position_from_text(game_name or GAME_NAMES[0], variant, position, roll)
 
 
 def moves(
@@ -77,7 +77,7 @@ def moves(
             "--game",
             "-g",
             help=f"the game: one of {GAMES}; with --record it must be the record's  "
-            "[default: thax, or the record's game]",
+            f"[default: {GAME_NAMES[0]}, or the record's game]",
         ),
     ] = None,
     variant: VariantOption = "standard",
@@ -140,7 +140,7 @@ def perft(
     depth: Annotated[
         int, typer.Option(min=1, max=MAX_PERFT_DEPTH, help="number of moves to look ahead")
     ],
-    game: GameOption = "thax",
+    game: GameOption = GAME_NAMES[0],
     variant: VariantOption = "standard",
     position: PositionOption = None,
     roll: RollOption = None,

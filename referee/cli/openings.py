@@ -49,7 +49,7 @@ def openings(
     engine = get_game(game)
     ruleset = engine.ruleset(variant)
     found = all_openings(engine, ruleset, plies, symmetric)
-    kind = ", up to rotation and reflection" if symmetric and engine.name == "trax" else ""
+    kind = ", up to rotation and reflection" if symmetric and engine.symmetric_positions else ""
     lines = [
         f"# {engine.title} ({ruleset.id}): every distinct position after "
         f"{plural(plies, 'ply', 'plies')} where the side to move cannot win at once{kind}; "

@@ -13,6 +13,7 @@ import typer
 from referee.cli.bounds import MAX_GAMES, MAX_JOBS, MAX_LOG_MB, MAX_ROUNDS, MAX_SECONDS, MAX_TURNS
 from referee.cli.output import echo, fail
 from referee.cli.ratings import print_standings, ratings
+from referee.games import GAME_NAMES
 from referee.wording import plural
 
 if TYPE_CHECKING:
@@ -110,13 +111,13 @@ def _note_timed(config: TournamentConfig) -> None:
         )
 
 
-def _note_thax_table(config: TournamentConfig) -> None:
-    """One line before the half minute of solving THAX, done once a machine."""
-    from referee.tournament.timing import unsolved_thax_table
+def _note_warm_up(config: TournamentConfig) -> None:
+    """The game's line before work its bots do once a machine (solving THAX)."""
+    from referee.tournament.timing import warm_up
 
-    table = unsolved_thax_table(config)
-    if table is not None:
-        echo(f"solving THAX once, about 30 s; cached in {table}", err=True)
+    line = warm_up(config)
+    if line is not None:
+        echo(line, err=True)
 
 
 def _run(
@@ -137,7 +138,7 @@ def _run(
     known = config if config is not None else TournamentStore(directory).load().config
     unit = _units(known)
     if not quiet:
-        _note_thax_table(known)
+        _note_warm_up(known)
     try:
         with ExitStack() as stack:
             factory = None
@@ -228,7 +229,10 @@ def run(
         Path | None, typer.Option("--config", help="a TOML file with the options below")
     ] = None,
     game: Annotated[
-        str | None, typer.Option("--game", "-g", help="the game: thax, takhteh, trax or thai")
+        str | None,
+        typer.Option(
+            "--game", "-g", help=f"the game: {', '.join(GAME_NAMES[:-1])} or {GAME_NAMES[-1]}"
+        ),
     ] = None,
     variant: Annotated[str | None, typer.Option(help="the variant  [default: standard]")] = None,
     option: Annotated[

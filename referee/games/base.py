@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -75,6 +75,16 @@ class Outcome:
     points: int = 1
     reason: str = "rules"
     detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DemoSetup:
+    """What a game plays in `referee demo`: its bots' specs, the games of each pairing and
+    the shipped opening suite its games start from (None: the standard start, or the dice)."""
+
+    bots: tuple[str, ...]
+    games_per_pair: int
+    openings: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +275,26 @@ class Game(ABC, Generic[S, M]):
         says `Bot[S, M]`; the bot interface is built on this module, which does not import
         it); `random` is added for every game."""
         return {}
+
+    symmetric_positions: ClassVar[bool] = False
+    """Whether `position_key` can take a position's rotations and reflections for the
+    position (`--symmetric`)."""
+
+    def position_key(self, state: S, symmetric: bool = False) -> Hashable:
+        """What makes two positions the same, whatever moves reached them: one opening of a
+        suite, one position searched for in records. The position text by default; a game
+        may read it from the state instead (quicker), and with `symmetric` (when
+        `symmetric_positions`) give one key to a position and its rotations and reflections."""
+        return self.format_position(state)
+
+    def warm_up(self, bots: Collection[str]) -> str | None:
+        """The line for the terminal when the bots named `bots` (by their registry names)
+        make the first game of a tournament wait for work done once (a table solved once a
+        machine); None when nothing waits."""
+        return None
+
+    demo: ClassVar[DemoSetup | None] = None
+    """The game's round robin in `referee demo`; None leaves the game out of it."""
 
     def read_move(self, state: S, text: str) -> tuple[M, S]:
         """The move `text` denotes in `state` and the state it leads to; NotationError or

@@ -4,40 +4,31 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.games import GAME_NAMES
+from referee.games import game_names, get_game
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.openings import shipped_suites, suite_lines
 
-DEMO_BOTS: dict[str, tuple[list[str], int]] = {  # in the order the README introduces the games
-    "thax": (["random", "greedy", "thax-perfect"], 100),
-    "takhteh": (["random", "greedy", "tdnet:time=0.2"], 6),
-    "trax": (["random", "greedy", "threat:time=0.05"], 6),
-    "thai": (["random", "greedy", "search:time=0.05"], 10),
-}
-"""Per game: the bots and the games per pairing."""
-
-DEMO_OPENINGS = {"trax": "trax-3ply", "thai": "thai-3ply"}
-"""The shipped suites the deterministic games play from, in a seeded random order."""
-
 
 def demo_configs(seed: str = "demo") -> dict[str, TournamentConfig]:
-    return {
-        game: TournamentConfig(
-            game=game,
-            bots=[BotEntry(name=spec.partition(":")[0], spec=spec) for spec in specs],
-            games_per_pair=games,
+    """The round robin of each game that has one (`Game.demo`), in the registry's
+    order (the order the README introduces the games)."""
+    configs: dict[str, TournamentConfig] = {}
+    for name in game_names():
+        demo = get_game(name).demo
+        if demo is None:
+            continue
+        configs[name] = TournamentConfig(
+            game=name,
+            bots=[BotEntry(name=spec.partition(":")[0], spec=spec) for spec in demo.bots],
+            games_per_pair=demo.games_per_pair,
             seed=seed,
             event="referee demo",
             openings=(
-                suite_lines(shipped_suites()[DEMO_OPENINGS[game]])
-                if game in DEMO_OPENINGS
-                else None
+                None if demo.openings is None else suite_lines(shipped_suites()[demo.openings])
             ),
             openings_order="random",
         )
-        for game, (specs, games) in DEMO_BOTS.items()
-        if game in GAME_NAMES
-    }
+    return configs
 
 
 def next_steps(out: Path) -> tuple[str, list[str]]:

@@ -34,7 +34,6 @@ from typing import Any, TypeVar
 
 from referee.errors import RefereeError
 from referee.games.base import Game, GameError, IllegalMove, Ruleset, State
-from referee.games.trax.symmetry import symmetric_shape
 
 SEPARATOR = "|"
 T = TypeVar("T")
@@ -187,21 +186,6 @@ def opening_order(
     return pick
 
 
-PositionKey = Callable[[Game[Any, Any], State[Any]], Hashable]
-
-
-def position_key(game: Game[Any, Any], symmetric: bool = False) -> PositionKey:
-    """What makes two positions the same opening, whatever the order of the moves that made
-    them: in Trax the engine's state (the tiles' shape and the side to move), or its shape up
-    to rotation and reflection with `symmetric`; elsewhere the position text (a Thai state
-    also remembers draw counters that an opening does not care about)."""
-    if game.name == "trax":
-        if symmetric:
-            return lambda _game, state: (state.to_move, symmetric_shape(state))  # type: ignore[arg-type]
-        return lambda _game, state: state
-    return lambda game, state: game.format_position(state)
-
-
 def _wins_at_once(state: State[Any]) -> bool:
     """Whether the side to move has a move that wins the game: a book that ends there decides
     the game instead of opening it."""
@@ -228,7 +212,6 @@ def all_openings(
         )
     if plies < 1:
         raise RefereeError("--plies must be at least 1", "openings")
-    key = position_key(game, symmetric)
     frontier: list[tuple[State[Any], tuple[str, ...]]] = [(game.initial_state(ruleset), ())]
     for _ in range(plies):
         seen: set[Hashable] = set()
@@ -238,7 +221,7 @@ def all_openings(
                 after = state.play(move)
                 if after.is_terminal() or _wins_at_once(after):
                     continue
-                position = key(game, after)
+                position = game.position_key(after, symmetric)
                 if position in seen:
                     continue
                 seen.add(position)

@@ -1,11 +1,11 @@
 """What in a tournament depends on the machine: bots that stop searching at a time limit, and
-the THAX table that is solved once before the first game of `thax-perfect`."""
+the work a game's bots do once before their first game (THAX's table of `thax-perfect`)."""
 
 from __future__ import annotations
 
 import inspect
-from pathlib import Path
 
+from referee.games import get_game
 from referee.players.registry import bot_classes, parse_spec
 from referee.tournament.config import TournamentConfig
 
@@ -34,19 +34,8 @@ def timed_bots(config: TournamentConfig) -> list[str]:
     return names
 
 
-def unsolved_thax_table(config: TournamentConfig) -> Path | None:
-    """Where the solved THAX table will be kept, when a `thax-perfect` bot plays and the table
-    is not there yet (solving it takes about half a minute, once per machine)."""
-    if config.game != "thax" or not any(
-        entry.spec is not None and parse_spec(entry.spec)[0] == "thax-perfect"
-        for entry in config.bots
-    ):
-        return None
-    from referee.cache import cache_folder
-    from referee.games.thax.solver import CACHE_NAME
-
-    folder = cache_folder()
-    if folder is None:
-        return None
-    path = folder / CACHE_NAME
-    return None if path.exists() else path
+def warm_up(config: TournamentConfig) -> str | None:
+    """The game's line for the terminal when its built-in bots make the first game wait for
+    work done once (THAX's table, solved once a machine), or None."""
+    bots = [parse_spec(entry.spec)[0] for entry in config.bots if entry.spec is not None]
+    return get_game(config.game).warm_up(bots)

@@ -5,8 +5,6 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from referee.cli.app import app
-from referee.cli.engine import GAMES
-from referee.games import GAME_NAMES
 
 runner = CliRunner()
 
@@ -18,10 +16,6 @@ def lines(args: list[str]) -> list[str]:
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     return result.stdout.splitlines()
-
-
-def test_the_help_names_every_game() -> None:
-    assert GAMES.split(", ") == list(GAME_NAMES)
 
 
 def test_takhteh_opening_31_lists_its_sixteen_plays() -> None:

@@ -5,7 +5,7 @@ with no change anywhere else in referee."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -17,8 +17,18 @@ from typer.testing import CliRunner
 
 import referee.games
 from referee.cli.app import app
-from referee.games import register_game
-from referee.games.base import Game, IllegalMove, NotationError, Outcome, Ruleset, State, perft
+from referee.games import GAME_NAMES, register_game
+from referee.games.base import (
+    DemoSetup,
+    Game,
+    GameError,
+    IllegalMove,
+    NotationError,
+    Outcome,
+    Ruleset,
+    State,
+    perft,
+)
 from referee.records.io import iter_jsonl
 from referee.validator.check import validate_loaded
 
@@ -275,3 +285,90 @@ def test_a_broken_plug_in_is_one_line_naming_it(
         "referee: error: the game plug-in 'chess' (no_such_module_here:GAME) cannot be loaded: "
         "No module named 'no_such_module_here'\n"
     )
+
+
+def test_a_plug_in_without_the_hooks_gets_the_defaults() -> None:
+    """Its position text tells positions apart, no bot of it waits, it stays out of the demo."""
+    from referee.archive.positions import position_query
+    from referee.tournament.demo import demo_configs
+
+    state = GAME.initial_state(GAME.ruleset()).play(4)
+    assert GAME.position_key(state) == GAME.position_key(state, symmetric=True) == "....x.... 1"
+    assert GAME.warm_up(["random"]) is None
+    assert "tictactoe" not in demo_configs()
+    with pytest.raises(GameError, match="--symmetric is for Trax positions"):
+        position_query("....x.... 1", "tictactoe", symmetric=True)
+    code, out, err = cli("openings", "--game", "tictactoe", "--plies", "1")
+    assert code == 0, err
+    assert len([line for line in out.splitlines() if not line.startswith("#")]) == 9
+
+
+def _mirror(board: tuple[int, ...]) -> tuple[int, ...]:
+    """The board with its a and c files swapped."""
+    return tuple(board[row * 3 + 2 - column] for row in range(3) for column in range(3))
+
+
+@pytest.fixture
+def mirrored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tic-tac-toe whose positions are the same as their mirror images with `symmetric`."""
+
+    def position_key(self: TicTacToe, state: TicTacToeState, symmetric: bool = False) -> Any:
+        return state.seat, min(state.board, _mirror(state.board)) if symmetric else state.board
+
+    monkeypatch.setattr(TicTacToe, "position_key", position_key)
+    monkeypatch.setattr(TicTacToe, "symmetric_positions", True)
+
+
+@pytest.mark.usefixtures("mirrored")
+def test_a_plug_in_says_which_openings_are_the_same() -> None:
+    code, out, err = cli("openings", "--game", "tictactoe", "--plies", "1")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].endswith("cannot win at once, up to rotation and reflection; 6 openings")
+    # a1 and c1, a2 and c2, a3 and c3 are mirror images; the b file is its own.
+    assert sorted(lines[2:]) == ["a1", "a2", "a3", "b1", "b2", "b3"]
+    code, out, err = cli("openings", "--game", "tictactoe", "--plies", "1", "--no-symmetric")
+    assert code == 0, err
+    assert len(out.splitlines()[2:]) == 9
+
+
+@pytest.mark.usefixtures("mirrored")
+def test_a_plug_in_finds_a_mirror_image_of_a_position() -> None:
+    from referee.archive.positions import position_query
+
+    query = position_query("x........ 1", "tictactoe", symmetric=True)
+    start = GAME.initial_state(GAME.ruleset())
+    assert query.key(start.play(2)) == query.target  # c1: a1 mirrored
+    assert query.key(start.play(1)) != query.target
+    plain = position_query("x........ 1", "tictactoe")
+    assert plain.key(start.play(2)) != plain.target
+
+
+def test_a_plug_in_says_what_its_bots_do_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def warm_up(self: TicTacToe, bots: Collection[str]) -> str | None:
+        return f"learning tic-tac-toe once for {', '.join(bots)}"
+
+    monkeypatch.setattr(TicTacToe, "warm_up", warm_up)
+    code, _, err = cli(
+        "tournament", "run", "--game", "tictactoe", "--bots", "random,random",
+        "--games-per-pair", "2", "--out", tmp_path / "t",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "learning tic-tac-toe once for random, random\n" in err
+
+
+def test_a_plug_in_joins_the_demo_with_its_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.tournament.demo import demo_configs
+
+    monkeypatch.setattr(TicTacToe, "demo", DemoSetup(("random", "greedy"), 4))
+    configs = demo_configs()
+    assert list(configs) == [*GAME_NAMES, "tictactoe"]
+    config = configs["tictactoe"]
+    assert [(bot.name, bot.spec) for bot in config.bots] == [
+        ("random", "random"),
+        ("greedy", "greedy"),
+    ]
+    assert config.games_per_pair == 4
+    assert config.openings is None

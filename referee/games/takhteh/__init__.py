@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from referee.games.agent import Bot
-from referee.games.base import Game, NotationError, Ruleset, RulesetError
+from referee.games.base import DemoSetup, Game, NotationError, Ruleset, RulesetError
 from referee.games.takhteh import notation, position_id, render
 from referee.games.takhteh.rules import (
     NO_MOVE,
@@ -26,6 +27,7 @@ class TakhtehGame(Game[TakhtehState, TakhtehMove]):
     title: ClassVar[str] = "Takhteh"
     has_dice: ClassVar[bool] = True
     turn_cap: ClassVar[int] = 1000
+    demo: ClassVar[DemoSetup | None] = DemoSetup(("random", "greedy", "tdnet:time=0.2"), 6)
 
     def ruleset(self, variant: str = "standard", **options: Any) -> Ruleset:
         """`match=N` plays a match to N points (default 1, a single game, left out of the id)."""
@@ -93,6 +95,10 @@ class TakhtehGame(Game[TakhtehState, TakhtehMove]):
     def format_position(self, state: TakhtehState) -> str:
         """The Position ID with the player on roll (seat 0 before the opening roll)."""
         return position_id.encode(state.board)
+
+    def position_key(self, state: TakhtehState, symmetric: bool = False) -> Hashable:
+        """The board seen from the player on roll, what the Position ID encodes."""
+        return state.board
 
     def parse_move(self, state: TakhtehState, text: str) -> TakhtehMove:
         """The play `text` denotes in `state` (its legality is checked by `state.play`)."""

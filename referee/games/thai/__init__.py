@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import ClassVar
 
 from referee.games.agent import Bot
-from referee.games.base import Game, GameError, NotationError, Ruleset
+from referee.games.base import DemoSetup, Game, GameError, NotationError, Ruleset
 from referee.games.thai import fen, notation, render
 from referee.games.thai.geometry import BLACK, WHITE
 from referee.games.thai.rules import ThaiMove, ThaiState, check_position
@@ -17,6 +18,9 @@ class ThaiGame(Game[ThaiState, ThaiMove]):
     name: ClassVar[str] = "thai"
     title: ClassVar[str] = "Thai checkers"
     turn_cap: ClassVar[int] = 400
+    demo: ClassVar[DemoSetup | None] = DemoSetup(
+        ("random", "greedy", "search:time=0.05"), 10, "thai-3ply"
+    )
     _starts: ClassVar[dict[Ruleset, ThaiState]] = {}
     _rulesets: ClassVar[dict[str, Ruleset]] = {}
 
@@ -49,6 +53,10 @@ class ThaiGame(Game[ThaiState, ThaiMove]):
 
     def format_position(self, state: ThaiState) -> str:
         return fen.format_fen(state.turn, state.black, state.white, state.kings)
+
+    def position_key(self, state: ThaiState, symmetric: bool = False) -> Hashable:
+        """The pieces and the player to move, what the FEN says (not the draw counters)."""
+        return state.turn, state.black, state.white, state.kings
 
     def parse_move(self, state: ThaiState, text: str) -> ThaiMove:
         # The common case first, one lookup: a step between neighbouring squares.

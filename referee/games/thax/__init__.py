@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Hashable
 from typing import ClassVar
 
 from referee.games.agent import Bot
-from referee.games.base import Game, NotationError, Ruleset
+from referee.games.base import DemoSetup, Game, NotationError, Ruleset
 from referee.games.thax import notation, render
 from referee.games.thax.rules import EMPTY_SIDE, PASS, SPACES, ThaxMove, ThaxState
 
@@ -17,6 +18,7 @@ class ThaxGame(Game[ThaxState, ThaxMove]):
     title: ClassVar[str] = "THAX"
     has_dice: ClassVar[bool] = True
     turn_cap: ClassVar[int] = 1000
+    demo: ClassVar[DemoSetup | None] = DemoSetup(("random", "greedy", "thax-perfect"), 100)
 
     def initial_state(
         self, ruleset: Ruleset, start: str | None = None, first: int | None = None
@@ -41,6 +43,19 @@ class ThaxGame(Game[ThaxState, ThaxMove]):
     def format_position(self, state: ThaxState) -> str:
         """The position text: both sides and the seat to roll (the roll is not part of it)."""
         return notation.format_position(state.sides, state.seat)
+
+    def position_key(self, state: ThaxState, symmetric: bool = False) -> Hashable:
+        """The sides and the seat to roll, what the position text says, without writing it."""
+        return state.sides, state.seat
+
+    def warm_up(self, bots: Collection[str]) -> str | None:
+        """`thax-perfect` solves the game before its first move, once a machine."""
+        if "thax-perfect" not in bots:
+            return None
+        from referee.games.thax.solver import unsolved_table
+
+        table = unsolved_table()
+        return None if table is None else f"solving THAX once, about 30 s; cached in {table}"
 
     def parse_move(self, state: ThaxState, text: str) -> ThaxMove:
         return notation.parse_move(text)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import fcntl
 import os
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -132,6 +133,16 @@ def solve() -> np.ndarray:
                 evaluated += probability * (same if again else flipped)[chosen]
             evaluated[ended] = values[ended]
             values = evaluated
+
+
+def unsolved_table() -> Path | None:
+    """Where `values` will keep the solved table when it is not there yet; None when it is
+    there, or when there is no cache folder to keep it in."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    path = folder / CACHE_NAME
+    return None if path.exists() else path
 
 
 @cache

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import ClassVar
 
 from referee.games.agent import Bot
-from referee.games.base import Game, IllegalMove, NotationError, Ruleset, RulesetError
-from referee.games.trax import gamelist, notation, render
+from referee.games.base import (
+    DemoSetup,
+    Game,
+    IllegalMove,
+    NotationError,
+    Ruleset,
+    RulesetError,
+)
+from referee.games.trax import gamelist, notation, render, symmetry
 from referee.games.trax.rules import TraxMove, TraxState
 
 __all__ = ["GAME", "TraxGame", "TraxMove", "TraxState"]
@@ -17,6 +25,10 @@ class TraxGame(Game[TraxState, TraxMove]):
     title: ClassVar[str] = "Trax"
     variants: ClassVar[tuple[str, ...]] = ("standard", "8x8", "looptrax")
     turn_cap: ClassVar[int] = 400
+    symmetric_positions: ClassVar[bool] = True
+    demo: ClassVar[DemoSetup | None] = DemoSetup(
+        ("random", "greedy", "threat:time=0.05"), 6, "trax-3ply"
+    )
 
     def initial_state(
         self, ruleset: Ruleset, start: str | None = None, first: int | None = None
@@ -50,6 +62,12 @@ class TraxGame(Game[TraxState, TraxMove]):
 
     def format_position(self, state: TraxState) -> str:
         return " ".join(state.tokens())
+
+    def position_key(self, state: TraxState, symmetric: bool = False) -> Hashable:
+        """The tiles' shape and the seat to move (the token list depends on the order the
+        tiles were laid in; the shape does not), up to rotation and reflection with
+        `symmetric`."""
+        return symmetry.position_key(state, symmetric)
 
     def parse_move(self, state: TraxState, text: str) -> TraxMove:
         return state.read_move(*notation.split_token(text))

@@ -1,7 +1,10 @@
 """Trax positions as shapes: where the tiles lie relative to each other, and the same up to
-rotation and reflection of the board (for searching archives for a position)."""
+rotation and reflection of the board: what makes a position the same as another, for an
+opening suite and for searching archives."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Hashable
 
 from referee.games.trax.rules import TraxState, coords
 
@@ -47,3 +50,32 @@ def transforms(cells: Shape) -> list[Shape]:
 def symmetric_shape(state: TraxState) -> Shape:
     """One shape for a position and all its rotations and reflections (the least of them)."""
     return min(transforms(shape(state)))
+
+
+def position_key(state: TraxState, symmetric: bool = False) -> Hashable:
+    """The seat to move, the number of tiles and their shape (up to rotation and reflection
+    with `symmetric`). The count comes first so that a position with another number of tiles
+    is told apart without working out its shape."""
+    return state.seat, len(state.tiles), _Lazy(symmetric_shape if symmetric else shape, state)
+
+
+class _Lazy:
+    """A shape computed only when compared with another (equal seats and tile counts), or
+    hashed."""
+
+    __slots__ = ("make", "state", "value")
+
+    def __init__(self, make: Callable[[TraxState], Hashable], state: TraxState) -> None:
+        self.make, self.state = make, state
+        self.value: Hashable | None = None
+
+    def get(self) -> Hashable:
+        if self.value is None:
+            self.value = self.make(self.state)
+        return self.value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Lazy) and self.get() == other.get()
+
+    def __hash__(self) -> int:
+        return hash(self.get())
