@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.bounds import MAX_RATING, MAX_SAMPLES, MAX_SEED
+from referee.bounds import MAX_RATING, MAX_SAMPLES, MAX_SEED
 from referee.cli.output import echo, fail, wide_console
 from referee.wording import plural
 

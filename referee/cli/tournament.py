@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.bounds import MAX_GAMES, MAX_JOBS, MAX_LOG_MB, MAX_ROUNDS, MAX_SECONDS, MAX_TURNS
+from referee.bounds import (
+    MAX_GAMES,
+    MAX_JOBS,
+    MAX_LOG_MB,
+    MAX_ROUNDS,
+    MAX_SECONDS,
+    MAX_TURNS,
+    MIN_LOG_MB,
+    MIN_SECONDS,
+)
 from referee.cli.output import echo, fail
 from referee.wording import plural
 
@@ -25,7 +34,14 @@ DaskOption = Annotated[
         help="run on a Dask cluster: tcp://host:port, or 'local' to start one here",
     ),
 ]
-ConcurrencyOption = Annotated[int, typer.Option(min=1, max=MAX_JOBS, help="games played at once")]
+ConcurrencyOption = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        max=MAX_JOBS,
+        help="games played at once (no more processes than pairs of games left)",
+    ),
+]
 QuietOption = Annotated[
     bool,
     typer.Option(
@@ -259,7 +275,9 @@ def run(
     log_limit_mb: Annotated[
         float | None,
         typer.Option(
-            min=0.001, max=MAX_LOG_MB, help="cap of each external bot's stderr log (default 10)"
+            min=MIN_LOG_MB,
+            max=MAX_LOG_MB,
+            help="cap of each external bot's stderr log (default 10)",
         ),
     ] = None,
     games_per_pair: Annotated[
@@ -283,7 +301,9 @@ def run(
     time_limit: Annotated[
         float | None,
         typer.Option(
-            min=0.001, max=MAX_SECONDS, help="seconds per move for external bots  [default: 60]"
+            min=MIN_SECONDS,
+            max=MAX_SECONDS,
+            help="seconds per move for external bots  [default: 60]",
         ),
     ] = None,
     tc: Annotated[

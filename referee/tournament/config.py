@@ -19,6 +19,17 @@ from pydantic import (
     model_validator,
 )
 
+from referee.bounds import (
+    MAX_GAMES,
+    MAX_LINE_BYTES,
+    MAX_LOG_MB,
+    MAX_MEMORY_MB,
+    MAX_ROUNDS,
+    MAX_SECONDS,
+    MAX_TURNS,
+    MIN_LOG_MB,
+    MIN_SECONDS,
+)
 from referee.errors import RefereeError, plain_problem
 from referee.escaping import escaped
 from referee.records.model import MAX_NAME
@@ -60,11 +71,19 @@ class BotEntry(BaseModel):
     protocol: Literal["json", "trax"] = "json"
     startup_time: float = Field(
         default=10.0,
-        gt=0,
+        ge=MIN_SECONDS,
+        le=MAX_SECONDS,
         description="seconds to answer the hello; added to a Trax contest program's first move",
     )
-    memory_mb: int | None = Field(default=None, ge=16, description="address-space cap")
-    max_line: int = Field(default=1 << 20, ge=64, description="longest line accepted, bytes")
+    memory_mb: int | None = Field(
+        default=None, ge=16, le=MAX_MEMORY_MB, description="address-space cap"
+    )
+    max_line: int = Field(
+        default=1 << 20,
+        ge=64,
+        le=MAX_LINE_BYTES,
+        description="longest line accepted, bytes",
+    )
     # Launch settings of an external program (docs/bot-protocol.md).
     dir: str | None = Field(
         default=None, description="working folder (default: the tournament's scratch folder)"
@@ -73,7 +92,9 @@ class BotEntry(BaseModel):
     env: dict[str, str | None] = Field(
         default={}, description="variables added to its environment (stored: the names only)"
     )
-    time_limit: float | None = Field(default=None, gt=0, description="seconds per move")
+    time_limit: float | None = Field(
+        default=None, ge=MIN_SECONDS, le=MAX_SECONDS, description="seconds per move"
+    )
     trax_team: bool = Field(
         default=False, description="Trax contest protocol: send -T and read the team name first"
     )
@@ -115,11 +136,15 @@ class TournamentConfig(BaseModel):
     options: dict[str, str | int] = Field(default={}, description="ruleset options")
     bots: list[BotEntry] = Field(min_length=2)
     games_per_pair: int = Field(
-        default=2, ge=2, le=1_000_000, description="games of each pairing, even"
+        default=2, ge=2, le=MAX_ROUNDS, description="games of each pairing, even"
     )
     seed: str = "1"
-    turn_cap: int | None = Field(default=None, ge=1, description="adjudicated draw after this")
-    time_limit: float | None = Field(default=None, gt=0, description="seconds per move")
+    turn_cap: int | None = Field(
+        default=None, ge=1, le=MAX_TURNS, description="adjudicated draw after this"
+    )
+    time_limit: float | None = Field(
+        default=None, ge=MIN_SECONDS, le=MAX_SECONDS, description="seconds per move"
+    )
     tc: str | None = Field(default=None, description=TC_HELP)
     adjudicate: list[str] = Field(
         default=[], description="'resign=SCORE:MOVES' and 'draw=SCORE:MOVES:AFTER' rules"
@@ -129,21 +154,34 @@ class TournamentConfig(BaseModel):
         default=[], description="variables of the runner's environment passed to every program"
     )
     log_limit_mb: float = Field(
-        default=10.0, gt=0, description="cap of each program's stderr log over the tournament"
+        default=10.0,
+        ge=MIN_LOG_MB,
+        le=MAX_LOG_MB,
+        description="cap of each program's stderr log over the tournament",
     )
     format: Literal["round-robin", "gauntlet"] = Field(
         default="round-robin",
         description="round-robin: every pairing; gauntlet: the first `seeds` bots meet all others",
     )
-    seeds: int = Field(default=1, ge=1, description="gauntlet: how many bots play everyone")
+    seeds: int = Field(
+        default=1,
+        ge=1,
+        le=MAX_ROUNDS,
+        description="gauntlet: how many bots play everyone",
+    )
     rounds: int = Field(
-        default=1, ge=1, le=1_000_000, description="times the whole schedule is played"
+        default=1,
+        ge=1,
+        le=MAX_ROUNDS,
+        description="times the whole schedule is played",
     )
     openings: list[str] | None = Field(
         default=None, description="the opening suite, one opening a line (docs/tournaments.md)"
     )
     openings_order: Literal["sequential", "random"] = "sequential"
-    openings_start: int = Field(default=1, ge=1, description="the suite's line to begin with")
+    openings_start: int = Field(
+        default=1, ge=1, le=MAX_GAMES, description="the suite's line to begin with"
+    )
     sprt: str | None = Field(
         default=None, description="'elo0=0,elo1=5,alpha=0.05,beta=0.05': stop at a decision"
     )
@@ -402,7 +440,8 @@ def load_config_file(path: Path, overrides: dict[str, object]) -> TournamentConf
     data.update({key: value for key, value in overrides.items() if value is not None})
     suite = data.pop("openings", None) if isinstance(data.get("openings"), str) else None
     try:
-        config = TournamentConfig.model_validate(data)
+        # Strict: a number written as a string ("3") is a mistake in a file that has numbers.
+        config = TournamentConfig.model_validate(data, strict=True)
     except ValidationError as error:
         raise ConfigError(f"{path}: {first_problem(error)}") from None
     if suite is not None:

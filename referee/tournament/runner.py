@@ -16,6 +16,7 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Protocol
 
+from referee.bounds import MAX_JOBS
 from referee.errors import RefereeError
 from referee.players.process import kill_orphans
 from referee.players.registry import make_bot
@@ -309,8 +310,15 @@ def _run_locked(
     if first is None:
         return summary
     todo = chain([first], todo)
+    workers = min(concurrency, MAX_JOBS)
+    if left <= 2 * workers:
+        # Few games left: a worker for each pair of them at most (a batch is whole pairs),
+        # not processes that would have nothing to play.
+        listed = list(todo)
+        workers = min(workers, len({job.pair for job in listed}))
+        todo = iter(listed)
     # An SPRT plays its schedule wave by wave, looking at the test after each.
-    size = BatchSize(left, concurrency)
+    size = BatchSize(left, workers)
     waves: Iterator[Iterator[list[GameJob]]] = (
         iter([batches(todo, size)])
         if tracker is None
@@ -319,12 +327,12 @@ def _run_locked(
 
     playing = config if config is not None else with_environment(info.config)
     run = _Run(
-        store, info.id, playing, ledger, summary, progress, keep_going, verify, concurrency, size
+        store, info.id, playing, ledger, summary, progress, keep_going, verify, workers, size
     )
     run.source = next(waves)
     with store.open_for_append() as out, _stop_signals() as told:
         for _attempt in range(RESTARTS + 1):
-            executor = (executor_factory or process_pool(concurrency))()
+            executor = (executor_factory or process_pool(workers))()
             try:
                 while True:
                     broken = run.attempt(executor, out, told)
