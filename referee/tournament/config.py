@@ -31,7 +31,7 @@ from referee.bounds import (
     MIN_SECONDS,
 )
 from referee.errors import RefereeError, plain_problem
-from referee.escaping import escaped
+from referee.escaping import escaped, quoted
 from referee.records.model import MAX_NAME
 from referee.tournament.adjudication import Adjudication, parse_adjudication
 from referee.tournament.clock import TimeControl, parse_time_control
@@ -105,12 +105,13 @@ class BotEntry(BaseModel):
     @model_validator(mode="after")
     def _one_kind(self) -> BotEntry:
         if (self.spec is None) == (self.command is None):
-            raise ValueError(f"bot {self.name!r} needs exactly one of 'spec' or 'command'")
+            raise ValueError(f"bot {quoted(self.name)} needs exactly one of 'spec' or 'command'")
         if self.spec is not None:
             given = [key for key in LAUNCH_SETTINGS if getattr(self, key)]
             if given:
                 raise ValueError(
-                    f"bot {self.name!r} is built in: {', '.join(given)} only apply to programs"
+                    f"bot {quoted(self.name)} is built in: {', '.join(given)} only apply to "
+                    "programs"
                 )
         return self
 
@@ -295,11 +296,11 @@ def bot_entries(specs: list[str], externals: list[str], base: Path | None = None
         try:
             entries.append(BotEntry(name=spec if not repeat else f"{spec}#{repeat + 1}", spec=spec))
         except ValidationError as error:  # a name too long
-            raise ConfigError(f"bot spec {spec[:40]!r}...: {first_problem(error)}") from None
+            raise ConfigError(f"bot spec {quoted(spec[:40])}...: {first_problem(error)}") from None
     for item in externals:
         name, eq, command = item.partition("=")
         if not eq or not name.strip() or not command.strip():
-            raise ConfigError(f"external bot {item!r} is not NAME=COMMAND")
+            raise ConfigError(f"external bot {quoted(item)} is not NAME=COMMAND")
         protocol: Literal["json", "trax"] = "json"
         if name.endswith("@trax"):
             name, protocol = name.removesuffix("@trax"), "trax"
@@ -336,28 +337,29 @@ def with_bot_options(config: TournamentConfig, items: list[str], base: Path) -> 
         target, eq, value = item.partition("=")
         name, dot, key = target.rpartition(".")
         if not eq or not dot:
-            raise ConfigError(f"--bot-option {item!r} is not NAME.KEY=VALUE")
+            raise ConfigError(f"--bot-option {quoted(item)} is not NAME.KEY=VALUE")
         if name not in bots:
-            raise ConfigError(f"--bot-option {item!r}: no bot {name!r} ({', '.join(bots)})")
+            known = ", ".join(bots)
+            raise ConfigError(f"--bot-option {quoted(item)}: no bot {quoted(name)} ({known})")
         if key in ("name", "spec", "command"):
-            raise ConfigError(f"--bot-option {item!r}: {key} is not a launch setting")
+            raise ConfigError(f"--bot-option {quoted(item)}: {key} is not a launch setting")
         fields: dict[str, object] = dict(bots[name])
         if key == "args":
             try:
                 fields["args"] = [*bots[name].args, *shlex.split(value)]
             except ValueError as error:  # an unclosed quote
-                raise ConfigError(f"--bot-option {item!r}: {error}") from None
+                raise ConfigError(f"--bot-option {quoted(item)}: {error}") from None
         elif key == "env":
             variable, eq, text = value.partition("=")
             if not eq or not variable:
-                raise ConfigError(f"--bot-option {item!r}: give env as {name}.env=VAR=VALUE")
+                raise ConfigError(f"--bot-option {quoted(item)}: give env as {name}.env=VAR=VALUE")
             fields["env"] = {**bots[name].env, variable: text}
         else:
             fields[key] = value
         try:
             entry = BotEntry.model_validate(fields)
         except ValidationError as error:
-            raise ConfigError(f"--bot-option {item!r}: {first_problem(error)}") from None
+            raise ConfigError(f"--bot-option {quoted(item)}: {first_problem(error)}") from None
         if key == "dir":
             entry = resolve_paths(entry, base)
         bots[name] = entry
@@ -401,8 +403,9 @@ def with_environment(
         missing = [name for name, value in bot.env.items() if value is None and name not in source]
         if missing:
             raise ConfigError(
-                f"bot {bot.name!r} needs {', '.join(missing)} in the environment (tournament.json "
-                "keeps the names of its env, not the values): set them and resume again"
+                f"bot {quoted(bot.name)} needs {', '.join(missing)} in the environment "
+                "(tournament.json keeps the names of its env, not the values): set them and "
+                "resume again"
             )
         values = {name: source[name] if value is None else value for name, value in bot.env.items()}
         bots.append(bot.model_copy(update={"env": values}))
@@ -415,7 +418,7 @@ def ruleset_options(items: list[str]) -> dict[str, str | int]:
     for item in items:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise ConfigError(f"ruleset option {item!r} is not KEY=VALUE")
+            raise ConfigError(f"ruleset option {quoted(item)} is not KEY=VALUE")
         options[key.strip()] = int(value) if value.strip().isdigit() else value.strip()
     return options
 
