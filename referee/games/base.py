@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from referee.errors import RefereeError
+from referee.escaping import quoted
 
 if TYPE_CHECKING:
     from referee.games.agent import Bot
@@ -195,7 +196,7 @@ class Game(ABC, Generic[S, M]):
     def ruleset(self, variant: str = "standard", **options: Any) -> Ruleset:
         if variant not in self.variants:
             known = ", ".join(self.variants)
-            raise RulesetError(f"{self.name} has no variant {variant!r} (known: {known})")
+            raise RulesetError(f"{self.name} has no variant {quoted(variant)} (known: {known})")
         return Ruleset(self.name, variant, 1, tuple(sorted(options.items())))
 
     def parse_ruleset(self, text: str) -> Ruleset:
