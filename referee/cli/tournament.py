@@ -158,7 +158,11 @@ def _run(
         with ExitStack() as stack:
             factory = None
             if dask is not None:
-                factory = stack.enter_context(dask_executors(dask, concurrency))
+                from referee.tournament.schedule import schedule_size
+
+                # A local cluster starts its workers first: no more than the schedule's pairs.
+                workers = min(concurrency, schedule_size(known) // 2)
+                factory = stack.enter_context(dask_executors(dask, workers))
             progress = stack.enter_context(
                 TournamentProgress(
                     not quiet, unit[1], before_play=None if quiet else lambda: _note_timed(known)

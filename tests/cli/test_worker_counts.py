@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -113,3 +114,22 @@ def test_tournament_workers_are_the_fewer_of_concurrency_and_pairs(
     assert run("tournament", "run", *args, "--concurrency", concurrency) == 0
     pairings = bots * (bots - 1) // 2
     assert tournament_pools == [min(concurrency, pairs * pairings)]
+
+
+def test_a_local_dask_cluster_for_two_games_starts_one_worker(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import referee.tournament.executors as executors
+
+    asked: list[int] = []
+
+    @contextmanager
+    def cluster(address: str, workers: int) -> Iterator[Any]:
+        asked.append(workers)  # a LocalCluster would start this many processes at once
+        yield process_pool(1)
+
+    monkeypatch.setattr(executors, "dask_executors", cluster)
+    out = tmp_path / "t"
+    args = ["-g", "thax", "--bots", "random,greedy", "--games-per-pair", 2, "--out", out, "-q"]
+    assert run("tournament", "run", *args, "--concurrency", 32, "--dask", "local") == 0
+    assert asked == [1]
