@@ -28,6 +28,13 @@ def printable(text: str) -> str:
     return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
+def quoted(text: str) -> str:
+    """`text` in quotes, as a message names what a user typed: `printable`, so that a byte that
+    is no UTF-8 shows as `\\xff` like everywhere else (`repr` would show the lone surrogate
+    Python keeps it as, `\\udcff`) and a control character as `repr` writes it."""
+    return f"'{printable(text)}'"
+
+
 def escaped(text: str) -> str:
     """`text` as any output can hold it: the bytes of a command line or a file name that are no
     UTF-8 (Python keeps them as lone surrogates, which no UTF-8 file or JSON can hold) shown as

@@ -4,7 +4,10 @@ Every file referee writes for its user (reports, exports, ratings, conversions, 
 tournament.json) goes through `write_atomically`: a temporary file in the target's folder,
 flushed to the disk, then renamed over the target. A full disk, a quota or a size limit
 midway leaves the old file, or none, and never a truncated one; the temporary file is removed
-on any failure. (games.jsonl is the exception: a tournament appends each finished game to it.)
+on any failure. (games.jsonl is the exception: a tournament appends each finished game to it,
+and an append that fails midway is cut back to the games before it, `CannotWrite` naming the
+file; `tournament repair` appends to games.rejected and removes what it appended when it
+cannot replace games.jsonl.)
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from typing import Any
 from referee.archive.entries import Entry
 from referee.archive.positions import PositionQuery
 from referee.errors import RefereeError
+from referee.escaping import quoted
 from referee.games import game_names, get_game
 from referee.games.base import Game, GameError, IllegalMove, Ruleset, State, chance_children
 from referee.records.replay import ReplayError, game_of, replay
@@ -42,15 +43,17 @@ class TurnRange:
     def parse(cls, text: str) -> TurnRange:
         match = re.fullmatch(r"\s*(\d*)\s*(\.\.)?\s*(\d*)\s*", text)
         if match is None or not (match.group(1) or match.group(3)):
-            raise FilterError(f"--turns {text!r}: write MIN..MAX, MIN.., ..MAX or a number")
+            raise FilterError(f"--turns {quoted(text)}: write MIN..MAX, MIN.., ..MAX or a number")
         low = int(match.group(1)) if match.group(1) else None
         high = int(match.group(3)) if match.group(3) else None
         if match.group(2) is None:
             if match.group(3):
-                raise FilterError(f"--turns {text!r}: write MIN..MAX, MIN.., ..MAX or a number")
+                raise FilterError(
+                    f"--turns {quoted(text)}: write MIN..MAX, MIN.., ..MAX or a number"
+                )
             high = low
         if low is not None and high is not None and low > high:
-            raise FilterError(f"--turns {text!r}: the least count is above the greatest")
+            raise FilterError(f"--turns {quoted(text)}: the least count is above the greatest")
         return cls(low, high)
 
     def holds(self, turns: int) -> bool:
@@ -60,7 +63,7 @@ class TurnRange:
 def parse_tag(text: str) -> tuple[str, str]:
     key, eq, value = text.partition("=")
     if not eq or not key:
-        raise FilterError(f"--tag {text!r}: write KEY=VALUE")
+        raise FilterError(f"--tag {quoted(text)}: write KEY=VALUE")
     return key, value
 
 
@@ -94,7 +97,7 @@ def moves_query(text: str, games: Iterable[str] = (), variants: Iterable[str] = 
         game = get_game(name)
         plies = split_plies(text, game.has_dice)
         if not plies:
-            raise FilterError(f"--moves {text!r}: no move in it")
+            raise FilterError(f"--moves {quoted(text)}: no move in it")
         for variant in [v for v in game.variants if v in variants] or game.variants:
             bad = _bad_ply(game, game.ruleset(variant), plies)
             if bad is None:
@@ -107,10 +110,12 @@ def moves_query(text: str, games: Iterable[str] = (), variants: Iterable[str] = 
     # The game whose rules went furthest, a ply read as a move before one that is no move,
     # then the game that reads more plies in the text (its notation is likelier the one).
     index, _, _, title, ply, why = max(failures, key=lambda failure: failure[:3])
-    where = f"ply {index + 1} {ply!r} is no legal move: {why}"
+    where = f"ply {index + 1} {quoted(ply)} is no legal move: {why}"
     if len(names) == 1:
-        raise FilterError(f"--moves {text!r}: {where} ({title})")
-    raise FilterError(f"--moves {text!r} is the opening of no game; nearest, {title}: {where}")
+        raise FilterError(f"--moves {quoted(text)}: {where} ({title})")
+    raise FilterError(
+        f"--moves {quoted(text)} is the opening of no game; nearest, {title}: {where}"
+    )
 
 
 def _bad_ply(

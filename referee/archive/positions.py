@@ -8,6 +8,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
+from referee.escaping import quoted
 from referee.games import game_names, get_game
 from referee.games.base import GameError, State
 from referee.records.model import Record
@@ -61,9 +62,9 @@ def position_query(
             errors.append(f"{name}: {error}")
     if len(found) != 1:
         if game_name:
-            raise GameError(f"--position {text!r}: {errors[0].partition(': ')[2]}")
+            raise GameError(f"--position {quoted(text)}: {errors[0].partition(': ')[2]}")
         which = ", ".join(name for name, _ in found) or "no game"
-        raise GameError(f"--position {text!r} reads as a position of {which}: give --game")
+        raise GameError(f"--position {quoted(text)} reads as a position of {which}: give --game")
     name, state = found[0]
     game = get_game(name)
     if symmetric and not game.symmetric_positions:

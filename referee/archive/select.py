@@ -26,6 +26,7 @@ import msgspec
 from referee.archive.choices import STDOUT, SplitBy
 from referee.archive.entries import ArchiveError, Entry, read_entries
 from referee.archive.filters import Criteria
+from referee.escaping import printable, quoted
 from referee.file_names import file_stem
 from referee.files import folder_atomically, write_atomically
 from referee.records.formats import FileFormat, format_named, formats
@@ -220,10 +221,11 @@ def unknown_names(paths: list[str], criteria: Criteria, seen: Seen) -> list[str]
     notes = []
     for name in players:
         if name not in seen.players:
-            notes.append(f"no game has a player named {name!r}{_nearest(name, seen.players)}")
+            notes.append(f"no game has a player named {quoted(name)}{_nearest(name, seen.players)}")
     for word in events:
         if not _in_event(word, seen.events):
-            notes.append(f"no event or tournament id has {word!r}{_nearest(word, seen.events)}")
+            nearest = _nearest(word, seen.events)
+            notes.append(f"no event or tournament id has {quoted(word)}{nearest}")
     return notes
 
 
@@ -237,7 +239,7 @@ def _nearest(text: str, known: set[str]) -> str:
     if not known:
         return ""
     names = difflib.get_close_matches(text, sorted(known), n=3, cutoff=0)
-    return f"; nearest: {', '.join(names)}"
+    return f"; nearest: {', '.join(printable(name) for name in names)}"  # names of records
 
 
 def reservoir(entries: Iterable[T], size: int, rng: random.Random) -> list[T]:

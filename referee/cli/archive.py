@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.archive.choices import STDOUT, SplitBy, StatsFormat
-from referee.cli.bounds import MAX_GAMES, MAX_TURNS
+from referee.bounds import MAX_GAMES, MAX_TURNS
 from referee.cli.output import echo, fail
 from referee.records.reasons import Reason
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.bounds import MAX_GAMES, MAX_PERFT_DEPTH, MAX_TURNS
+from referee.bounds import MAX_GAMES, MAX_PERFT_DEPTH, MAX_TURNS
 from referee.cli.output import echo, fail
 from referee.games import GAME_NAMES
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.bounds import MAX_OPENING_PLIES
+from referee.bounds import MAX_OPENING_PLIES
 from referee.cli.output import echo, fail
 from referee.wording import plural
 

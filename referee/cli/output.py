@@ -108,7 +108,10 @@ def echo(message: str = "", err: bool = False, indent: str | None = None) -> Non
     message = escaped(message)  # a file name or an argument that is no UTF-8
     width = terminal_width(stream)
     if width is None:
-        print(message, file=stream, flush=True)
+        # The line and its end in one write: the worker processes of a tournament print
+        # their warnings to the same stderr, and two lines must not run into each other.
+        stream.write(message + "\n")
+        stream.flush()
         return
     message = wrapped(message, width, indent)
     if _live is not None:

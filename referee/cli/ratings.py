@@ -10,8 +10,9 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.bounds import MAX_RATING, MAX_SAMPLES, MAX_SEED
+from referee.bounds import MAX_RATING, MAX_SAMPLES, MAX_SEED
 from referee.cli.output import echo, fail, wide_console
+from referee.escaping import quoted
 from referee.wording import plural
 
 
@@ -200,7 +201,7 @@ def _anchors(given: list[str], rating: float) -> tuple[tuple[str, float], ...]:
         try:
             anchors.append((name, float(value)))
         except ValueError:
-            fail(f"--anchor {item!r}: the rating after '=' must be a number")
+            fail(f"--anchor {quoted(item)}: the rating after '=' must be a number")
     return tuple(anchors)
 
 
@@ -210,7 +211,7 @@ def _advantage(text: str) -> float | None:
     try:
         return float(text)
     except ValueError:
-        fail(f"--seat-advantage {text!r}: give fit, 0, or a number of Elo points")
+        fail(f"--seat-advantage {quoted(text)}: give fit, 0, or a number of Elo points")
 
 
 def print_standings(folder: Path) -> None:

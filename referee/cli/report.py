@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.bounds import MAX_GAMES, MAX_RATING, MAX_TURNS
+from referee.bounds import MAX_GAMES, MAX_RATING, MAX_TURNS
 from referee.cli.output import echo
 
 

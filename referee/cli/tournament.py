@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.bounds import MAX_GAMES, MAX_JOBS, MAX_LOG_MB, MAX_ROUNDS, MAX_SECONDS, MAX_TURNS
+from referee.bounds import (
+    MAX_GAMES,
+    MAX_JOBS,
+    MAX_LOG_MB,
+    MAX_ROUNDS,
+    MAX_SECONDS,
+    MAX_TURNS,
+    MIN_LOG_MB,
+    MIN_SECONDS,
+)
 from referee.cli.output import echo, fail
 from referee.cli.ratings import print_standings, ratings
 from referee.games import GAME_NAMES
@@ -28,7 +37,14 @@ DaskOption = Annotated[
         help="run on a Dask cluster: tcp://host:port, or 'local' to start one here",
     ),
 ]
-ConcurrencyOption = Annotated[int, typer.Option(min=1, max=MAX_JOBS, help="games played at once")]
+ConcurrencyOption = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        max=MAX_JOBS,
+        help="games played at once (no more processes than pairs of games left)",
+    ),
+]
 QuietOption = Annotated[
     bool,
     typer.Option(
@@ -143,7 +159,11 @@ def _run(
         with ExitStack() as stack:
             factory = None
             if dask is not None:
-                factory = stack.enter_context(dask_executors(dask, concurrency))
+                from referee.tournament.schedule import schedule_size
+
+                # A local cluster starts its workers first: no more than the schedule's pairs.
+                workers = min(concurrency, schedule_size(known) // 2)
+                factory = stack.enter_context(dask_executors(dask, workers))
             progress = stack.enter_context(
                 TournamentProgress(
                     not quiet, unit[1], before_play=None if quiet else lambda: _note_timed(known)
@@ -267,7 +287,9 @@ def run(
     log_limit_mb: Annotated[
         float | None,
         typer.Option(
-            min=0.001, max=MAX_LOG_MB, help="cap of each external bot's stderr log (default 10)"
+            min=MIN_LOG_MB,
+            max=MAX_LOG_MB,
+            help="cap of each external bot's stderr log (default 10)",
         ),
     ] = None,
     games_per_pair: Annotated[
@@ -291,7 +313,9 @@ def run(
     time_limit: Annotated[
         float | None,
         typer.Option(
-            min=0.001, max=MAX_SECONDS, help="seconds per move for external bots  [default: 60]"
+            min=MIN_SECONDS,
+            max=MAX_SECONDS,
+            help="seconds per move for external bots  [default: 60]",
         ),
     ] = None,
     tc: Annotated[

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from referee.escaping import quoted
 from referee.games.base import Game, RulesetError
 from referee.wording import did_you_mean
 
@@ -63,7 +64,7 @@ def get_game(name: str) -> Game[Any, Any]:
     if name not in _plugins:
         known = registered_names()
         raise RulesetError(
-            f"unknown game {name!r}{did_you_mean(name, known)} (known: {', '.join(known)})"
+            f"unknown game {quoted(name)}{did_you_mean(name, known)} (known: {', '.join(known)})"
         )
     return _plugins[name]
 

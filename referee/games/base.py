@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from referee.errors import RefereeError
+from referee.escaping import quoted
 
 Roll = tuple[int, ...]
 """The dice of one chance event: the opening (one die per seat) or a turn roll (two dice)."""
@@ -202,7 +203,7 @@ class Game(ABC, Generic[S, M]):
     def ruleset(self, variant: str = "standard", **options: Any) -> Ruleset:
         if variant not in self.variants:
             known = ", ".join(self.variants)
-            raise RulesetError(f"{self.name} has no variant {variant!r} (known: {known})")
+            raise RulesetError(f"{self.name} has no variant {quoted(variant)} (known: {known})")
         return Ruleset(self.name, variant, 1, tuple(sorted(options.items())))
 
     def parse_ruleset(self, text: str) -> Ruleset:

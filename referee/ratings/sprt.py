@@ -36,6 +36,7 @@ from typing import Literal
 
 import numpy as np
 
+from referee.escaping import quoted
 from referee.ratings.errors import RatingsError
 from referee.wording import plural
 
@@ -83,7 +84,7 @@ class SprtSpec:
             key, eq, value = item.partition("=")
             key = key.strip()
             if not eq or key not in ("elo0", "elo1", "alpha", "beta"):
-                raise SprtError(f"SPRT: {item!r} is not one of elo0=, elo1=, alpha=, beta=")
+                raise SprtError(f"SPRT: {quoted(item)} is not one of elo0=, elo1=, alpha=, beta=")
             if key in fields:
                 raise SprtError(f"SPRT: {key} given twice")
             fields[key] = value.strip()
@@ -95,7 +96,7 @@ class SprtSpec:
             try:
                 numbers[key] = float(fields[key])
             except ValueError:
-                raise SprtError(f"SPRT: {key}={fields[key]!r} is not a number") from None
+                raise SprtError(f"SPRT: {key}={quoted(fields[key])} is not a number") from None
             if not math.isfinite(numbers[key]):
                 raise SprtError(f"SPRT: {key} must be a finite number")
         return cls(**numbers)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from referee.escaping import quoted
 from referee.games import listing_order
 from referee.ratings.errors import RatingsError
 from referee.ratings.fit import Bound, Fit, FitGames, Interval, fit_ratings, los_matrix
@@ -89,11 +90,11 @@ class RatingOptions:
             raise RatingsError(f"the prior must be a positive number of games, not {self.prior}")
         if self.interval not in ("robust", "information", "bootstrap"):
             raise RatingsError(
-                f"unknown interval {self.interval!r} (known: robust, information, bootstrap)"
+                f"unknown interval {quoted(self.interval)} (known: robust, information, bootstrap)"
             )
         for name, value in self.anchored():
             if not math.isfinite(value):
-                raise RatingsError(f"the rating of anchor {name!r} must be a finite number")
+                raise RatingsError(f"the rating of anchor {quoted(name)} must be a finite number")
         if self.advantage is not None and not math.isfinite(self.advantage):
             raise RatingsError(
                 f"the first-move advantage must be a finite number, not {self.advantage}"
@@ -147,7 +148,7 @@ def build_tables(games: Games, options: RatingOptions | None = None) -> list[Rat
     frame = games.frame
     for name, _ in options.anchored():
         if not ((frame["seat0"] == name) | (frame["seat1"] == name)).any():
-            raise RatingsError(f"the anchor bot {name!r} played none of the games")
+            raise RatingsError(f"the anchor bot {quoted(name)} played none of the games")
     tables = []
     for (game, variant), part in frame.groupby(["game", "variant"], observed=True, sort=True):
         unfinished = games.unfinished.get((str(game), str(variant)), 0)

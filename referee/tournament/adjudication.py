@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from referee.escaping import quoted
 from referee.records.model import Reason, Result
 
 
@@ -63,13 +64,15 @@ def _number(text: str, rule: str, what: str) -> float:
     except ValueError:
         value = math.nan
     if not math.isfinite(value):
-        raise ValueError(f"adjudication {rule!r}: {what} {text!r} is not a number")
+        raise ValueError(f"adjudication {quoted(rule)}: {what} {quoted(text)} is not a number")
     return value
 
 
 def _count(text: str, rule: str, what: str, least: int) -> int:
     if not text.strip().isdigit() or int(text) < least:
-        raise ValueError(f"adjudication {rule!r}: {what} {text!r} is not a whole number >= {least}")
+        raise ValueError(
+            f"adjudication {quoted(rule)}: {what} {quoted(text)} is not a whole number >= {least}"
+        )
     return int(text)
 
 
@@ -81,16 +84,20 @@ def parse_rule(text: str) -> ResignRule | DrawRule:
     if name == "resign" and eq and len(parts) == 2:
         score = abs(_number(parts[0], text, "SCORE"))
         if score == 0:
-            raise ValueError(f"adjudication {text!r}: a resign SCORE must not be 0")
+            raise ValueError(f"adjudication {quoted(text)}: a resign SCORE must not be 0")
         return ResignRule(score, _count(parts[1], text, "MOVES", 1))
     if name == "draw" and eq and len(parts) == 3:
         score = _number(parts[0], text, "SCORE")
         if score < 0:
-            raise ValueError(f"adjudication {text!r}: a draw SCORE is a bound on |score|, >= 0")
+            raise ValueError(
+                f"adjudication {quoted(text)}: a draw SCORE is a bound on |score|, >= 0"
+            )
         return DrawRule(
             score, _count(parts[1], text, "MOVES", 1), _count(parts[2], text, "AFTER", 0)
         )
-    raise ValueError(f"adjudication {text!r} is not resign=SCORE:MOVES or draw=SCORE:MOVES:AFTER")
+    raise ValueError(
+        f"adjudication {quoted(text)} is not resign=SCORE:MOVES or draw=SCORE:MOVES:AFTER"
+    )
 
 
 def parse_adjudication(items: Sequence[str]) -> Adjudication:

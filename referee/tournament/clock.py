@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from referee.escaping import quoted
 from referee.games.agent import Clock
 
 _SYNTAX = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(?:\+\s*(\d+(?:\.\d*)?|\.\d+)\s*)?$")
@@ -34,14 +35,14 @@ def parse_time_control(text: str) -> TimeControl:
     match = _SYNTAX.match(text)
     if match is None:
         raise ValueError(
-            f"time control {text!r} is not BASE+INC in seconds (e.g. '10+0.1', or '40')"
+            f"time control {quoted(text)} is not BASE+INC in seconds (e.g. '10+0.1', or '40')"
         )
     base, increment = (float(part) if part else 0.0 for part in match.groups())
     if not (math.isfinite(base) and math.isfinite(increment)):
-        raise ValueError(f"time control {text!r}: give finite seconds")
+        raise ValueError(f"time control {quoted(text)}: give finite seconds")
     control = TimeControl(round(base * 1000), round(increment * 1000), text)
     if control.base_ms <= 0:
-        raise ValueError(f"time control {text!r}: the game needs some time (BASE > 0)")
+        raise ValueError(f"time control {quoted(text)}: the game needs some time (BASE > 0)")
     return control
 
 

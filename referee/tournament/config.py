@@ -22,8 +22,19 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from referee.bounds import (
+    MAX_GAMES,
+    MAX_LINE_BYTES,
+    MAX_LOG_MB,
+    MAX_MEMORY_MB,
+    MAX_ROUNDS,
+    MAX_SECONDS,
+    MAX_TURNS,
+    MIN_LOG_MB,
+    MIN_SECONDS,
+)
 from referee.errors import RefereeError, plain_problem
-from referee.escaping import escaped
+from referee.escaping import escaped, quoted
 from referee.games import get_game
 from referee.records.model import MAX_NAME
 from referee.tournament.adjudication import Adjudication, parse_adjudication
@@ -129,11 +140,19 @@ class BotEntry(BaseModel):
     protocol: Literal["json", "trax"] = "json"
     startup_time: float = Field(
         default=10.0,
-        gt=0,
+        ge=MIN_SECONDS,
+        le=MAX_SECONDS,
         description="seconds to answer the hello; added to a Trax contest program's first move",
     )
-    memory_mb: int | None = Field(default=None, ge=16, description="address-space cap")
-    max_line: int = Field(default=1 << 20, ge=64, description="longest line accepted, bytes")
+    memory_mb: int | None = Field(
+        default=None, ge=16, le=MAX_MEMORY_MB, description="address-space cap"
+    )
+    max_line: int = Field(
+        default=1 << 20,
+        ge=64,
+        le=MAX_LINE_BYTES,
+        description="longest line accepted, bytes",
+    )
     # Launch settings of an external program (docs/bot-protocol.md).
     dir: str | None = Field(
         default=None, description="working folder (default: the tournament's scratch folder)"
@@ -142,7 +161,9 @@ class BotEntry(BaseModel):
     env: dict[str, str | None] = Field(
         default={}, description="variables added to its environment (stored: the names only)"
     )
-    time_limit: float | None = Field(default=None, gt=0, description="seconds per move")
+    time_limit: float | None = Field(
+        default=None, ge=MIN_SECONDS, le=MAX_SECONDS, description="seconds per move"
+    )
     trax_team: bool = Field(
         default=False, description="Trax contest protocol: send -T and read the team name first"
     )
@@ -153,12 +174,13 @@ class BotEntry(BaseModel):
     @model_validator(mode="after")
     def _one_kind(self) -> BotEntry:
         if (self.spec is None) == (self.command is None):
-            raise ValueError(f"bot {self.name!r} needs exactly one of 'spec' or 'command'")
+            raise ValueError(f"bot {quoted(self.name)} needs exactly one of 'spec' or 'command'")
         if self.spec is not None:
             given = [key for key in LAUNCH_SETTINGS if getattr(self, key)]
             if given:
                 raise ValueError(
-                    f"bot {self.name!r} is built in: {', '.join(given)} only apply to programs"
+                    f"bot {quoted(self.name)} is built in: {', '.join(given)} only apply to "
+                    "programs"
                 )
         return self
 
@@ -184,11 +206,15 @@ class TournamentConfig(BaseModel):
     options: dict[str, str | int] = Field(default={}, description="ruleset options")
     bots: list[BotEntry] = Field(min_length=2)
     games_per_pair: int = Field(
-        default=2, ge=2, le=1_000_000, description="games of each pairing, even"
+        default=2, ge=2, le=MAX_ROUNDS, description="games of each pairing, even"
     )
     seed: str = "1"
-    turn_cap: int | None = Field(default=None, ge=1, description="adjudicated draw after this")
-    time_limit: float | None = Field(default=None, gt=0, description="seconds per move")
+    turn_cap: int | None = Field(
+        default=None, ge=1, le=MAX_TURNS, description="adjudicated draw after this"
+    )
+    time_limit: float | None = Field(
+        default=None, ge=MIN_SECONDS, le=MAX_SECONDS, description="seconds per move"
+    )
     tc: TimeControlField | None = Field(default=None, description=TC_HELP)
     adjudicate: AdjudicationField = Field(
         default=Adjudication(),
@@ -200,21 +226,34 @@ class TournamentConfig(BaseModel):
         default=[], description="variables of the runner's environment passed to every program"
     )
     log_limit_mb: float = Field(
-        default=10.0, gt=0, description="cap of each program's stderr log over the tournament"
+        default=10.0,
+        ge=MIN_LOG_MB,
+        le=MAX_LOG_MB,
+        description="cap of each program's stderr log over the tournament",
     )
     format: Literal["round-robin", "gauntlet"] = Field(
         default="round-robin",
         description="round-robin: every pairing; gauntlet: the first `seeds` bots meet all others",
     )
-    seeds: int = Field(default=1, ge=1, description="gauntlet: how many bots play everyone")
+    seeds: int = Field(
+        default=1,
+        ge=1,
+        le=MAX_ROUNDS,
+        description="gauntlet: how many bots play everyone",
+    )
     rounds: int = Field(
-        default=1, ge=1, le=1_000_000, description="times the whole schedule is played"
+        default=1,
+        ge=1,
+        le=MAX_ROUNDS,
+        description="times the whole schedule is played",
     )
     openings: list[str] | None = Field(
         default=None, description="the opening suite, one opening a line (docs/tournaments.md)"
     )
     openings_order: Literal["sequential", "random"] = "sequential"
-    openings_start: int = Field(default=1, ge=1, description="the suite's line to begin with")
+    openings_start: int = Field(
+        default=1, ge=1, le=MAX_GAMES, description="the suite's line to begin with"
+    )
     sprt: SprtField | None = Field(
         default=None, description="'elo0=0,elo1=5,alpha=0.05,beta=0.05': stop at a decision"
     )
@@ -306,11 +345,11 @@ def bot_entries(specs: list[str], externals: list[str], base: Path | None = None
         try:
             entries.append(BotEntry(name=spec if not repeat else f"{spec}#{repeat + 1}", spec=spec))
         except ValidationError as error:  # a name too long
-            raise ConfigError(f"bot spec {spec[:40]!r}...: {first_problem(error)}") from None
+            raise ConfigError(f"bot spec {quoted(spec[:40])}...: {first_problem(error)}") from None
     for item in externals:
         name, eq, command = item.partition("=")
         if not eq or not name.strip() or not command.strip():
-            raise ConfigError(f"external bot {item!r} is not NAME=COMMAND")
+            raise ConfigError(f"external bot {quoted(item)} is not NAME=COMMAND")
         protocol: Literal["json", "trax"] = "json"
         if name.endswith("@trax"):
             name, protocol = name.removesuffix("@trax"), "trax"
@@ -347,28 +386,29 @@ def with_bot_options(config: TournamentConfig, items: list[str], base: Path) -> 
         target, eq, value = item.partition("=")
         name, dot, key = target.rpartition(".")
         if not eq or not dot:
-            raise ConfigError(f"--bot-option {item!r} is not NAME.KEY=VALUE")
+            raise ConfigError(f"--bot-option {quoted(item)} is not NAME.KEY=VALUE")
         if name not in bots:
-            raise ConfigError(f"--bot-option {item!r}: no bot {name!r} ({', '.join(bots)})")
+            known = ", ".join(bots)
+            raise ConfigError(f"--bot-option {quoted(item)}: no bot {quoted(name)} ({known})")
         if key in ("name", "spec", "command"):
-            raise ConfigError(f"--bot-option {item!r}: {key} is not a launch setting")
+            raise ConfigError(f"--bot-option {quoted(item)}: {key} is not a launch setting")
         fields: dict[str, object] = dict(bots[name])
         if key == "args":
             try:
                 fields["args"] = [*bots[name].args, *shlex.split(value)]
             except ValueError as error:  # an unclosed quote
-                raise ConfigError(f"--bot-option {item!r}: {error}") from None
+                raise ConfigError(f"--bot-option {quoted(item)}: {error}") from None
         elif key == "env":
             variable, eq, text = value.partition("=")
             if not eq or not variable:
-                raise ConfigError(f"--bot-option {item!r}: give env as {name}.env=VAR=VALUE")
+                raise ConfigError(f"--bot-option {quoted(item)}: give env as {name}.env=VAR=VALUE")
             fields["env"] = {**bots[name].env, variable: text}
         else:
             fields[key] = value
         try:
             entry = BotEntry.model_validate(fields)
         except ValidationError as error:
-            raise ConfigError(f"--bot-option {item!r}: {first_problem(error)}") from None
+            raise ConfigError(f"--bot-option {quoted(item)}: {first_problem(error)}") from None
         if key == "dir":
             entry = resolve_paths(entry, base)
         bots[name] = entry
@@ -412,8 +452,9 @@ def with_environment(
         missing = [name for name, value in bot.env.items() if value is None and name not in source]
         if missing:
             raise ConfigError(
-                f"bot {bot.name!r} needs {', '.join(missing)} in the environment (tournament.json "
-                "keeps the names of its env, not the values): set them and resume again"
+                f"bot {quoted(bot.name)} needs {', '.join(missing)} in the environment "
+                "(tournament.json keeps the names of its env, not the values): set them and "
+                "resume again"
             )
         values = {name: source[name] if value is None else value for name, value in bot.env.items()}
         bots.append(bot.model_copy(update={"env": values}))
@@ -426,7 +467,7 @@ def ruleset_options(items: list[str]) -> dict[str, str | int]:
     for item in items:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise ConfigError(f"ruleset option {item!r} is not KEY=VALUE")
+            raise ConfigError(f"ruleset option {quoted(item)} is not KEY=VALUE")
         options[key.strip()] = int(value) if value.strip().isdigit() else value.strip()
     return options
 
@@ -452,7 +493,8 @@ def load_config_file(path: Path, overrides: dict[str, object]) -> TournamentConf
     suite = data.pop("openings", None) if isinstance(data.get("openings"), str) else None
     start = data.pop("openings_start", None) if suite is not None else None
     try:
-        config = TournamentConfig.model_validate(data)
+        # Strict: a number written as a string ("3") is a mistake in a file that has numbers.
+        config = TournamentConfig.model_validate(data, strict=True)
     except ValidationError as error:
         raise ConfigError(f"{path}: {first_problem(error)}") from None
     if suite is not None:

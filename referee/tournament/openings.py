@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from referee.errors import RefereeError
+from referee.escaping import quoted
 from referee.games.base import Game, GameError, IllegalMove, Ruleset, State
 
 SEPARATOR = "|"
@@ -82,7 +83,8 @@ def read_opening(game: Game[Any, Any], ruleset: Ruleset, text: str, where: str) 
         state = game.initial_state(ruleset, start_text or None)
         start = game.format_position(state) if start_text else None
     except GameError as error:
-        raise OpeningError(where, "start", f"start position {start_text!r}: {error}") from None
+        shown = quoted(start_text)
+        raise OpeningError(where, "start", f"start position {shown}: {error}") from None
     tokens = _tokens(moves_text)
     if tokens and game.has_dice:
         raise OpeningError(
@@ -94,16 +96,17 @@ def read_opening(game: Game[Any, Any], ruleset: Ruleset, text: str, where: str) 
         raise OpeningError(where, "empty", "neither a start position nor moves")
     played: list[str] = []
     for number, token in enumerate(tokens, start=1):
+        move_text = f"move {number} {quoted(token)}"
         if state.is_terminal():
-            raise OpeningError(where, "after-end", f"move {number} {token!r} after the game ended")
+            raise OpeningError(where, "after-end", f"{move_text} after the game ended")
         try:
             move = game.parse_move(state, token)
             played.append(game.format_move(state, move))
             state = state.play(move)
         except IllegalMove as error:
-            raise OpeningError(where, error.rule, f"move {number} {token!r}: {error}") from None
+            raise OpeningError(where, error.rule, f"{move_text}: {error}") from None
         except GameError as error:
-            raise OpeningError(where, "notation", f"move {number} {token!r}: {error}") from None
+            raise OpeningError(where, "notation", f"{move_text}: {error}") from None
     if state.is_terminal():
         raise OpeningError(where, "after-end", "the game is over at the end of the book")
     return Opening(start, tuple(played))

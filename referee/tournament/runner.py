@@ -16,6 +16,7 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Protocol
 
+from referee.bounds import MAX_JOBS
 from referee.errors import RefereeError
 from referee.players.process import kill_orphans
 from referee.players.registry import make_bot
@@ -317,8 +318,15 @@ def _run_locked(
     if first is None:
         return summary
     todo = chain([first], todo)
+    workers = min(options.concurrency, MAX_JOBS)
+    if left <= 2 * workers:
+        # Few games left: a worker for each pair of them at most (a batch is whole pairs),
+        # not processes that would have nothing to play.
+        listed = list(todo)
+        workers = min(workers, len({job.pair for job in listed}))
+        todo = iter(listed)
     # An SPRT plays its schedule wave by wave, looking at the test after each.
-    size = BatchSize(left, options.concurrency)
+    size = BatchSize(left, workers)
     waves: Iterator[Iterator[list[GameJob]]] = (
         iter([batches(todo, size)])
         if tracker is None
@@ -334,12 +342,13 @@ def _run_locked(
         summary=summary,
         options=options,
         progress=progress,
+        workers=workers,
         size=size,
     )
     run.source = next(waves)
     with store.open_for_append() as out, _stop_signals() as told:
         for _attempt in range(RESTARTS + 1):
-            executor = (options.executor_factory or process_pool(options.concurrency))()
+            executor = (options.executor_factory or process_pool(workers))()
             try:
                 while True:
                     broken = run.attempt(executor, out, told)
@@ -404,6 +413,8 @@ class _Run:
     summary: RunSummary
     options: RunOptions
     progress: Progress | None
+    workers: int
+    """The processes the run starts: `options.concurrency` capped by the pairs left."""
     size: BatchSize
     """The size of the batches the source makes, set by those that came back."""
     source: Iterator[list[GameJob]] = field(default_factory=lambda: iter(()))
@@ -422,7 +433,7 @@ class _Run:
         a time; whether its pool broke (the batches that did not come back are to retry)."""
         futures: dict[Future[PlayedBatch], tuple[list[GameJob], Path]] = {}
         folder = str(self.store.directory.resolve())
-        limit = IN_FLIGHT_PER_WORKER * max(1, self.options.concurrency)
+        limit = IN_FLIGHT_PER_WORKER * max(1, self.workers)
 
         def submit(batch: list[GameJob], keep_going: bool) -> None:
             results = self.ledger.results

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import json
@@ -18,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
-from referee.files import write_atomically
+from referee.files import cannot_write, write_atomically
 from referee.records.io import RecordError, check_nesting, iter_jsonl, record_to_json
 from referee.records.keys import GameKey, game_key, salvage
 from referee.records.model import Record
@@ -570,7 +571,8 @@ class TournamentStore:
         order; the lines moved, with why. The games of the lines moved are no longer stored:
         `resume` plays them again. Done under the folder's lock, so never while a runner
         appends; games.jsonl is replaced whole (`write_atomically`), and the rejected lines
-        are made durable first, so a crash loses no line (at worst a line is in both files)."""
+        are made durable first, so a crash loses no line (at worst a line is in both files);
+        a file that cannot be written (a full disk) leaves the folder as it was."""
         from referee.validator.check import validate_stream  # replays: only when asked for
 
         with self.lock():
@@ -591,15 +593,27 @@ class TournamentStore:
                         moved.append(DamagedLine(number, refused[number]))
             if not moved:
                 return []
-            self._set_aside(moved)
-            aside = {damage.line for damage in moved}
-            with (
-                self.games_path.open("rb") as stream,
-                write_atomically(self.games_path, "wb") as out,
-            ):
-                for number, raw in enumerate(stream, 1):
-                    if number not in aside:
-                        out.write(raw)
+            side = [self.directory / REJECTED_FILE, self.directory / REJECTED_NOTES]
+            sizes = [path.stat().st_size if path.exists() else None for path in side]
+            original = self.games_path.stat().st_ino
+            try:
+                self._set_aside(moved)
+                aside = {damage.line for damage in moved}
+                with (
+                    self.games_path.open("rb") as stream,
+                    write_atomically(self.games_path, "wb") as out,
+                ):
+                    for number, raw in enumerate(stream, 1):
+                        if number not in aside:
+                            out.write(raw)
+            except BaseException:
+                # A full disk or an interruption before games.jsonl was replaced: its lines
+                # are all still there, so the copies set aside go (a repair run again would
+                # set them aside twice).
+                if self.games_path.stat().st_ino == original:
+                    for path, size in zip(side, sizes, strict=True):
+                        _cut_back(path, size)
+                raise
             self._keys = None
             return moved
 
@@ -607,19 +621,22 @@ class TournamentStore:
         """Append the lines `moved` to games.rejected and why to its notes, durably."""
         wanted = {damage.line for damage in moved}
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        with (
-            self.games_path.open("rb") as stream,
-            (self.directory / REJECTED_FILE).open("ab") as rejected,
-            (self.directory / REJECTED_NOTES).open("a", encoding="utf-8") as notes,
-        ):
+        lines = []
+        with self.games_path.open("rb") as stream:
             for number, raw in enumerate(stream, 1):
                 if number in wanted:
-                    rejected.write(raw if raw.endswith(b"\n") else raw + b"\n")
-            for damage in moved:
-                notes.write(f"{stamp} {GAMES_FILE}:{damage.line}: {damage.reason}\n")
-            for out in (rejected, notes):
-                out.flush()
-                os.fsync(out.fileno())
+                    lines.append(raw if raw.endswith(b"\n") else raw + b"\n")
+        notes = [f"{stamp} {GAMES_FILE}:{damage.line}: {damage.reason}\n" for damage in moved]
+        written = {REJECTED_FILE: b"".join(lines), REJECTED_NOTES: "".join(notes).encode("utf-8")}
+        for name, data in written.items():
+            path = self.directory / name
+            try:
+                with path.open("ab") as out:
+                    out.write(data)
+                    out.flush()
+                    os.fsync(out.fileno())
+            except OSError as error:
+                raise cannot_write(path, error) from None
 
     def open_for_append(self) -> IO[bytes]:
         """Open games.jsonl for appending, first cutting off a last line left half-written."""
@@ -655,10 +672,30 @@ class TournamentStore:
         if fresh:
             # One write and one sync for the batch (a group commit): it survives a crash of
             # this process or of the machine, and costs about as much as a short game.
-            stream.write(b"".join(fresh))
             stream.flush()
-            os.fsync(stream.fileno())
+            descriptor = stream.fileno()
+            whole = os.fstat(descriptor).st_size
+            data = memoryview(b"".join(fresh))
+            try:
+                while data:  # past the buffer: a failed write leaves nothing to write later
+                    data = data[os.write(descriptor, data) :]
+                os.fsync(descriptor)
+            except OSError as error:
+                # A full disk or a size limit midway: cut the half-written line off, so the
+                # file holds whole games only (the batch's spool file keeps them for resume).
+                with contextlib.suppress(OSError):
+                    os.ftruncate(descriptor, whole)
+                raise cannot_write(self.games_path, error) from None
         return refused
+
+
+def _cut_back(path: Path, size: int | None) -> None:
+    """`path` back to its first `size` bytes, or removed when it was not there (None)."""
+    with contextlib.suppress(OSError):
+        if size is None:
+            path.unlink(missing_ok=True)
+        else:
+            os.truncate(path, size)
 
 
 def _complete_length(stream: IO[bytes], chunk: int = 1 << 16) -> int:

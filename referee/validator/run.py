@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from referee.bounds import MAX_JOBS
 from referee.errors import RefereeError
 from referee.records.formats import formats
 from referee.validator.check import validate_file, validate_stream
@@ -80,13 +81,15 @@ def validate_files(files: list[str], jobs: int = 1) -> Iterator[GameReport]:
     """The reports of every game, file by file in the order given.
 
     With one job the games are streamed, so memory stays flat on a large file; with more,
-    whole files are checked in parallel worker processes.
+    whole files are checked in parallel worker processes: no more than MAX_JOBS, nor than the
+    files on disk (a process more would have nothing to check).
     """
+    on_disk = [file for file in files if file != STDIN]
+    jobs = min(jobs, len(on_disk), MAX_JOBS)
     if jobs <= 1:
         for file in files:
             yield from _reports(file)
         return
-    on_disk = [file for file in files if file != STDIN]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         chunk = max(1, len(on_disk) // (8 * jobs))
         parallel = pool.map(_file_reports, on_disk, chunksize=chunk)

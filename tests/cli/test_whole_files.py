@@ -8,6 +8,7 @@ so that a write past it fails with EFBIG instead of killing the process): no roo
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import os
 import resource
@@ -36,13 +37,13 @@ MACHINE = 4
 """The documented exit code of a failure of the machine (README, docs/design.md)."""
 
 
-def _limited() -> None:
+def _limited(size: int = LIMIT) -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (LIMIT, LIMIT))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
 
 
 def referee(
-    args: list[str], limit: bool = True, stdin: bytes = b""
+    args: list[str], limit: bool = True, stdin: bytes = b"", size: int = LIMIT
 ) -> subprocess.CompletedProcess[str]:
     code = (
         "import sys; sys.argv = ['referee', *sys.argv[1:]]; "
@@ -51,7 +52,7 @@ def referee(
     return subprocess.run(
         [sys.executable, "-c", code, *args],
         input=stdin.decode(),
-        preexec_fn=_limited if limit else None,
+        preexec_fn=functools.partial(_limited, size) if limit else None,
         capture_output=True,
         text=True,
         timeout=300,
@@ -99,6 +100,8 @@ def assert_machine_failure(
         ("ratings.json", ["ratings", "{t}", "--format", "json", "-o", "{out}"]),
         ("ratings.png", ["ratings", "{t}", "--plot", "{out}"]),
         ("stats.md", ["stats", "{t}", "-o", "{out}"]),
+        ("stats.csv", ["stats", "{t}", "--format", "csv", "-o", "{out}"]),
+        ("stats.json", ["stats", "{t}", "--format", "json", "-o", "{out}"]),
         ("turns.png", ["stats", "{t}", "--plot", "{out}"]),
         ("kept.jsonl", ["select", "{t}", "-o", "{out}"]),
         ("kept.json", ["convert", "{t}/games.jsonl", "{out}"]),
@@ -162,6 +165,78 @@ def test_an_extend_that_cannot_write_leaves_the_tournament_as_it_was(
         == 0
     )
     assert json.loads((folder / "tournament.json").read_text())["config"]["games_per_pair"] == 4
+
+
+SAMPLES = Path(__file__).parents[1] / "validator" / "samples"
+
+
+@pytest.mark.parametrize(
+    ("source", "name", "size"),
+    [
+        ("takhteh.jsonl", "games.mat", LIMIT),
+        ("thai.pdn", "games.pdn", 50),
+        ("trax.trx", "g.trx", 40),
+    ],
+)
+def test_a_conversion_to_each_format_past_the_limit_exits_4(
+    tmp_path: Path, source: str, name: str, size: int
+) -> None:
+    out = tmp_path / name
+    out.write_bytes(OLD)
+    before = tree(tmp_path)
+    args = ["convert", str(SAMPLES / source), str(out)]
+    assert_machine_failure(referee(args, size=size), out, tmp_path, before)
+    assert referee(args, limit=False).returncode == 0
+    assert out.read_bytes() != OLD and out.stat().st_size > size
+
+
+def test_a_demo_that_cannot_write_names_the_file(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    result = referee(["demo", "--out", str(out), "-q"])
+    assert result.returncode == MACHINE, result.stderr
+    named = out / "thax" / "tournament.json"
+    assert result.stderr == f"referee: error: cannot write {named}: File too large\n"
+    assert not named.exists()
+    assert [path.name for path in tmp_path.rglob("*") if ".tmp" in path.name] == []
+
+
+def whole_lines(path: Path) -> list[dict[str, object]]:
+    data = path.read_bytes()
+    assert data.endswith(b"\n"), data[-100:]  # no half-written game at the end
+    return [json.loads(line) for line in data.splitlines()]
+
+
+def test_a_tournament_that_cannot_store_a_game_keeps_whole_games(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    args = ["--game", "thax", "--bots", "random,greedy", "--games-per-pair", "20", "-q"]
+    # Room for tournament.json and a game or two, not for the twenty.
+    result = referee(["tournament", "run", *args, "--out", str(out)], size=4000)
+    assert result.returncode == MACHINE, result.stderr
+    games = out / "games.jsonl"
+    assert result.stderr == f"referee: error: cannot write {games}: File too large\n"
+    assert len(whole_lines(games)) < 20
+    assert [path.name for path in out.rglob("*") if ".tmp" in path.name] == []
+    # The games of the batches cut off are played or recovered on resume, none twice.
+    assert referee(["tournament", "resume", str(out), "-q"], limit=False).returncode == 0
+    stored = whole_lines(games)
+    assert len(stored) == 20
+    assert len({json.dumps(game["event"], sort_keys=True) for game in stored}) == 20
+
+
+@pytest.mark.parametrize(("size", "named"), [(LIMIT, "games.jsonl"), (10, "games.rejected")])
+def test_a_repair_that_cannot_write_leaves_the_folder_as_it_was(
+    tournament: Path, tmp_path: Path, size: int, named: str
+) -> None:
+    folder = tmp_path / "t"
+    shutil.copytree(tournament, folder)
+    with (folder / "games.jsonl").open("ab") as games:
+        games.write(b'{"damaged": true}\n')
+    before = tree(folder)
+    result = referee(["tournament", "repair", str(folder)], size=size)
+    assert_machine_failure(result, folder / named, folder, before)
+    assert referee(["tournament", "repair", str(folder)], limit=False).returncode == 0
+    assert (folder / "games.rejected").read_bytes() == b'{"damaged": true}\n'
+    assert (folder / "games.jsonl").read_bytes() == (tournament / "games.jsonl").read_bytes()
 
 
 def test_export_reads_standard_input(tournament: Path) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import itertools
 
+from referee.escaping import quoted
 from referee.games.base import IllegalMove, NotationError
 from referee.games.takhteh.rules import (
     BAR,
@@ -34,7 +35,9 @@ def _point(text: str, token: str) -> int:
     if point is None:
         point = _POINTS.get(text.lower())
         if point is None:
-            raise NotationError(f"{token!r}: {text!r} is not a point (1..24, bar or off)")
+            raise NotationError(
+                f"{quoted(token)}: {quoted(text)} is not a point (1..24, bar or off)"
+            )
     return point
 
 
@@ -71,7 +74,7 @@ def _read(text: str) -> tuple[tuple[Leg, ...], tuple[int, ...], str]:
         head, _, body = text.partition(":")
         dice = head.strip()
         if len(dice) != 2 or not all("1" <= d <= "6" for d in dice):
-            raise NotationError(f"{head!r} is not a roll (write it as two digits, e.g. 31:)")
+            raise NotationError(f"{quoted(head)} is not a roll (write it as two digits, e.g. 31:)")
     segments: list[Leg] = []
     marked: list[int] = []
     for token in (body.replace(",", " ") if "," in body else body).split():
@@ -91,29 +94,29 @@ def _read_token(token: str) -> tuple[tuple[Leg, ...], tuple[int, ...]]:
     if token[-1] == ")":
         steps, paren, number = token[:-1].partition("(")
         if not paren or number not in ("1", "2", "3", "4"):
-            raise NotationError(f"{token!r}: a count is written (1) to (4)")
+            raise NotationError(f"{quoted(token)}: a count is written (1) to (4)")
         count = int(number)
     parts = steps.split("/")
     if len(parts) < 2:
-        raise NotationError(f"{token!r} is not a move (write from/to, e.g. 13/7)")
+        raise NotationError(f"{quoted(token)} is not a move (write from/to, e.g. 13/7)")
     points: list[int] = []
     marked: list[int] = []
     last = len(parts) - 1
     for index, part in enumerate(parts):
         if part[-1:] == "*":
             if index == 0:
-                raise NotationError(f"{token!r}: a hit is marked where a checker lands")
+                raise NotationError(f"{quoted(token)}: a hit is marked where a checker lands")
             point = _point(part[:-1], token)
             marked.append(point)
         else:
             point = _point(part, token)
         if index == 0:
             if point == OFF:
-                raise NotationError(f"{token!r}: a move cannot start from off")
+                raise NotationError(f"{quoted(token)}: a move cannot start from off")
         elif point == BAR:
-            raise NotationError(f"{token!r}: a move cannot end on the bar")
+            raise NotationError(f"{quoted(token)}: a move cannot end on the bar")
         elif point == OFF and index < last:
-            raise NotationError(f"{token!r}: nothing moves on from off")
+            raise NotationError(f"{quoted(token)}: nothing moves on from off")
         points.append(point)
     return tuple(itertools.pairwise(points)) * count, tuple(marked)
 

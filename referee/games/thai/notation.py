@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from referee.escaping import quoted
 from referee.games.base import NotationError
 from referee.games.thai.geometry import DIRECTIONS, STEP
 from referee.games.thai.rules import QUIET_MOVES, ThaiMove, ThaiState
@@ -60,7 +61,7 @@ def _read(state: ThaiState, text: str) -> tuple[ThaiMove, ThaiState | None]:
         capture = "x" in written or "X" in written or ":" in written
         if len(squares) < 2:
             raise NotationError(
-                f"{text!r} is not a move: write from-to (22-18) or a capture with every "
+                f"{quoted(text)} is not a move: write from-to (22-18) or a capture with every "
                 "landing square (26x17x10)"
             )
     if not capture:
@@ -95,8 +96,10 @@ def _square(part: str, text: str) -> int:
     square = _SQUARES.get(part)
     if square is None:
         if part.isascii() and part.isdigit():
-            raise NotationError(f"{text!r}: there is no square {int(part)} (squares are 1..32)")
-        raise NotationError(f"{text!r} is not a move: {part!r} is not a square number")
+            raise NotationError(
+                f"{quoted(text)}: there is no square {int(part)} (squares are 1..32)"
+            )
+        raise NotationError(f"{quoted(text)} is not a move: {quoted(part)} is not a square number")
     return square
 
 

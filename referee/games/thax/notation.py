@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from referee.escaping import quoted
 from referee.games.base import NotationError
 from referee.games.thax.rules import NUMBERS, PASS, Side, ThaxMove
 
@@ -26,26 +27,26 @@ def parse_move(text: str) -> ThaxMove:
         match = _TOKEN.match(token.upper())
         if match is None:
             raise NotationError(
-                f"{token!r} is not a THAX move token (P3, T5>3, R4 or -; spaces 1 to 5)"
+                f"{quoted(token)} is not a THAX move token (P3, T5>3, R4 or -; spaces 1 to 5)"
             )
         kind, first, second = match.group(1), int(match.group(2)), match.group(3)
         if (kind == "T") != (second is not None):
-            raise NotationError(f"{token!r}: only a take is written with '>' (T5>3)")
+            raise NotationError(f"{quoted(token)}: only a take is written with '>' (T5>3)")
         if kind == "P":
             place.append(first)
         elif kind == "T":
             if take:
-                raise NotationError(f"{text!r}: a turn has at most one take")
+                raise NotationError(f"{quoted(text)}: a turn has at most one take")
             take = first
             place.append(int(second))
         else:
             if remove:
-                raise NotationError(f"{text!r}: a turn removes at most one piece")
+                raise NotationError(f"{quoted(text)}: a turn removes at most one piece")
             remove = first
     if (take or remove) and len(tokens) > 1:
-        raise NotationError(f"{text!r}: a take or a removal is the whole turn")
+        raise NotationError(f"{quoted(text)}: a take or a removal is the whole turn")
     if len(place) > 2:
-        raise NotationError(f"{text!r}: a turn places at most two pieces")
+        raise NotationError(f"{quoted(text)}: a turn places at most two pieces")
     return ThaxMove(tuple(sorted(place)), take, remove)
 
 
@@ -69,7 +70,7 @@ def parse_position(text: str) -> tuple[tuple[Side, Side], int | None]:
     match = _POSITION.fullmatch(text.strip())
     if match is None:
         raise NotationError(
-            f"{text!r} is not a THAX position: write each side's covered spaces of 1..5 and "
+            f"{quoted(text)} is not a THAX position: write each side's covered spaces of 1..5 and "
             "the seat to roll, e.g. 11200/01000 1"
         )
     sides = []
@@ -78,7 +79,7 @@ def parse_position(text: str) -> tuple[tuple[Side, Side], int | None]:
         for n, covered in zip(NUMBERS, side, strict=True):
             if covered > n:
                 raise NotationError(
-                    f"{text!r}: seat {seat} has {covered} covered {n}-spaces (at most {n})"
+                    f"{quoted(text)}: seat {seat} has {covered} covered {n}-spaces (at most {n})"
                 )
         sides.append(side)
     roller = match.group(3) or "0"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 
+from referee.escaping import quoted
 from referee.games.base import NotationError
 from referee.games.trax.rules import TraxMove, format_token
 
@@ -33,7 +34,8 @@ def split_token(text: str) -> tuple[int, int, str]:
     match = TOKEN.fullmatch(text.strip().upper())
     if match is None:
         raise NotationError(
-            f"{text!r} is not a Trax move: write column, row and tile, e.g. @0+, B1/ or AA12\\"
+            f"{quoted(text)} is not a Trax move: write column, row and tile, e.g. @0+, B1/ or "
+            "AA12\\"
         )
     letters, digits, symbol = match.groups()
     return column_number(letters), int(digits), symbol
