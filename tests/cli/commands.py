@@ -258,10 +258,14 @@ def run_bounded(
     return Outcome(args, stdin, code, stdout, stderr, seconds, problems)
 
 
-def referee(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+def referee(
+    *args: str, stdin: bytes = b"", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """`python -m referee ARGS`, its environment with `env` added, which prints no traceback."""
     out = subprocess.run(
         [sys.executable, "-m", "referee", *args],
         input=stdin,
+        env=None if env is None else {**os.environ, **env},
         capture_output=True,
         timeout=TIMEOUT,
         check=False,

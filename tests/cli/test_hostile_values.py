@@ -201,3 +201,17 @@ def test_bytes_that_are_no_utf8_in_a_file_name(tmp_path: Path) -> None:
     assert "games\\xff.jsonl" in (tmp_path / "r.html").read_text(encoding="utf-8")
     out = referee("show", str(tmp_path / "missing\udcff.jsonl"))
     one_error_line(out, "missing\\xff.jsonl")
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_an_output_encoding_without_the_characters_written(encoding: str, tmp_path: Path) -> None:
+    """A table's ± and a name's letters in an encoding that has none: escaped, no traceback."""
+    record = first_record({})
+    record["players"][0]["name"] = "\u0101\u4e00"
+    path = tmp_path / "games\udcff.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    out = referee("ratings", str(path), env={"PYTHONIOENCODING": encoding})
+    assert out.returncode == 0, out.stderr
+    assert b"\\u0101\\u4e00" in out.stdout
+    out = referee("show", str(tmp_path / "missing\u00e9.jsonl"), env={"PYTHONIOENCODING": encoding})
+    one_error_line(out, "missing")
