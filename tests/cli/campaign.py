@@ -174,7 +174,8 @@ def given_wrong(draw: st.DrawFn, parameter: Parameter, case: Case) -> list[str]:
         return [draw(st.sampled_from(names), label=parameter.name)]
     value = draw(hostile(parameter), label=parameter.name)
     if value == "-" and case.stdin is None:
-        case.stdin = draw(st.sampled_from([b"", b"\xff\xfe", THAX.read_bytes()]), label="stdin")
+        choices = [b"", b"\xff\xfe", THAX.read_bytes(), bytes(range(256)) * (MB // 256)]
+        case.stdin = draw(st.sampled_from(choices), label="stdin")
     if parameter.name == "--config" and value not in INPUTS:
         value = "config.toml"
     if not parameter.argument:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -215,3 +217,24 @@ def test_an_output_encoding_without_the_characters_written(encoding: str, tmp_pa
     assert b"\\u0101\\u4e00" in out.stdout
     out = referee("show", str(tmp_path / "missing\u00e9.jsonl"), env={"PYTHONIOENCODING": encoding})
     one_error_line(out, "missing")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["export", str(THAX), "-o"],
+        ["ratings", str(THAX), "--plot"],
+        ["stats", str(THAX), "-o"],
+        ["show", str(THAX), "--svg"],
+        ["openings", "-g", "trax", "-o"],
+    ],
+    ids=lambda args: args[0],
+)
+def test_an_empty_output_path_is_the_current_folder(args: list[str], tmp_path: Path) -> None:
+    """`-o ''` names the current folder, which is no file to write (a traceback before)."""
+    out = subprocess.run(
+        [sys.executable, "-m", "referee", *args, ""], cwd=tmp_path, capture_output=True, check=False
+    )
+    assert b"Traceback" not in out.stderr
+    one_error_line(out, "cannot write .: Is a directory")
+    assert list(tmp_path.iterdir()) == []
