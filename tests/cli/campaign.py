@@ -291,19 +291,30 @@ FUZZ = settings(
 
 
 def fuzz(
-    tally: Tally, runs: int, jobs: int, timeout: float, template: Path, derandomize: bool
+    tally: Tally,
+    runs: int,
+    jobs: int,
+    timeout: float,
+    template: Path,
+    derandomize: bool,
+    progress: int = 0,
 ) -> None:
     """`runs` runs of drawn cases, `jobs` at once, each stopped after `timeout` seconds, added
-    to `tally`: failures are kept, not raised, so that every run is counted."""
-    batch = max(jobs, 1) * 2
+    to `tally`: failures are kept, not raised, so that every run is counted. The counts so far
+    are printed every `progress` runs (0: never)."""
+    # Each example runs every command once: hypothesis would draw some commands far more
+    # often than others.
+    commands = sorted(COMMANDS)
 
-    @settings(FUZZ, max_examples=max(runs // batch, 1), derandomize=derandomize)
-    @given(st.lists(cases(template), min_size=batch, max_size=batch))
-    def campaign(drawn: list[Case]) -> None:
+    @settings(FUZZ, max_examples=max(runs // len(commands), 1), derandomize=derandomize)
+    @given(st.tuples(*(cases(template, command) for command in commands)))
+    def campaign(drawn: tuple[Case, ...]) -> None:
         with ThreadPoolExecutor(jobs) as pool:
             outcomes = list(pool.map(lambda case: play(case, template, timeout), drawn))
         for case, outcome in zip(drawn, outcomes, strict=True):
             tally.add(case.command, outcome)
+        if progress and sum(tally.runs.values()) % progress < len(commands):
+            print(tally.table(), flush=True)
 
     campaign()
 
@@ -314,10 +325,19 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=30.0)
     parser.add_argument("--log", type=Path, help="write each failing run here, one JSON a line")
+    parser.add_argument("--progress", type=int, default=200, help="print the counts so often")
     options = parser.parse_args()
     with played_tournament() as template:
         tally = Tally(log=options.log)
-        fuzz(tally, options.runs, options.jobs, options.timeout, template, derandomize=False)
+        fuzz(
+            tally,
+            options.runs,
+            options.jobs,
+            options.timeout,
+            template,
+            derandomize=False,
+            progress=options.progress,
+        )
     print(tally.table())
     sys.exit(1 if tally.failures else 0)
 
