@@ -110,7 +110,8 @@ def structured(draw: st.DrawFn, content: bytes) -> bytes:
     raws: list[str] = []
     line_changes: list[str] = []
     for _ in range(draw(st.integers(1, 4))):
-        slots = _slots(documents)
+        # inside the documents: a document itself is dropped as a line is
+        slots = [slot for document in documents for slot in _slots(document)]
         action = draw(
             st.sampled_from(["swap", "delete", "retype", "retype", "add", "lines"])
             if slots
