@@ -107,15 +107,15 @@ def _writing(
         special, permissions = False, None
     except OSError as error:
         raise cannot_write(path, error) from error
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     inside = False  # whether an error comes from the caller's block
     try:
-        if special:
+        if special:  # a folder too (`.`, an empty path), which has no name to be beside
             with path.open(mode, **text) as file:
                 inside = True
                 yield file
                 inside = False
             return
+        temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
         # 0o666 and O_EXCL: a new file gets the permissions of any new file (the umask), and
         # a name taken by another writer is never written over.
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)

@@ -6,6 +6,7 @@ the engine tools start without pandas, matplotlib, numpy or dask (benchmarks/sta
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from typing import Annotated, Any, NoReturn
@@ -96,6 +97,11 @@ def main() -> NoReturn:
     # package at the first model built, a cost each command would pay at start. A value the
     # user set is kept.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    # An output encoding that lacks a character referee writes (PYTHONIOENCODING=ascii, a
+    # Latin-1 locale: a table's ±, a player's name) shows it escaped, \xb1, not a traceback.
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     try:
         app()
     except BrokenPipeError:

@@ -11,6 +11,7 @@ from referee.archive.choices import STDOUT, SplitBy, StatsFormat
 from referee.bounds import MAX_GAMES, MAX_TURNS
 from referee.cli.output import echo, fail
 from referee.records.reasons import Reason
+from referee.wording import plural
 
 if TYPE_CHECKING:
     from referee.archive.positions import PositionQuery
@@ -207,10 +208,13 @@ def stats(
 
     errors: list[str] = []
     summary = collect_stats(paths, plies, lambda line: errors.append(line))
+    if not summary.groups:
+        # Nothing to show: the error is one line, with the first game's reason.
+        more = max(len(errors) - 1, 0)
+        others = f"; {plural(more, 'other game')} too (referee validate lists them)"
+        fail("no game read" + (f": {errors[0]}" if errors else "") + (others if more else ""))
     for line in errors:
         echo(f"left out: {line}", err=True)
-    if not summary.groups:
-        fail("no game read")
     text = render_stats(summary, format, openings)
     if plot is not None:
         from referee.archive.plot import plot_turns

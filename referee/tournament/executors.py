@@ -90,6 +90,8 @@ def dask_executors(address: str, workers: int) -> Iterator[ExecutorFactory]:
             client = Client(address, timeout=10)
         except OSError as error:
             raise ConfigError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        except ValueError as error:  # no address: empty, no port, an unknown scheme
+            raise ConfigError(f"--dask {address!r} is no scheduler address: {error}") from None
     try:
         yield lambda: client.get_executor(pure=False)
     finally:

@@ -18,6 +18,7 @@ from referee.records.model import Record, Result
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
 from tests.archive.helpers import archives, pool, select, stats, write_jsonl
+from tests.cli.commands import one_error_line, referee
 
 SOLVED_FIRST_MOVER = 0.5182474968634
 """The first player's chance under perfect play (docs/thax.md)."""
@@ -193,3 +194,13 @@ def test_perfect_thax_first_mover_edge_over_ten_thousand_games(tmp_path) -> None
     assert mover["games"] == 10_000
     assert mover["low"] <= SOLVED_FIRST_MOVER <= mover["high"]
     assert mover["low"] > 0.5
+
+
+def test_no_game_read_is_one_line_with_the_first_reason(tmp_path: Path) -> None:
+    """Every game left out: the error names the first one's file, line and reason in its one
+    line, and counts the others (issue 31: a line for each, then the error, before)."""
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(b'{"format": "referee"}\n\xff\n')
+    line = one_error_line(referee("stats", str(path)), f"no game read: {path}:1: game 1")
+    assert line.endswith("; 1 other game too (referee validate lists them)")
+    one_error_line(referee("stats", "-", stdin=b"[1]\n"), "no game read: <stdin>:1")

@@ -16,36 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.cli.app import app
 from referee.records.io import MAX_NESTING, RecordError, check_nesting
+from tests.cli.commands import THAX, base_args, numeric_options, one_error_line, referee
 from tests.cli.test_fuzz_commands import run
 
-SAMPLES = Path(__file__).parents[1] / "validator" / "samples"
-THAX = SAMPLES / "thax.jsonl"
-TIMEOUT = 120
 IN_PROCESS_TIMEOUT = 30
 HOSTILE = ["-1", "0", str(2**64), str(10**30), "nan", "inf", "", "\udcff"]
 """Values for every numeric option; those after the first two are never in range."""
-
-
-def numeric_options() -> list[tuple[tuple[str, ...], str, Any]]:
-    """(command path, option, parameter) for every int and float option of every command."""
-    found = []
-
-    def walk(command: Any, path: tuple[str, ...]) -> None:
-        for name, sub in getattr(command, "commands", {}).items():
-            walk(sub, (*path, name))
-        for param in command.params:
-            descriptor = getattr(param, "type_descriptor", None)
-            if descriptor is not None and descriptor.annotation in (int, float):
-                found.append((path, max(param.opts, key=len), param))
-
-    walk(typer.main.get_command(app), ())
-    return found
 
 
 OPTIONS = numeric_options()
@@ -63,25 +43,6 @@ def test_every_numeric_option_has_a_range(path: tuple[str, ...], option: str, pa
     lower = param.min is not None or param.callback is not None
     assert lower and param.max is not None, f"{' '.join(path)} {option}"
     assert param.max < 2**63, "a maximum a C integer holds"
-
-
-def base_args(path: tuple[str, ...], where: Path) -> list[str]:
-    """Arguments that make each command runnable, so that only the option tested is wrong."""
-    return {
-        "validate": [str(THAX)],
-        "moves": ["--record", str(THAX)],
-        "perft": ["-g", "thax", "--depth", "1"],
-        "demo": ["--out", str(where / "demo")],
-        "ratings": [str(THAX)],
-        "report": [str(THAX), "-o", str(where / "r.html"), "--force"],
-        "show": [str(THAX)],
-        "openings": ["-g", "trax"],
-        "select": [str(THAX)],
-        "stats": [str(THAX)],
-        "tournament run": ["--out", str(where / "t"), "-g", "thax", "--bots", "random,greedy"],
-        "tournament resume": [str(where / "none")],
-        "tournament extend": [str(where / "none")],
-    }[" ".join(path)]
 
 
 @contextmanager
@@ -110,27 +71,6 @@ def test_a_hostile_value_is_refused_in_one_line(
         code = run(*args)
     if value not in HOSTILE[:2]:
         assert code == 2, f"referee {' '.join(args)} gave {code}"
-
-
-def referee(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
-    out = subprocess.run(
-        [sys.executable, "-m", "referee", *args],
-        input=stdin,
-        capture_output=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
-    assert b"Traceback" not in out.stderr + out.stdout, out.stderr.decode(errors="replace")
-    return out
-
-
-def one_error_line(out: subprocess.CompletedProcess[bytes], *words: str) -> str:
-    assert out.returncode == 2, out.stderr
-    lines = out.stderr.decode(errors="replace").splitlines()
-    assert len(lines) == 1 and lines[0].startswith("referee: error: "), lines
-    for word in words:
-        assert word in lines[0], lines[0]
-    return lines[0]
 
 
 DEEP = ('{"a":' * 100_000 + "1" + "}" * 100_000).encode()
@@ -263,3 +203,38 @@ def test_bytes_that_are_no_utf8_in_a_file_name(tmp_path: Path) -> None:
     assert "games\\xff.jsonl" in (tmp_path / "r.html").read_text(encoding="utf-8")
     out = referee("show", str(tmp_path / "missing\udcff.jsonl"))
     one_error_line(out, "missing\\xff.jsonl")
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_an_output_encoding_without_the_characters_written(encoding: str, tmp_path: Path) -> None:
+    """A table's ± and a name's letters in an encoding that has none: escaped, no traceback."""
+    record = first_record({})
+    record["players"][0]["name"] = "\u0101\u4e00"
+    path = tmp_path / "games\udcff.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    out = referee("ratings", str(path), env={"PYTHONIOENCODING": encoding})
+    assert out.returncode == 0, out.stderr
+    assert b"\\u0101\\u4e00" in out.stdout
+    out = referee("show", str(tmp_path / "missing\u00e9.jsonl"), env={"PYTHONIOENCODING": encoding})
+    one_error_line(out, "missing")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["export", str(THAX), "-o"],
+        ["ratings", str(THAX), "--plot"],
+        ["stats", str(THAX), "-o"],
+        ["show", str(THAX), "--svg"],
+        ["openings", "-g", "trax", "-o"],
+    ],
+    ids=lambda args: args[0],
+)
+def test_an_empty_output_path_is_the_current_folder(args: list[str], tmp_path: Path) -> None:
+    """`-o ''` names the current folder, which is no file to write (a traceback before)."""
+    out = subprocess.run(
+        [sys.executable, "-m", "referee", *args, ""], cwd=tmp_path, capture_output=True, check=False
+    )
+    assert b"Traceback" not in out.stderr
+    one_error_line(out, "cannot write .: Is a directory")
+    assert list(tmp_path.iterdir()) == []

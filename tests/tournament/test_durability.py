@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.tournament.config import BotEntry, build_config
+from referee.tournament.config import BotEntry, ConfigError, build_config
 from referee.tournament.executors import dask_executors, process_pool
 from referee.tournament.runner import run_tournament
 from tests.tournament.helpers import alive, children, stored_games
@@ -111,6 +111,14 @@ def test_a_dask_local_cluster_plays_the_same_games_as_the_process_pool(tmp_path:
         run_tournament(tmp_path / "dask", config, concurrency=2, executor_factory=factory)
 
     assert stored_games(tmp_path / "dask") == stored_games(tmp_path / "pool")
+
+
+@pytest.mark.parametrize("address", ["", "tcp://host", "foo://host:8786", "\udcff"])
+def test_a_dask_address_that_is_none_is_a_configuration_error(address: str) -> None:
+    """Dask refuses these with a ValueError before it tries to connect (issue 31's fuzzing
+    found the traceback)."""
+    with pytest.raises(ConfigError, match="is no scheduler address"), dask_executors(address, 1):
+        pass
 
 
 def test_the_same_configuration_twice_gives_the_same_file_but_for_times(tmp_path):
