@@ -4,8 +4,9 @@ probabilities, and at every state visited the interface of `games/base.py` holds
 
 Each property is checked on every registered game and on the tic-tac-toe plug-in of
 tests/plugins, registered here as a program would register it. A game needs no test code of
-its own to be held to them; what a game's position text leaves out is the one thing said per
-game (`DESCRIBED`). The default run is short; the long one:
+its own to be held to them; what its position text leaves out (`DESCRIBED`) and whether its
+moves read from text are the listed moves themselves (`WRITTEN_AS_PLAYED`) are all that is
+said per game. The default run is short; the long one:
     .venv/bin/python -m pytest tests/games/test_conformance.py -m slow
 """
 
@@ -76,7 +77,7 @@ class Effort:
 
 
 QUICK = Effort(walks=6, longest=40, positions=400)
-LONG = Effort(walks=150, longest=400, positions=10_000)
+LONG = Effort(walks=150, longest=400, positions=2000)
 EFFORTS = [pytest.param(QUICK, id="quick"), pytest.param(LONG, id="long", marks=pytest.mark.slow)]
 
 RULE_CODE = re.compile(r"[a-z][a-z0-9]*(?:[.-][a-z0-9]+)*")
@@ -90,8 +91,8 @@ DESCRIBED: dict[str, Callable[[Any], bool]] = {
     # A FEN has no history: the draw rules' count starts again from the position read.
     "thai": lambda state: not state.history,
 }
-"""The states a game's position text names in full (read back, the same state); every
-state of a game not listed here. Of the others the text read back is the same text."""
+"""The states a game's position text names in full (read back, the same state); of a game
+not listed, every state. Of the other states the text read back gives the same text."""
 
 
 WRITTEN_AS_PLAYED = {"takhteh"}
@@ -261,6 +262,8 @@ def test_other_text_is_refused_with_a_rule_code(name: str, variant: str, effort:
             texts = list(foreign_texts())
             for move in state.legal_moves()[:3] or [None]:
                 texts += near_misses("" if move is None else game.format_move(state, move), rng)
+            if visit.before is not None:
+                texts += (game.format_move(visit.before, m) for m in visit.before.legal_moves())
             for text in texts:
                 read = answer(game.read_move, state, text)
                 assert read == answer(parse_then_play, game, state, text), (state, text)
@@ -320,10 +323,10 @@ def test_chance_outcomes_are_a_distribution(name: str, variant: str, effort: Eff
             state = visit.state
             if not state.is_chance():
                 assert tuple(state.chance_outcomes()) == (), state
-                with pytest.raises(IllegalMove) as error:
-                    state.apply_chance((1, 2))
-                refused(error.value)
+                rolled(state, (1, 2))
                 continue
+            for roll in NO_ROLLS:
+                rolled(state, roll)
             assert game.has_dice, state
             assert state.outcome() is None and state.legal_moves() == [], state
             assert state.is_opening_roll() == (state.to_move is None), state
@@ -347,6 +350,17 @@ def test_chance_outcomes_are_a_distribution(name: str, variant: str, effort: Eff
                     assert child.legal_moves(), (state, roll)
 
     explore(name, variant, effort, check)
+
+
+NO_ROLLS: tuple[Roll, ...] = ((), (3,), (1, 2, 3), (0, 4), (7, 1), (-1, 2), (2, 12))
+"""Dice no roll shows."""
+
+
+def rolled(state: State[Any], roll: Roll) -> None:
+    """`roll` is refused with a rule code."""
+    with pytest.raises(IllegalMove) as error:
+        state.apply_chance(roll)
+    refused(error.value)
 
 
 # --- states ----------------------------------------------------------------------------------
