@@ -21,8 +21,9 @@ MAX_TURNS = 10**6
 MAX_PERFT_DEPTH = 30
 """perft's depth: beyond it the count would not end in a lifetime in any game."""
 
-MAX_OPENING_PLIES = 8
-"""openings --plies: the suites grow some fivefold a ply; 8 plies take minutes already."""
+MAX_OPENING_PLIES = 6
+"""openings --plies: the suites grow some fivefold a ply; Trax's 6 plies take some 10 s of CPU,
+its 7 more than 30 s: an accepted value ends in seconds, not minutes."""
 
 MAX_SAMPLES = 100_000
 """Bootstrap samples of the ratings' intervals."""
