@@ -15,7 +15,6 @@ PACKAGE = Path(__file__).resolve().parents[1] / "referee"
 
 KNOWN: dict[str, str] = {
     "records/model.py": "the record classes of the built-in games, one per game",
-    "records/scan.py": "the fast reader of built-in records, whose header names the games",
     "records/formats/thai_pdn.py": "PDN, Thai checkers' own file format",
     "records/formats/takhteh_mat.py": "`.mat`, Takhteh's own file format",
     "records/formats/trax_list.py": "the Trax game list, Trax's own file format",

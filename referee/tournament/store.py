@@ -315,6 +315,24 @@ HOLDER_WAIT = 1.0
 """Seconds a runner refused the lock waits for its holder's pid to be written."""
 
 
+_HELD_LOCKS: set[int] = set()
+"""The descriptors of the folder locks this process holds."""
+
+
+def _drop_inherited_locks() -> None:
+    """In a forked child (a pool's worker): close its copies of the runner's lock descriptors.
+    A flock belongs to the open file, which a fork shares: without this, workers orphaned by a
+    runner killed outright would hold the folder until they noticed, and a `resume` at once
+    would be refused as "being played by another process"."""
+    for fd in _HELD_LOCKS:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _HELD_LOCKS.clear()
+
+
+os.register_at_fork(after_in_child=_drop_inherited_locks)
+
+
 def _holder(fd: int) -> str:
     """Who holds the lock file `fd`: "pid N" once the holder has written its pid there, else
     "another process". The holder writes it just after taking the lock, over what the last
@@ -366,8 +384,10 @@ class TournamentStore:
                 raise FolderBusy(f"{self.directory} is being played by {who}") from None
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+            _HELD_LOCKS.add(fd)
             yield
         finally:
+            _HELD_LOCKS.discard(fd)
             os.close(fd)
 
     def note_failed_start(self, message: str | None) -> None:

@@ -14,7 +14,8 @@ from referee.records.model import (
     TakhtehRecord,
     record_adapter,
 )
-from referee.tournament.play import History, record_data
+from referee.tournament.openings import Opening
+from referee.tournament.play import GameSetup, History, record_data
 
 ENVELOPE = ("format", "version", "game")
 NOT_WRITTEN = {"tags"}
@@ -28,12 +29,16 @@ def test_record_data_writes_every_field_of_the_model_in_its_order() -> None:
     game = get_game("takhteh")
     turns = History()
     turns.append({"seat": 0, "roll": [3, 1], "move": "24/21 24/23"})
-    data = record_data(
+    setup = GameSetup(
         game=game,
         ruleset=game.ruleset(),
         players=[Player(name="ann", kind="bot"), Player(name="bob")],
+        seed="1",
         event=EventInfo(event="Club Cup", pairing=3),
-        start="a position",
+        book=Opening(start="a position", moves=()),
+    )
+    data = record_data(
+        setup,
         turns=turns,
         result=Result(winner=0, points=2, reason=Reason.RESIGN),
         opening_rolls=[[3, 1]],
