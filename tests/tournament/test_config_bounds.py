@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
@@ -20,6 +18,7 @@ from hypothesis import strategies as st
 
 from referee.cli.app import app
 from referee.tournament.config import ConfigError, TournamentConfig, load_config_file
+from tests.cli.commands import one_error_line, referee
 
 BOTS = 'bots = [{name = "a", spec = "random"}, {name = "b", command = ["prog"]}]'
 BUILT_IN = 'bots = [{name = "a", spec = "random"}, {name = "b", spec = "greedy"}]'
@@ -148,25 +147,7 @@ def test_the_command_says_one_line_with_the_file_and_key(
 ) -> None:
     path = tmp_path / "hostile.toml"
     path.write_text(f'game = "thax"\n{BUILT_IN}\n{line}\n')
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "referee",
-            "tournament",
-            "run",
-            "--out",
-            str(tmp_path / "t"),
-            "--config",
-            str(path),
-            "-q",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    lines = out.stderr.splitlines()
-    assert out.returncode == 2 and len(lines) == 1, out.stderr
-    assert lines[0].startswith(f"referee: error: {path}: {key}: "), lines[0]
+    out = referee("tournament", "run", "--out", str(tmp_path / "t"), "--config", str(path), "-q")
+    line = one_error_line(out)
+    assert line.startswith(f"referee: error: {path}: {key}: "), line
     assert not (tmp_path / "t").exists()

@@ -5,14 +5,13 @@ sends them to the terminal."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from referee.games import get_game
 from referee.tournament.openings import read_openings
+from tests.cli.commands import one_error_line, referee
 from tests.cli.test_fuzz_commands import run
 
 
@@ -41,29 +40,19 @@ PAYLOADS = [
 def test_a_hostile_suite_is_one_line_that_shows_it(payload: str, tmp_path: Path) -> None:
     suite = tmp_path / "suite.txt"
     suite.write_text(payload + "\n", "utf-8")
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "referee",
-            "tournament",
-            "run",
-            "-g",
-            "thai",
-            "--bots",
-            "random,greedy",
-            "--out",
-            str(tmp_path / "t"),
-            "--openings",
-            str(suite),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    out = referee(
+        "tournament",
+        "run",
+        "-g",
+        "thai",
+        "--bots",
+        "random,greedy",
+        "--out",
+        str(tmp_path / "t"),
+        "--openings",
+        str(suite),
     )
-    lines = out.stderr.splitlines()
-    assert out.returncode == 2 and len(lines) == 1, out.stderr
-    assert lines[0].startswith(f"referee: error: {suite}:1: "), lines[0]
-    assert lines[0].isprintable(), lines[0]  # no escape, bell or bidi override reaches it raw
+    line = one_error_line(out)
+    assert line.startswith(f"referee: error: {suite}:1: "), line
+    assert line.isprintable(), line  # no escape, bell or bidi override reaches it raw
     assert not (tmp_path / "t").exists()
