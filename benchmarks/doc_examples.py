@@ -233,10 +233,12 @@ def all_blocks(root: Path = ROOT) -> list[Block]:
     return [block for doc in doc_files(root) for block in read_blocks(doc)]
 
 
-def environment() -> dict[str, str]:
+def environment(home: Path) -> dict[str, str]:
     """The environment a command runs in: this Python's scripts first on PATH (`referee`,
-    `python3`) and this checkout first on PYTHONPATH."""
+    `python3`), this checkout first on PYTHONPATH, and `home` as HOME, so that an example that
+    writes a user's files (`--install-completion` adds to `~/.bashrc`) writes them there."""
     env = dict(os.environ)
+    env["HOME"] = str(home)
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return env
@@ -248,7 +250,7 @@ def run(command: Command, folder: Path, timeout: float) -> subprocess.CompletedP
     return subprocess.run(
         ["bash", "-o", "pipefail", "-c", command.run],
         cwd=folder,
-        env=environment(),
+        env=environment(folder),
         capture_output=True,
         text=True,
         timeout=timeout,

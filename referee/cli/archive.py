@@ -9,7 +9,7 @@ import typer
 
 from referee.archive.choices import STDOUT, SplitBy, StatsFormat
 from referee.bounds import MAX_GAMES, MAX_TURNS
-from referee.cli.output import echo, fail
+from referee.cli.output import echo, fail, warn
 from referee.records.reasons import Reason
 from referee.wording import plural
 
@@ -24,7 +24,7 @@ Names = Annotated[list[str] | None, typer.Option()]
 
 
 def _report(line: str) -> None:
-    echo(f"left out: {line}", err=True)
+    warn(f"left out: {line}")
 
 
 def select(
@@ -214,7 +214,7 @@ def stats(
         others = f"; {plural(more, 'other game')} too (referee validate lists them)"
         fail("no game read" + (f": {errors[0]}" if errors else "") + (others if more else ""))
     for line in errors:
-        echo(f"left out: {line}", err=True)
+        warn(f"left out: {line}")
     text = render_stats(summary, format, openings)
     if plot is not None:
         from referee.archive.plot import plot_turns

@@ -129,6 +129,12 @@ def fail(message: str, code: int = USAGE) -> NoReturn:
     raise SystemExit(code)
 
 
+def warn(message: str) -> None:
+    """A warning on stderr, one line that starts as every warning of referee does, so that a
+    script tells it from the command's one error line."""
+    echo(f"referee: warning: {printable(shown(message))}", err=True)
+
+
 @contextmanager
 def one_line_warnings() -> Iterator[None]:
     """While a command runs, a warning of a library (matplotlib's, numpy's) is told as referee
@@ -143,7 +149,7 @@ def one_line_warnings() -> Iterator[None]:
         file: TextIO | None = None,
         line: str | None = None,
     ) -> None:
-        echo(f"referee: warning: {shown(' '.join(str(message).split()))}", err=True)
+        warn(" ".join(str(message).split()))
 
     with warnings.catch_warnings():
         warnings.showwarning = show

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.bounds import MAX_JOBS
-from referee.cli.output import echo, fail, piped, shown
+from referee.cli.output import echo, fail, piped, warn
 from referee.wording import plural
 
 if TYPE_CHECKING:
@@ -125,9 +125,9 @@ def convert(
     with spooled([source]) as (given,):
         result = convert_file(given, target, to)
         for message in result.skipped:
-            echo(f"left out: {shown(message)}", err=True)
+            warn(f"left out: {message}")
         for message in result.warnings:
-            echo(f"referee: warning: {message}", err=True)
+            warn(message)
     files = f" ({plural(result.files, 'file')})" if result.files != 1 else ""
     echo(f"{plural(result.written, 'game')} written to {target}{files}")
     raise typer.Exit(1 if result.skipped else 0)

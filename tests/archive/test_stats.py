@@ -204,3 +204,19 @@ def test_no_game_read_is_one_line_with_the_first_reason(tmp_path: Path) -> None:
     line = one_error_line(referee("stats", str(path)), f"no game read: {path}:1: game 1")
     assert line.endswith("; 1 other game too (referee validate lists them)")
     one_error_line(referee("stats", "-", stdin=b"[1]\n"), "no game read: <stdin>:1")
+
+
+def test_games_left_out_are_warnings_before_the_one_error(tmp_path: Path) -> None:
+    """A game left out is a warning line; a plot that cannot be written is then the one error
+    line, the last (issue 31: the campaign found `left out:` lines a script could not tell
+    from errors)."""
+    good = (Path(__file__).parents[1] / "validator" / "samples" / "thax.jsonl").read_bytes()
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(good.splitlines(keepends=True)[0] + b"\xff\n")
+    (tmp_path / "a-folder").mkdir()
+    out = referee("stats", str(path), "--plot", str(tmp_path / "a-folder"))
+    assert out.returncode in (2, 4), out.stderr
+    lines = out.stderr.decode(errors="replace").splitlines()
+    assert lines[0].startswith(f"referee: warning: left out: {path}:2"), lines
+    assert [line for line in lines if not line.startswith("referee: warning: ")] == lines[-1:]
+    assert lines[-1].startswith("referee: error: ") and "a-folder" in lines[-1], lines

@@ -298,13 +298,15 @@ def fuzz(
     template: Path,
     derandomize: bool,
     progress: int = 0,
+    only: tuple[str, ...] = (),
 ) -> None:
     """`runs` runs of drawn cases, `jobs` at once, each stopped after `timeout` seconds, added
     to `tally`: failures are kept, not raised, so that every run is counted. The counts so far
-    are printed every `progress` runs (0: never)."""
+    are printed every `progress` runs (0: never). `only` names the commands to run (all when
+    empty)."""
     # Each example runs every command once: hypothesis would draw some commands far more
     # often than others.
-    commands = sorted(COMMANDS)
+    commands = sorted(only or COMMANDS)
 
     @settings(FUZZ, max_examples=max(runs // len(commands), 1), derandomize=derandomize)
     @given(st.tuples(*(cases(template, command) for command in commands)))
@@ -326,6 +328,9 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=30.0)
     parser.add_argument("--log", type=Path, help="write each failing run here, one JSON a line")
     parser.add_argument("--progress", type=int, default=200, help="print the counts so often")
+    parser.add_argument(
+        "--only", action="append", choices=sorted(COMMANDS), default=[], help="this command only"
+    )
     options = parser.parse_args()
     with played_tournament() as template:
         tally = Tally(log=options.log)
@@ -337,6 +342,7 @@ def main() -> None:
             template,
             derandomize=False,
             progress=options.progress,
+            only=tuple(options.only),
         )
     print(tally.table())
     sys.exit(1 if tally.failures else 0)
