@@ -16,13 +16,14 @@ class ReplayError(RefereeError):
 
     def __init__(
         self,
-        code: str,
         message: str,
+        *,
+        code: str,
         pointer: str = "",
         turn: int | None = None,
         state: State[Any] | None = None,
     ) -> None:
-        super().__init__(message, code)
+        super().__init__(message, code=code)
         self.pointer = pointer
         self.turn = turn
         """0-based index of the turn in the record, None for the header."""
@@ -45,7 +46,7 @@ def game_of(record: Record) -> Game[Any, Any]:
     try:
         return get_game(record.game)
     except GameError as error:
-        raise ReplayError("ruleset", str(error), "/game") from None
+        raise ReplayError(str(error), code="ruleset", pointer="/game") from None
 
 
 @overload
@@ -58,16 +59,18 @@ def start_state(record: Record, game: Game[Any, Any] | None = None) -> State[Any
     try:
         ruleset = game.parse_ruleset(record.ruleset)
     except GameError as error:
-        raise ReplayError("ruleset", str(error), "/ruleset") from None
+        raise ReplayError(str(error), code="ruleset", pointer="/ruleset") from None
     try:
         state: State[Any] = game.initial_state(ruleset, record.start, record.first_seat())
     except GameError as error:
-        raise ReplayError("start", f"start position: {error}", "/start") from None
+        raise ReplayError(f"start position: {error}", code="start", pointer="/start") from None
     for index, roll in enumerate(record.opening_dice()):
         pointer = f"/opening_rolls/{index}"
         if not state.is_opening_roll():
             raise ReplayError(
-                "opening", "an opening roll after the first player was decided", pointer
+                "an opening roll after the first player was decided",
+                code="opening",
+                pointer=pointer,
             )
         state = state.apply_chance(tuple(roll))
     return state
@@ -122,7 +125,9 @@ def replay(
 def _turn_error(
     code: str, message: str, index: int, state: State[Any], field: str = ""
 ) -> ReplayError:
-    return ReplayError(code, message, f"/turns/{index}{field}", index, state)
+    return ReplayError(
+        message, code=code, pointer=f"/turns/{index}{field}", turn=index, state=state
+    )
 
 
 def _seat_error(seat: int, state: State[Any], index: int) -> ReplayError:

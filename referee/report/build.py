@@ -105,10 +105,10 @@ def _records(path: Path) -> Iterator[Record]:
     with path.open("rb") as raw:
         file_format, stream = detect_stream(path, raw)
         if file_format is None:
-            raise RatingsInputError(path, "not a game record file in any format referee reads")
+            raise RatingsInputError("not a game record file in any format referee reads", path=path)
         for loaded in file_format.read(stream):
             if loaded.record is None:
-                raise RatingsInputError(path, f"record {loaded.number}: {loaded.error}")
+                raise RatingsInputError(f"record {loaded.number}: {loaded.error}", path=path)
             yield loaded.record
 
 

@@ -76,11 +76,11 @@ class TournamentError(RefereeError, RuntimeError):
 class TournamentStopped(Exception):
     """SIGINT or SIGTERM stopped the run; every finished game is stored."""
 
-    def __init__(self, directory: Path, stored: int, number: int) -> None:
+    def __init__(self, *, directory: Path, stored: int, signal_number: int) -> None:
         super().__init__(
             f"stopped: {stored} games stored; continue with `referee tournament resume {directory}`"
         )
-        self.signal = number
+        self.signal = signal_number
 
 
 @dataclass
@@ -502,7 +502,9 @@ class _Run:
             if told:
                 abandon()
                 finished = self.summary.already + self.summary.played
-                raise TournamentStopped(self.store.directory, finished, told[0])
+                raise TournamentStopped(
+                    directory=self.store.directory, stored=finished, signal_number=told[0]
+                )
             if not broken:
                 fill()
         return broken

@@ -55,9 +55,9 @@ class TraxGame(Game[TraxState, TraxMove]):
             try:
                 state = self.read_move(state, token.text)[1]
             except IllegalMove as error:
-                raise IllegalMove(error.rule, f"move {number} {token.text}: {error}") from None
+                raise IllegalMove(f"move {number} {token.text}: {error}", rule=error.rule) from None
             except NotationError as error:
-                raise NotationError(f"move {number}: {error}", error.rule) from None
+                raise NotationError(f"move {number}: {error}", code=error.rule) from None
         return state
 
     def format_position(self, state: TraxState) -> str:
