@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.archive.choices import STDOUT, SplitBy, StatsFormat
+from referee.archive.choices import SplitBy, StatsFormat
 from referee.bounds import MAX_GAMES, MAX_TURNS
 from referee.cli.output import echo, fail
+from referee.path_names import STDOUT
 from referee.records.reasons import Reason
 from referee.wording import plural
 

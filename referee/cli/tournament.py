@@ -23,6 +23,7 @@ from referee.bounds import (
 from referee.cli.output import echo, fail
 from referee.cli.ratings import print_standings, ratings
 from referee.games import GAME_NAMES
+from referee.path_names import GAMES_FILE, REJECTED_FILE, REJECTED_NOTES
 from referee.wording import plural
 
 if TYPE_CHECKING:
@@ -217,7 +218,7 @@ def _report(summary: RunSummary, unit: tuple[str, str]) -> None:
     if unit[0] == "match":
         played += f" ({plural(summary.stored, 'game')})"
     finished = summary.already + summary.played
-    where = summary.directory / "games.jsonl"
+    where = summary.directory / GAMES_FILE
     sprt = summary.sprt
     if sprt is not None and sprt.decision is not None and not summary.failed:
         echo(
@@ -517,7 +518,7 @@ def status(
 
 def _warn_damaged(directory: Path, damaged: Damaged) -> None:
     """Name each damaged line of games.jsonl (the first few) and how to repair the folder."""
-    games = directory / "games.jsonl"
+    games = directory / GAMES_FILE
     for line, reason in damaged.shown:
         echo(f"referee: warning: {games}:{line}: {reason}", err=True)
     more = damaged.count - len(damaged.shown)
@@ -539,12 +540,12 @@ def repair(
     refuses, and a last line cut short) to DIR/games.rejected, each noted with why in
     DIR/games.rejected.txt; the other lines stay as they were. Their games are then no longer
     stored: 'referee tournament resume' plays them again."""
-    from referee.tournament.store import REJECTED_FILE, REJECTED_NOTES, TournamentStore
+    from referee.tournament.store import TournamentStore
 
     store = TournamentStore(directory)
     store.load()  # no lock file in a folder that holds no tournament
     moved = store.repair()
-    games = directory / "games.jsonl"
+    games = directory / GAMES_FILE
     if not moved:
         echo(f"{games}: every line is a valid record; nothing to repair")
         return

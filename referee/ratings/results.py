@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from referee.games.base import ruleset_variant
+from referee.path_names import GAMES_FILE, TOURNAMENT_FILE
 from referee.ratings.errors import RatingsInputError
 from referee.wording import plural
 
@@ -32,9 +33,6 @@ if TYPE_CHECKING:
     from referee.records.io import RecordError
     from referee.records.model import Record
     from referee.records.scan import Header
-
-TOURNAMENT_FILE = "games.jsonl"
-"""The file of a tournament folder that holds its games."""
 
 MAX_POINTS = 2**31 - 1
 """The most points a game may give to be rated: no game gives more, and the table adds the
@@ -391,10 +389,10 @@ def record_files(paths: Iterable[str | Path]) -> list[Path]:
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            file = path / TOURNAMENT_FILE
+            file = path / GAMES_FILE
             if not file.is_file():
                 raise RatingsInputError(
-                    f"a folder without {TOURNAMENT_FILE}, so not a tournament folder", path=path
+                    f"a folder without {GAMES_FILE}, so not a tournament folder", path=path
                 )
         elif path.exists():
             file = path
@@ -433,7 +431,7 @@ def _bad(path: Path, number: int, line: int, error: RecordError) -> RatingsInput
     pointer, message = error.pointer, error.message
     where = f" at {pointer}" if pointer and not message.startswith(pointer) else ""
     repair = ""
-    if path.name == TOURNAMENT_FILE and (path.parent / "tournament.json").is_file():
+    if path.name == GAMES_FILE and (path.parent / TOURNAMENT_FILE).is_file():
         repair = f" (move damaged lines aside with 'referee tournament repair {path.parent}')"
     return RatingsInputError(f"record {number}{where}: {message}{repair}", path=path, line=line)
 
