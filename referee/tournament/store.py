@@ -291,7 +291,7 @@ def _salvaged_ending(result: dict[str, Any]) -> Ending | None:
 
 
 @dataclass
-class Tally:
+class StoredGames:
     """The stored games of a tournament folder, counted (`TournamentStore.tally`)."""
 
     games: int = 0
@@ -555,12 +555,12 @@ class TournamentStore:
                     yield stored
         self._keys = keys
 
-    def tally(self, scheduled: int | None = None, results: bool = False) -> Tally:
+    def tally(self, scheduled: int | None = None, results: bool = False) -> StoredGames:
         """What the stored games come to, read by `scan` (no record built, nothing kept per
         game but what is asked): a million games are counted in seconds, in megabytes. A
         game stored twice counts once; a job counts when its number is one of the `scheduled`
         (all when None); with `results`, the endings of each job's games."""
-        tally = Tally()
+        tally = StoredGames()
         keys = StoredKeys()
         jobs = NumberSet()
         for stored in self.scan():
