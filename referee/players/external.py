@@ -15,6 +15,7 @@ from referee.games import get_game
 from referee.games.agent import NO_INFO, Bot, Forfeit, MoveInfo
 from referee.games.base import Game, GameError, NotationError, Ruleset, State
 from referee.players.process import BotLog, BotProcess, Launch
+from referee.records.reasons import FORFEITS, Reason
 
 PROTOCOL = "referee-bot"
 PROTOCOL_VERSION = 1
@@ -24,8 +25,7 @@ PROTOCOL_VERSIONS = (1, 2)
 GRACE = 0.1
 """Seconds waited beyond a time limit, so that a late answer's overrun can be recorded; a bot
 that has not answered by then has lost on time."""
-FORFEITS = frozenset({"time", "crash", "illegal_move", "protocol_error"})
-START_FAILURES = frozenset({"time", "crash", "protocol_error"})
+START_FAILURES = frozenset({Reason.TIME, Reason.CRASH, Reason.PROTOCOL_ERROR})
 """Forfeits that, before a process has answered its hello (or played its first Trax move),
 mean that the program cannot start."""
 INFO_BURST = 100
