@@ -70,7 +70,7 @@ class TraxGame(Game[TraxState, TraxMove]):
         return symmetry.position_key(state, symmetric)
 
     def parse_move(self, state: TraxState, text: str) -> TraxMove:
-        return state.read_move(*notation.split_token(text))
+        return state.locate(*notation.split_token(text))[0]
 
     def read_move(self, state: TraxState, text: str) -> tuple[TraxMove, TraxState]:
         # The space the token names, found once: `play_at` places the tile there.

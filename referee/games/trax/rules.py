@@ -533,17 +533,13 @@ class TraxState(State[TraxMove]):
             return None
         return (box[2] - 1 + row) << SHIFT | (box[0] - 1 + col)
 
-    def read_move(self, col: int, row: int, symbol: str) -> TraxMove:
-        """The move of a token's space (in labels) and symbol; IllegalMove when none fits.
+    def locate(self, col: int, row: int, symbol: str) -> tuple[TraxMove, int | None]:
+        """The move of a token's space (in labels) and symbol, IllegalMove when none fits,
+        and the space of its primary tile, which `play_at` takes without checking the tile
+        again; None for the space when the tile would leave the 8x8 area (`play` says so).
 
         Looks at the space and its neighbours only.
         """
-        return self.locate(col, row, symbol)[0]
-
-    def locate(self, col: int, row: int, symbol: str) -> tuple[TraxMove, int | None]:
-        """`read_move`'s move and the space of its primary tile, which `play_at` takes
-        without checking the tile again; None for the space when the tile would leave the
-        8x8 area (`play` says so)."""
         box = self.box
         if box is None:
             if (col, row) != (0, 0) or symbol == "\\":
