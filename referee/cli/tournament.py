@@ -84,7 +84,7 @@ VerifyOption = Annotated[
 ]
 
 
-class Format(StrEnum):
+class PairingSystem(StrEnum):
     round_robin = "round-robin"
     gauntlet = "gauntlet"
 
@@ -335,8 +335,8 @@ def run(
             "draw=SCORE:MOVES:AFTER (repeatable)",
         ),
     ] = None,
-    format: Annotated[
-        Format | None,
+    pairing_system: Annotated[
+        PairingSystem | None,
         typer.Option("--format", help="round-robin (every pairing) or gauntlet (see --seeds)"),
     ] = None,
     seeds: Annotated[
@@ -402,7 +402,7 @@ def run(
         "pass_env": pass_env or None,
         "log_limit_mb": log_limit_mb,
         "tc": tc,
-        "format": format.value if format is not None else None,
+        "format": pairing_system.value if pairing_system is not None else None,
         "seeds": seeds,
         "rounds": rounds,
         "openings_order": openings_order.value if openings_order is not None else None,

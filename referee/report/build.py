@@ -203,7 +203,7 @@ def _about(paths: list[Path], files: list[Path], events: set[str | None]) -> tup
             continue
         config = info.config
         bots = ", ".join(bot.name for bot in config.bots)
-        kind = "a gauntlet" if config.format == "gauntlet" else "a round robin"
+        kind = "a gauntlet" if config.pairing_system == "gauntlet" else "a round robin"
         events.add(config.event)
         titles.append(f"{_game_title(config.game)} {kind.partition(' ')[2]} of {bots}")
         rounds = f" x {config.rounds} rounds" if config.rounds > 1 else ""
