@@ -193,7 +193,9 @@ def _position(
 
 def stats(
     paths: Inputs,
-    format: Annotated[StatsFormat, typer.Option(help="output format")] = StatsFormat.text,
+    output_format: Annotated[
+        StatsFormat, typer.Option("--format", help="output format")
+    ] = StatsFormat.text,
     plies: Annotated[
         int, typer.Option(min=1, max=MAX_TURNS, help="length of the openings counted")
     ] = 2,
@@ -216,7 +218,7 @@ def stats(
         fail("no game read" + (f": {errors[0]}" if errors else "") + (others if more else ""))
     for line in errors:
         echo(f"left out: {line}", err=True)
-    text = render_stats(summary, format, openings)
+    text = render_stats(summary, output_format, openings)
     if plot is not None:
         from referee.archive.plot import plot_turns
 
