@@ -28,8 +28,8 @@ class RefereeError(Exception):
     def __init__(
         self,
         message: str,
-        code: str | None = None,
         *,
+        code: str | None = None,
         path: str | None = None,
         line: int | None = None,
     ) -> None:

@@ -17,21 +17,21 @@ _CODE = re.compile(r"`((?:" + "|".join(GAMES) + r")\.[a-z0-9]+(?:-[a-z0-9]+)*)`"
 
 
 def raised_codes(package: Path) -> dict[str, set[str]]:
-    """The codes of every `IllegalMove(code, ...)` in the package's source, with the files
+    """The codes of every `IllegalMove(..., rule=code)` in the package's source, with the files
     (relative to the package) that raise each. A code that is not written out (re-raised
     from a caught error's `rule` or `code`) adds nothing new; any other expression would hide
     a code, and fails."""
     codes: dict[str, set[str]] = {}
     for path in sorted(package.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.Call) or not node.args:
+            if not isinstance(node, ast.Call):
                 continue
             name = node.func.id if isinstance(node.func, ast.Name) else None
             if isinstance(node.func, ast.Attribute):
                 name = node.func.attr
             if name != "IllegalMove":
                 continue
-            code = node.args[0]
+            code = next((word.value for word in node.keywords if word.arg == "rule"), None)
             if isinstance(code, ast.Constant) and isinstance(code.value, str):
                 codes.setdefault(code.value, set()).add(str(path.relative_to(package)))
             else:
@@ -75,15 +75,16 @@ def test_raised_codes_are_found_however_the_call_is_written(tmp_path: Path) -> N
     source.write_text(
         "from x import base\n"
         "def f(error):\n"
-        "    raise IllegalMove('a.one', 'm')\n"
+        "    raise IllegalMove('m', rule='a.one')\n"
         "def g(error):\n"
-        "    return base.IllegalMove(\"a.two\", 'm')\n"
+        '    return base.IllegalMove("m", rule="a.two")\n'
         "def h(error):\n"
-        "    raise IllegalMove(error.rule, 'again')\n"
+        "    raise IllegalMove('again', rule=error.rule)\n"
         "def i():\n"
-        "    return NotIllegal('a.three', 'm')\n"
+        "    return NotIllegal('m', rule='a.three')\n"
     )
     assert raised_codes(tmp_path) == {"a.one": {"engine.py"}, "a.two": {"engine.py"}}
-    source.write_text("def f(rule):\n    raise IllegalMove(rule, 'hidden')\n")
-    with pytest.raises(AssertionError, match="not written out"):
-        raised_codes(tmp_path)
+    for call in ("IllegalMove('hidden', rule=rule)", "IllegalMove('no rule', **words)"):
+        source.write_text(f"def f(rule, words):\n    raise {call}\n")
+        with pytest.raises(AssertionError, match="not written out"):
+            raised_codes(tmp_path)

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-STDOUT = "-"
-"""The output name for standard output."""
-
 
 class SplitBy(StrEnum):
     game = "game"

@@ -16,14 +16,13 @@ from typing import IO, Any
 
 from referee.errors import RefereeError
 from referee.games.base import ruleset_variant
+from referee.path_names import STDIN, STDIN_NAME
 from referee.records.formats import FileFormat, detect_format
 from referee.records.formats.referee_json import JsonlFormat
 from referee.records.io import RecordError, parse_record_json, record_to_json
 from referee.records.model import Record
 from referee.records.scan import scan_jsonl
-from referee.validator.run import STDIN, expand_paths
-
-STDIN_NAME = "<stdin>"
+from referee.validator.run import expand_paths
 
 
 class ArchiveError(RefereeError, ValueError):

@@ -23,17 +23,17 @@ from typing import IO, Any, TypeVar
 
 import msgspec
 
-from referee.archive.choices import STDOUT, SplitBy
+from referee.archive.choices import SplitBy
 from referee.archive.entries import ArchiveError, Entry, read_entries
 from referee.archive.filters import Criteria
 from referee.escaping import printable, quoted
 from referee.file_names import file_stem
 from referee.files import folder_atomically, write_atomically
+from referee.path_names import STDIN, STDOUT
 from referee.records.formats import FileFormat, format_named, formats
 from referee.records.formats.referee_json import JsonlFormat
 from referee.records.io import RecordError
 from referee.records.model import Record
-from referee.validator.run import STDIN
 
 T = TypeVar("T")
 OPEN_FILES = 64

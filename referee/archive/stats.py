@@ -249,13 +249,13 @@ def collect_stats(paths: list[str], plies: int, report: Callable[[str], None]) -
     return summary
 
 
-def render_stats(summary: Summary, form: StatsFormat, openings: int = 10) -> str:
+def render_stats(summary: Summary, output_format: StatsFormat, openings: int = 10) -> str:
     groups = [summary.groups[key].as_dict(openings) for key in sorted(summary.groups)]
-    if form is StatsFormat.json:
+    if output_format is StatsFormat.json:
         return json.dumps(groups, indent=2) + "\n"
-    if form is StatsFormat.csv:
+    if output_format is StatsFormat.csv:
         return _csv(groups)
-    return _tables(groups, markdown=form is StatsFormat.markdown)
+    return _tables(groups, markdown=output_format is StatsFormat.markdown)
 
 
 def _number(value: Any) -> str:

@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.archive.choices import STDOUT, SplitBy, StatsFormat
+from referee.archive.choices import SplitBy, StatsFormat
 from referee.bounds import MAX_GAMES, MAX_TURNS
 from referee.cli.output import echo, fail, warn
+from referee.path_names import STDOUT
 from referee.records.reasons import Reason
 from referee.wording import plural
 
@@ -192,7 +193,9 @@ def _position(
 
 def stats(
     paths: Inputs,
-    format: Annotated[StatsFormat, typer.Option(help="output format")] = StatsFormat.text,
+    output_format: Annotated[
+        StatsFormat, typer.Option("--format", help="output format")
+    ] = StatsFormat.text,
     plies: Annotated[
         int, typer.Option(min=1, max=MAX_TURNS, help="length of the openings counted")
     ] = 2,
@@ -215,7 +218,7 @@ def stats(
         fail("no game read" + (f": {errors[0]}" if errors else "") + (others if more else ""))
     for line in errors:
         warn(f"left out: {line}")
-    text = render_stats(summary, format, openings)
+    text = render_stats(summary, output_format, openings)
     if plot is not None:
         from referee.archive.plot import plot_turns
 

@@ -13,6 +13,7 @@ import typer
 from referee.bounds import MAX_RATING, MAX_SAMPLES, MAX_SEED
 from referee.cli.output import echo, fail, wide_console
 from referee.escaping import quoted
+from referee.path_names import STDIN
 from referee.wording import plural
 
 
@@ -177,7 +178,7 @@ def _sprt_lines(paths: list[Path]) -> list[str]:
     lines = []
     for path in paths:
         store = TournamentStore(path)
-        if str(path) == "-" or not store.exists():
+        if str(path) == STDIN or not store.exists():
             continue
         try:
             info = store.load()

@@ -50,24 +50,24 @@ def convert(source: Path, target: Path, to: str | None = None) -> Conversion:
     """
     result = Conversion()
     if target.is_dir() and to is None:
-        raise RecordError("format", f"{target}: a folder target needs --to (the format)")
+        raise RecordError(f"{target}: a folder target needs --to (the format)", code="format")
     target_format = format_for_path(target, to)
     folder = target.is_dir() or (isinstance(target_format, MatFormat) and not target.suffix)
     with source.open("rb") as raw:
         source_format, stream = detect_stream(source, raw)
         if source_format is None:
-            raise RecordError("format", f"{source}: not a record file referee reads")
+            raise RecordError(f"{source}: not a record file referee reads", code="format")
         games = _canonical_games(source, source_format, target_format, stream, result)
         if folder:
             if not isinstance(target_format, MatFormat):
                 raise RecordError(
-                    "format",
                     f"{target}: {target_format.name} is written to one file; a folder is for .mat",
+                    code="format",
                 )
             try:
                 result.warnings, result.files = target_format.write_folder(games, target)
             except ValueError as error:
-                raise RecordError("format", f"{target}: {error}") from None
+                raise RecordError(f"{target}: {error}", code="format") from None
             return result
         with write_atomically(target) as out:
             try:
@@ -76,12 +76,13 @@ def convert(source: Path, target: Path, to: str | None = None) -> Conversion:
                 raise
             except ValueError as error:
                 raise RecordError(
-                    "format", f"{target}: cannot be written as {target_format.name}: {error}"
+                    f"{target}: cannot be written as {target_format.name}: {error}", code="format"
                 ) from None
             if not result.written and result.skipped:
                 more = f" (and {len(result.skipped) - 1} more)" if result.skipped[1:] else ""
                 raise RecordError(
-                    "format", f"no game could be written to {target}: {result.skipped[0]}{more}"
+                    f"no game could be written to {target}: {result.skipped[0]}{more}",
+                    code="format",
                 )
     return result
 
@@ -100,9 +101,9 @@ def _canonical_games(
             continue
         if target_format.game is not None and loaded.record.game != target_format.game:
             raise RecordError(
-                "format",
                 f"{where} is a {loaded.record.game} game; {target_format.name} holds only "
                 f"{target_format.game} games",
+                code="format",
             )
         try:
             record = canonical(loaded.record)

@@ -20,6 +20,14 @@ from typing import IO, TYPE_CHECKING, Any, NamedTuple
 from pydantic import BaseModel, ValidationError
 
 from referee.files import cannot_write, write_atomically
+from referee.path_names import (
+    FAILED_START_FILE,
+    GAMES_FILE,
+    LOCK_FILE,
+    REJECTED_FILE,
+    REJECTED_NOTES,
+    TOURNAMENT_FILE,
+)
 from referee.records.io import RecordError, check_nesting, iter_jsonl, record_to_json
 from referee.records.keys import GameKey, game_key, salvage
 from referee.records.model import Record
@@ -46,16 +54,6 @@ from referee.wording import plural
 
 if TYPE_CHECKING:
     from referee.validator.diagnostics import Diagnostic
-
-CONFIG_FILE = "tournament.json"
-GAMES_FILE = "games.jsonl"
-LOCK_FILE = ".lock"
-REJECTED_FILE = "games.rejected"
-"""The lines `TournamentStore.repair` moved out of games.jsonl, byte for byte."""
-REJECTED_NOTES = "games.rejected.txt"
-"""Why each line of games.rejected was moved there, and when."""
-FAILED_START_FILE = "failed-start.txt"
-"""Why the last run stopped at a program that could not start (`tournament status` says it)."""
 
 
 class FolderBusy(ConfigError):
@@ -293,7 +291,7 @@ def _salvaged_ending(result: dict[str, Any]) -> Ending | None:
 
 
 @dataclass
-class Tally:
+class StoredGames:
     """The stored games of a tournament folder, counted (`TournamentStore.tally`)."""
 
     games: int = 0
@@ -361,7 +359,7 @@ def _alive(pid: int) -> bool:
 class TournamentStore:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self.config_path = directory / CONFIG_FILE
+        self.config_path = directory / TOURNAMENT_FILE
         self.games_path = directory / GAMES_FILE
         self.lock_path = directory / LOCK_FILE
         self._keys: StoredKeys | None = None
@@ -557,12 +555,12 @@ class TournamentStore:
                     yield stored
         self._keys = keys
 
-    def tally(self, scheduled: int | None = None, results: bool = False) -> Tally:
+    def tally(self, scheduled: int | None = None, results: bool = False) -> StoredGames:
         """What the stored games come to, read by `scan` (no record built, nothing kept per
         game but what is asked): a million games are counted in seconds, in megabytes. A
         game stored twice counts once; a job counts when its number is one of the `scheduled`
         (all when None); with `results`, the endings of each job's games."""
-        tally = Tally()
+        tally = StoredGames()
         keys = StoredKeys()
         jobs = NumberSet()
         for stored in self.scan():

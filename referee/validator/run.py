@@ -10,12 +10,10 @@ from pathlib import Path
 
 from referee.bounds import MAX_JOBS
 from referee.errors import RefereeError
+from referee.path_names import STDIN, STDIN_NAME, TOURNAMENT_FILE
 from referee.records.formats import formats
 from referee.validator.check import validate_file, validate_stream
 from referee.validator.diagnostics import GameReport
-
-STDIN = "-"
-TOURNAMENT_FILE = "tournament.json"
 
 
 class UsageError(RefereeError, ValueError):
@@ -73,7 +71,7 @@ def _file_reports(file: str) -> list[GameReport]:
 
 def _reports(file: str) -> Iterator[GameReport]:
     if file == STDIN:
-        return validate_stream(sys.stdin.buffer, "<stdin>", None)
+        return validate_stream(sys.stdin.buffer, STDIN_NAME, None)
     return validate_file(Path(file))
 
 

@@ -147,9 +147,9 @@ def _check_marks(board: Board, marked: tuple[int, ...]) -> None:
     for point in marked:
         if not 0 < point < BAR or board[point] != -1:
             raise IllegalMove(
-                "takhteh.hit-mark",
                 f"{point_name(point)}* marks a hit, but there is no opposing blot on "
                 f"{point_name(point)} to hit",
+                rule="takhteh.hit-mark",
             )
 
 

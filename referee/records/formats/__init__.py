@@ -50,7 +50,7 @@ def format_named(name: str) -> FileFormat:
         if file_format.name == name:
             return file_format
     known = ", ".join(f.name for f in formats())
-    raise RecordError("format", f"unknown format {name!r} (known: {known})")
+    raise RecordError(f"unknown format {name!r} (known: {known})", code="format")
 
 
 def format_for_path(path: Path, name: str | None = None) -> FileFormat:
@@ -61,7 +61,7 @@ def format_for_path(path: Path, name: str | None = None) -> FileFormat:
         if path.suffix.lower() in file_format.extensions:
             return file_format
     known = ", ".join(f.name for f in formats())
-    raise RecordError("format", f"{path}: no format has this extension; use --to ({known})")
+    raise RecordError(f"{path}: no format has this extension; use --to ({known})", code="format")
 
 
 HEAD = 4096
