@@ -72,6 +72,13 @@ class Registry(Generic[T]):
     def get(self, name: str) -> OutputFormat[T] | None:
         return self._formats.get(name)
 
+    def named(self, name: str) -> OutputFormat[T]:
+        """The format of that name; ValueError, listing the names, for another."""
+        entry = self._formats.get(name)
+        if entry is None:
+            raise ValueError(f"unknown format {name!r} (known: {', '.join(self._formats)})")
+        return entry
+
     def for_suffix(self, suffix: str) -> OutputFormat[T] | None:
         """The format of a file name's suffix (`.JSONL` as `.jsonl`), or None."""
         suffix = suffix.lower()

@@ -23,7 +23,8 @@ from referee.cli.app import app
 from referee.games import get_game
 from referee.players.registry import make_bot
 from referee.ratings.export import export_results
-from referee.ratings.output import FORMATS, print_tables, render
+from referee.ratings.formats import RATING_OUTPUTS
+from referee.ratings.output import print_tables, render
 from referee.ratings.results import read_games
 from referee.ratings.table import RatingOptions, build_tables
 from referee.records.io import write_jsonl
@@ -324,7 +325,7 @@ def test_any_names_through_every_rating_format(tmp_path, names):
     path = tmp_path / "games.jsonl"
     write_jsonl(path, thax_records(names))
     tables = build_tables(read_games([path]), RatingOptions())
-    for fmt in FORMATS:
+    for fmt in RATING_OUTPUTS.names():
         text = render(tables, fmt)
         if fmt == "csv":
             check_csv(text)
