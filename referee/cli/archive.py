@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.archive.choices import STDOUT, SplitBy, StatsFormat
+from referee.archive.choices import STATS_OUTPUTS, STDOUT, SplitBy
 from referee.bounds import MAX_GAMES, MAX_TURNS
 from referee.cli.output import echo, fail
 from referee.records.reasons import Reason
@@ -21,6 +22,10 @@ Inputs = Annotated[
     typer.Argument(help="record files or folders, any format; - for stdin", metavar="IN..."),
 ]
 Names = Annotated[list[str] | None, typer.Option()]
+# The choices are the registry's names (mypy sees no member of an enum made from them).
+StatsFormat = StrEnum(  # type: ignore[misc]
+    "StatsFormat", [(name, name) for name in STATS_OUTPUTS.names()]
+)
 
 
 def _report(line: str) -> None:
@@ -192,7 +197,7 @@ def _position(
 
 def stats(
     paths: Inputs,
-    format: Annotated[StatsFormat, typer.Option(help="output format")] = StatsFormat.text,
+    format: Annotated[StatsFormat, typer.Option(help="output format")] = StatsFormat["text"],
     plies: Annotated[
         int, typer.Option(min=1, max=MAX_TURNS, help="length of the openings counted")
     ] = 2,

@@ -1,6 +1,6 @@
 """A format added to a registry is one entry, and the command line offers it: the choices
-of `ratings --format` and `export --format` and the names of `convert --to` are the
-registries'. Each run registers its formats in a fresh interpreter, then runs `referee`."""
+of `ratings --format`, `export --format` and `stats --format` and the names of `convert --to`
+are the registries'. Each run registers its formats in a fresh interpreter, then runs `referee`."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ SAMPLE = Path(__file__).parents[1] / "validator" / "samples" / "thax.jsonl"
 # in the program itself, registered before the command line is built.
 REGISTER = """
 import sys
+from referee.archive.choices import STATS_OUTPUTS
 from referee.ratings.formats import RATING_OUTPUTS, RESULT_EXPORTS
 from referee.records.formats import RECORD_FORMATS
 from referee.records.formats.base import FileFormat
@@ -35,6 +36,10 @@ def pairs(games, out):
     return count
 
 
+def counts(groups):
+    return "".join(f"{group['game']} {group['games']}\\n" for group in groups)
+
+
 class Lines(FileFormat):
     def sniff(self, head):
         return head.startswith(b"LINES\\n")
@@ -50,6 +55,7 @@ class Lines(FileFormat):
 
 RATING_OUTPUTS.add(OutputFormat("tsv", "__main__:tsv"))
 RESULT_EXPORTS.add(OutputFormat("pairs", "__main__:pairs"))
+STATS_OUTPUTS.add(OutputFormat("counts", "__main__:counts"))
 RECORD_FORMATS.add(OutputFormat("lines", "__main__:Lines", extensions=(".lines",), detect=0))
 sys.argv = ["referee", *sys.argv[1:]]
 from referee.cli.app import main
@@ -91,6 +97,13 @@ def test_a_registered_export_is_a_choice_of_export(tmp_path: Path) -> None:
     assert done.stdout == f"{len(lines)} games written to {out}\n"
     assert len(out.read_text().splitlines()) == len(lines)
     assert " v " in out.read_text()
+
+
+def test_a_registered_stats_output_is_a_choice_of_stats() -> None:
+    assert "--format [text|markdown|csv|json|counts]" in words(referee("stats", "--help").stdout)
+    done = referee("stats", str(SAMPLE), "--format", "counts")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"thax {len(SAMPLE.read_text(encoding='utf-8').splitlines())}\n"
 
 
 def test_a_registered_record_format_is_written_and_read(tmp_path: Path) -> None:

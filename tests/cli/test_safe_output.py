@@ -17,7 +17,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from referee.archive.choices import StatsFormat
 from referee.archive.stats import collect_stats, render_stats
 from referee.cli.app import app
 from referee.games import get_game
@@ -355,6 +354,6 @@ def test_any_names_through_every_rating_format(tmp_path, names):
                 if line.startswith("["):
                     pgn_value(line)
     summary = collect_stats([str(path)], 2, lambda message: None)
-    check_csv(render_stats(summary, StatsFormat.csv))
-    check_markdown(render_stats(summary, StatsFormat.markdown))
-    assert not raw_controls(render_stats(summary, StatsFormat.text))
+    check_csv(render_stats(summary, "csv"))
+    check_markdown(render_stats(summary, "markdown"))
+    assert not raw_controls(render_stats(summary, "text"))
