@@ -157,17 +157,6 @@ def test_a_registered_format_is_read_and_written(tmp_path: Path) -> None:
         ]
 
 
-def test_a_name_or_extension_taken_is_refused() -> None:
-    """Which format reads a file is never left to the order of registration."""
-    with pytest.raises(ValueError, match="registered already"):
-        RECORD_FORMATS.add(OutputFormat("json", "x:y"))
-    with pytest.raises(ValueError, match="share an extension"):
-        RECORD_FORMATS.add(OutputFormat("other", "x:y", extensions=(".pdn",)))
-    with pytest.raises(ValueError, match="share a detection place"):
-        RECORD_FORMATS.add(OutputFormat("other", "x:y", detect=1))
-    assert "other" not in RECORD_FORMATS.names()
-
-
 def test_unknown_names_and_extensions_list_the_formats() -> None:
     from referee.records.io import RecordError
 
