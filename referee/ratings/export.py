@@ -124,6 +124,7 @@ def _records(paths: Iterable[str | Path]) -> Iterator[tuple[Record, str, int]]:
 
 
 def write_pgn(games: Iterable[tuple[Record, str, int]], out: IO[str]) -> int:
+    """A minimal PGN game per record (`pgn_game`), numbered from 1."""
     count = 0
     for record, _, _ in games:
         count += 1
@@ -132,6 +133,7 @@ def write_pgn(games: Iterable[tuple[Record, str, int]], out: IO[str]) -> int:
 
 
 def write_csv(games: Iterable[tuple[Record, str, int]], out: IO[str]) -> int:
+    """A header of `CSV_COLUMNS`, then a row per game."""
     count = 0
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
