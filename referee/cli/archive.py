@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.archive.choices import SplitBy, StatsFormat
+from referee.archive.choices import STATS_OUTPUTS, SplitBy
 from referee.bounds import MAX_GAMES, MAX_TURNS
 from referee.cli.output import echo, fail, warn
 from referee.path_names import STDOUT
@@ -22,6 +23,10 @@ Inputs = Annotated[
     typer.Argument(help="record files or folders, any format; - for stdin", metavar="IN..."),
 ]
 Names = Annotated[list[str] | None, typer.Option()]
+# The choices are the registry's names (mypy sees no member of an enum made from them).
+StatsFormat = StrEnum(  # type: ignore[misc]
+    "StatsFormat", [(name, name) for name in STATS_OUTPUTS.names()]
+)
 
 
 def _report(line: str) -> None:
@@ -195,7 +200,7 @@ def stats(
     paths: Inputs,
     output_format: Annotated[
         StatsFormat, typer.Option("--format", help="output format")
-    ] = StatsFormat.text,
+    ] = StatsFormat["text"],
     plies: Annotated[
         int, typer.Option(min=1, max=MAX_TURNS, help="length of the openings counted")
     ] = 2,

@@ -14,15 +14,17 @@ from referee.bounds import MAX_RATING, MAX_SAMPLES, MAX_SEED
 from referee.cli.output import echo, fail, wide_console
 from referee.escaping import quoted
 from referee.path_names import STDIN
+from referee.ratings.formats import RATING_OUTPUTS, RESULT_EXPORTS
 from referee.wording import plural
 
-
-class TableFormat(StrEnum):
-    table = "table"
-    csv = "csv"
-    markdown = "markdown"
-    json = "json"
-    html = "html"
+# The choices are the registries' names (mypy sees no member of an enum made from them).
+TableFormat = StrEnum(  # type: ignore[misc]
+    "TableFormat", [(name, name) for name in ("table", *RATING_OUTPUTS.names())]
+)
+"""`table`, the terminal (Markdown when written to a file), then the formats written."""
+ExportFormat = StrEnum(  # type: ignore[misc]
+    "ExportFormat", [(name, name) for name in RESULT_EXPORTS.names()]
+)
 
 
 class IntervalMethod(StrEnum):
@@ -44,7 +46,7 @@ def ratings(
         list[str] | None,
         typer.Option(help="only games between the named bots (give two or more)"),
     ] = None,
-    format: Annotated[TableFormat, typer.Option(help="output format")] = TableFormat.table,
+    format: Annotated[TableFormat, typer.Option(help="output format")] = TableFormat["table"],
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write to a file")] = None,
     plot: Annotated[Path | None, typer.Option(help="also draw the ratings as a PNG")] = None,
     rating: Annotated[
@@ -120,12 +122,12 @@ def ratings(
         from referee.ratings.plot import plot_ratings
 
         plot_ratings(tables, plot)
-    if format is TableFormat.table and output is None:
+    if format == "table" and output is None:
         print_tables(tables, wide_console(), wide=True if wide else None)
         for line in _sprt_lines(paths):
             echo(line)
         return
-    text = render(tables, "markdown" if format is TableFormat.table else format.value)
+    text = render(tables, "markdown" if format == "table" else format.value)
     if output is None:
         typer.echo(text, nl=not text.endswith("\n"))
     else:
@@ -135,11 +137,6 @@ def ratings(
             file.write(text)
 
 
-class ExportFormat(StrEnum):
-    pgn = "pgn"
-    csv = "csv"
-
-
 def export(
     paths: Annotated[
         list[Path],
@@ -147,7 +144,7 @@ def export(
     ],
     format: Annotated[
         ExportFormat, typer.Option(help="pgn (for Ordo, BayesElo) or csv, one row per game")
-    ] = ExportFormat.pgn,
+    ] = ExportFormat["pgn"],
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="the file to write (default: stdout)")
     ] = None,

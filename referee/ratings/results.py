@@ -450,9 +450,10 @@ class Tail:
 def appendable(path: Path) -> bool:
     """Whether the file is read as JSONL, one record a line, so that lines appended to it can
     be read alone (`read_file(path, Tail(...))`)."""
-    from referee.records.formats.referee_json import JsonlFormat  # as in `read_file`
+    from referee.records.formats import RECORD_FORMATS
 
-    return path.suffix.lower() in JsonlFormat.extensions  # as `detect_stream` finds it
+    entry = RECORD_FORMATS.for_suffix(path.suffix)  # as `detect_stream` finds it
+    return entry is not None and entry.name == "jsonl"
 
 
 class Reader(Protocol):

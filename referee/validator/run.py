@@ -11,7 +11,7 @@ from pathlib import Path
 from referee.bounds import MAX_JOBS
 from referee.errors import RefereeError
 from referee.path_names import STDIN, STDIN_NAME, TOURNAMENT_FILE
-from referee.records.formats import formats
+from referee.records.formats import RECORD_FORMATS
 from referee.validator.check import validate_file, validate_stream
 from referee.validator.diagnostics import GameReport
 
@@ -62,7 +62,7 @@ def _record_file(path: Path, root: Path) -> bool:
         return False
     if not path.is_file() or path.name == TOURNAMENT_FILE:
         return False
-    return any(path.suffix.lower() in file_format.extensions for file_format in formats())
+    return RECORD_FORMATS.for_suffix(path.suffix) is not None
 
 
 def _file_reports(file: str) -> list[GameReport]:

@@ -19,7 +19,7 @@ from referee.tournament.play import GameSetup, play_game
 from referee.validator.check import validate_file
 from tests.thai.helpers import GAME, RULESET
 
-FORMAT = PdnFormat()
+FORMAT = format_named("pdn")
 
 GAME_TEXT = """\
 [Event "Club night"]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.records.formats.trax_list import TraxListFormat
+from referee.records.formats import format_named
 from referee.records.io import Loaded
 from referee.records.model import Reason, Result
 from referee.records.replay import ReplayError, final_state, replay
@@ -28,7 +28,7 @@ COLOURS = ("white", "black")
 
 def load(row: dict[str, str]) -> tuple[str, Loaded]:
     text = f"# Variant: {row['variant']}\n# Id: {row['id']}\n{row['moves']}\n"
-    (loaded,) = TraxListFormat().read(io.BytesIO(text.encode()))
+    (loaded,) = format_named("trax").read(io.BytesIO(text.encode()))
     assert loaded.record is not None, loaded.error
     return text, loaded
 
@@ -83,7 +83,7 @@ def test_real_game_ends_as_expected(row: dict[str, str]) -> None:
 def test_the_whole_collection_reads_as_one_game_list() -> None:
     """One file, one blank-line separated block per game; each game keeps its own line."""
     text = "\n".join(f"# Variant: {row['variant']}\n{row['moves']}\n" for row in ROWS)
-    loaded = list(TraxListFormat().read(io.BytesIO(text.encode())))
+    loaded = list(format_named("trax").read(io.BytesIO(text.encode())))
     assert [item.number for item in loaded] == list(range(1, 160))
     assert [item.line for item in loaded] == [3 * index + 1 for index in range(159)]
     reports = [validate_loaded("all.trx", item) for item in loaded]

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 from referee.games.trax import GAME, gamelist
 from referee.players.registry import make_bot
-from referee.records.formats import FORMATS, detect_format
+from referee.records.formats import RECORD_FORMATS, detect_format, format_named
 from referee.records.formats.trax_list import TraxListFormat, from_record
 from referee.records.io import record_to_json
 from referee.records.model import EventInfo, Player, Reason, Result, ThaxRecord, TraxRecord, Turn
 from referee.tournament.play import GameSetup, play_game
 
-FORMAT = TraxListFormat()
+FORMAT = format_named("trax")
 MAT = Path(__file__).parents[1] / "fixtures" / "takhteh" / "standard-backgammon-7pt-two-games.mat"
 
 
@@ -197,7 +197,7 @@ def test_a_txt_file_is_a_game_list_only_when_its_content_is_one() -> None:
     assert isinstance(detect_format(Path("games.trax"), b"anything"), TraxListFormat)
     assert isinstance(detect_format(Path("games.txt"), b"1. @0+ 2. B1/\n"), TraxListFormat)
     assert detect_format(Path("notes.txt"), b"remember the milk\n") is None
-    assert any(isinstance(f, TraxListFormat) for f in FORMATS)
+    assert "trax" in RECORD_FORMATS.names()
 
 
 def test_writing_refuses_what_the_form_cannot_hold() -> None:

@@ -46,9 +46,6 @@ _EVENT_TAGS = {"Event": "event", "Site": "site", "EventDate": "date", "Round": "
 
 
 class MatFormat(FileFormat):
-    name = "mat"
-    description = "Jellyfish .mat match text (Takhteh games, one record per game)"
-    extensions = (".mat",)
     game = "takhteh"
 
     def sniff(self, head: bytes) -> bool:

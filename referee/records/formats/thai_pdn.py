@@ -99,9 +99,6 @@ def _white_starts(record: Record) -> bool:
 
 
 class PdnFormat(FileFormat):
-    name = "pdn"
-    description = "Portable Draughts Notation, Thai checkers (GameType 31)"
-    extensions = (".pdn",)
     game = "thai"
 
     def sniff(self, head: bytes) -> bool:

@@ -144,9 +144,6 @@ def from_record(record: Record) -> str:
 
 
 class TraxListFormat(FileFormat):
-    name = "trax"
-    description = "Trax game lists: official notation tokens, one blank-line separated game each"
-    extensions = (".trx", ".trax")
     game = "trax"
 
     def sniff(self, head: bytes) -> bool:
