@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "docs" / "rules"
 GAMES = ("thax", "takhteh", "trax", "thai")
 _CODE = re.compile(r"`((?:" + "|".join(GAMES) + r")\.[a-z0-9]+(?:-[a-z0-9]+)*)`")

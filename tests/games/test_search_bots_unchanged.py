@@ -1,6 +1,6 @@
 """The search bots play the same games as before the shared search scaffolding.
 
-`bot_games.json` was written by this module (`python tests/test_search_bots_unchanged.py
+`bot_games.json` was written by this module (`python tests/games/test_search_bots_unchanged.py
 --write`) on the code before `referee/games/search.py` existed: the moves and what each bot
 said about them (score, depth, nodes) of short games between depth-limited bots, so that
 nothing depends on the machine's speed. A refactor of the searches must leave every move the
@@ -28,7 +28,7 @@ from referee.players.registry import make_bot
 from referee.records.model import Player
 from referee.tournament.play import GameSetup, play_game
 
-GOLDEN = Path(__file__).parent / "fixtures" / "bot_games.json"
+GOLDEN = Path(__file__).parents[1] / "fixtures" / "bot_games.json"
 
 # (game, bot of seat 0, bot of seat 1, turns): bots whose searches are limited by depth only
 # (a time limit far beyond what the depth needs where the bot requires one).

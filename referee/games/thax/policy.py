@@ -10,7 +10,7 @@ against: it is computed from the rules' option table, not from games.
 The policies copy the bots' choices over the solver's option table, for all positions at once:
 `random` is referee.games.agent.RandomBot, `greedy` is bots.ThaxGreedyBot (a win first, else
 own covered spaces minus the opponent's) and `thax-perfect` is bots.PerfectBot (the best
-solved value, ties within 1e-12). tests/thax/test_policy.py holds each copy to its bot.
+solved value, ties within 1e-12). tests/games/thax/test_policy.py holds each copy to its bot.
 """
 
 from __future__ import annotations

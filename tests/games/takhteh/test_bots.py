@@ -14,8 +14,8 @@ from referee.games.takhteh.rules import START, TakhtehState, flip
 from referee.games.takhteh.train import _Chain, self_play_game
 from referee.players.registry import describe_bots, make_bot
 from referee.records.replay import replay
-from tests.bot_clock import BUSY_MACHINE, timed
-from tests.takhteh.helpers import random_game
+from tests.games.bot_clock import BUSY_MACHINE, timed
+from tests.games.takhteh.helpers import random_game
 
 
 def _states(seed: int) -> list[TakhtehState]:

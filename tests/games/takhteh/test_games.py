@@ -14,7 +14,7 @@ from referee.records.model import Player
 from referee.records.replay import final_state
 from referee.tournament.play import GameSetup, play_game
 from referee.validator.check import validate_record
-from tests.takhteh.helpers import random_game, random_match
+from tests.games.takhteh.helpers import random_game, random_match
 
 seeds = st.integers(0, 2**32 - 1)
 

@@ -28,7 +28,7 @@ from referee.games.takhteh.rules import (
     legal_plays,
     outside_count,
 )
-from tests.takhteh.reference import random_board, reference_positions
+from tests.games.takhteh.reference import random_board, reference_positions
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 rolls = st.tuples(st.integers(1, 6), st.integers(1, 6)).map(lambda r: (max(r), min(r)))

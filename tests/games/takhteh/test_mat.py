@@ -21,9 +21,9 @@ from referee.records.io import write_jsonl
 from referee.records.model import Player, Reason, Result, TakhtehRecord
 from referee.records.replay import replay
 from referee.validator.check import validate_file
-from tests.takhteh.helpers import random_game, random_match
+from tests.games.takhteh.helpers import random_game, random_match
 
-FIXTURE = Path(__file__).parents[1] / "fixtures/takhteh/standard-backgammon-7pt-two-games.mat"
+FIXTURE = Path(__file__).parents[2] / "fixtures/takhteh/standard-backgammon-7pt-two-games.mat"
 FIXTURES = FIXTURE.parent
 
 

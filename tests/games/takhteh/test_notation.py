@@ -14,7 +14,7 @@ from referee.games.dice import TURN_OUTCOMES
 from referee.games.takhteh import GAME, notation
 from referee.games.takhteh.notation import format_legs_plain, parse_segments
 from referee.games.takhteh.rules import START, TakhtehState
-from tests.takhteh.reference import make_board, random_board
+from tests.games.takhteh.reference import make_board, random_board
 
 RULESET = GAME.ruleset()
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from referee.games.base import NotationError
 from referee.games.takhteh import GAME, position_id
 from referee.games.takhteh.rules import START
-from tests.takhteh.reference import random_board
+from tests.games.takhteh.reference import random_board
 
 RULESET = GAME.ruleset()
 

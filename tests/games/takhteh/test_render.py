@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 from referee.games.takhteh import GAME
 from referee.games.takhteh.rules import TakhtehState
-from tests.takhteh.reference import make_board
+from tests.games.takhteh.reference import make_board
 
 
 def test_text_board_shows_points_checkers_bar_and_status() -> None:

@@ -15,7 +15,7 @@ from referee.games.takhteh.rules import (
     TakhtehState,
     apply_legs,
 )
-from tests.takhteh.reference import make_board, reference_positions
+from tests.games.takhteh.reference import make_board, reference_positions
 
 RULESET = GAME.ruleset()
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from referee.games.takhteh.net import _exact_matmul, _sigmoid
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 # One short game of tdnet looking ahead against tdnet playing its network's choice, its record
 # as JSON without the times.

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from referee.games.thai.bots import AlphaBetaBot, evaluate, material
 from referee.games.thai.search import EVALUATIONS
 from referee.players.registry import BotSpecError, describe_bots, make_bot
-from tests.bot_clock import BUSY_MACHINE, timed
-from tests.thai.helpers import GAME, RULESET, moves, position, positions
+from tests.games.bot_clock import BUSY_MACHINE, timed
+from tests.games.thai.helpers import GAME, RULESET, moves, position, positions
 
 
 def test_bots_are_listed_with_their_options() -> None:

@@ -10,7 +10,7 @@ import pytest
 from referee.games.base import IllegalMove
 from referee.games.thai import BLACK, ThaiState
 from referee.games.thai.rules import QUIET_PLY_LIMIT
-from tests.thai.helpers import GAME, RULESET, play, position
+from tests.games.thai.helpers import GAME, RULESET, play, position
 
 
 def test_threefold_repetition_with_the_same_player_to_move_draws() -> None:

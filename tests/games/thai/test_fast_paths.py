@@ -10,7 +10,7 @@ from hypothesis import given, settings
 
 from referee.games.thai.geometry import ALL, DIRECTIONS, FORWARD, RAY
 from referee.games.thai.rules import CAPTURING_MEN, ThaiState
-from tests.thai.helpers import position, positions
+from tests.games.thai.helpers import position, positions
 
 
 def quiet_moves_in_order(state: ThaiState) -> list[tuple[int, ...]]:

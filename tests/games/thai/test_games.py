@@ -12,7 +12,7 @@ from referee.games.thai import ThaiState
 from referee.players.registry import make_bot
 from referee.records.model import Player, Reason
 from referee.tournament.play import GameSetup, play_game
-from tests.thai.helpers import GAME, RULESET, position, positions
+from tests.games.thai.helpers import GAME, RULESET, position, positions
 
 
 @settings(max_examples=60, deadline=None)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from referee.games.base import NotationError
 from referee.games.thai import ThaiMove
 from referee.games.thai.fen import format_fen, parse_fen
-from tests.thai.helpers import GAME, RULESET, moves, play, position, positions
+from tests.games.thai.helpers import GAME, RULESET, moves, play, position, positions
 
 
 def test_moves_are_written_from_to_and_captures_with_every_landing_square() -> None:

@@ -17,7 +17,7 @@ from referee.records.io import Loaded
 from referee.records.model import EventInfo, Player, Reason, Result, ThaiRecord, Turn
 from referee.tournament.play import GameSetup, play_game
 from referee.validator.check import validate_file
-from tests.thai.helpers import GAME, RULESET
+from tests.games.thai.helpers import GAME, RULESET
 
 FORMAT = PdnFormat()
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-import tests.thai.reference as reference
+import tests.games.thai.reference as reference
 from referee.games.base import perft, perft_counts
 from referee.games.thai.fen import ENGLISH_START_FEN, START_FEN
-from tests.thai.helpers import GAME, RULESET, position
+from tests.games.thai.helpers import GAME, RULESET, position
 
 ENGLISH_START_COUNTS = [7, 49, 302, 1469, 7361, 36768, 179740]
 """docs/thai.md's test vectors: Thai rules from the 12-against-12 English checkers start."""

@@ -8,8 +8,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import tests.thai.reference as reference
-from tests.thai.helpers import GAME, moves, position, positions
+import tests.games.thai.reference as reference
+from tests.games.thai.helpers import GAME, moves, position, positions
 
 
 def check_against_reference(fen: str) -> None:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from referee.games.base import IllegalMove
 from referee.games.thai import BLACK, WHITE, ThaiMove, ThaiState
 from referee.games.thai.geometry import DIRECTION, DIRECTIONS, RAY
-from tests.thai.helpers import GAME, RULESET, moves, play, position, positions
+from tests.games.thai.helpers import GAME, RULESET, moves, play, position, positions
 
 
 def rule_of(state: ThaiState, text: str) -> str:

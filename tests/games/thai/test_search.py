@@ -12,8 +12,8 @@ from referee.games.thai.search import WIN, SearchBot
 from referee.players.registry import make_bot
 from referee.records.model import Player
 from referee.tournament.play import GameSetup, play_game
-from tests.bot_clock import BUSY_MACHINE, timed
-from tests.thai.helpers import GAME, RULESET, play, position, positions
+from tests.games.bot_clock import BUSY_MACHINE, timed
+from tests.games.thai.helpers import GAME, RULESET, play, position, positions
 
 
 def _mirror(mask: int) -> int:

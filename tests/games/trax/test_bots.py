@@ -17,8 +17,8 @@ from referee.games.trax.bots import (
 from referee.players.registry import describe_bots, make_bot
 from referee.records.model import Player
 from referee.tournament.play import GameSetup, play_game
-from tests.bot_clock import BUSY_MACHINE, timed
-from tests.trax.helpers import position, random_state
+from tests.games.bot_clock import BUSY_MACHINE, timed
+from tests.games.trax.helpers import position, random_state
 
 PLAYERS = [Player(name="a", kind="bot"), Player(name="b", kind="bot")]
 

@@ -19,7 +19,7 @@ from referee.records.model import Reason, Result
 from referee.records.replay import ReplayError, final_state, replay
 from referee.validator.check import validate_file, validate_loaded
 
-FIXTURE = Path(__file__).parents[1] / "fixtures" / "trax" / "commented-games.tsv"
+FIXTURE = Path(__file__).parents[2] / "fixtures" / "trax" / "commented-games.tsv"
 ROWS = list(csv.DictReader(FIXTURE.open(encoding="utf-8"), delimiter="\t"))
 ILLEGAL_RULES = {"G19": "trax.8x8-limit"}
 """The rule broken by each game the collection records with an illegal move."""

@@ -21,7 +21,7 @@ from referee.games.trax.rules import (
     play_turn,
 )
 from referee.games.trax.threats import BROKEN, probe
-from tests.trax.helpers import board_of, naive_turn, random_state
+from tests.games.trax.helpers import board_of, naive_turn, random_state
 
 CHOICES = st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=40)
 

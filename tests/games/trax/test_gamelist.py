@@ -19,7 +19,7 @@ from referee.records.model import EventInfo, Player, Reason, Result, ThaxRecord,
 from referee.tournament.play import GameSetup, play_game
 
 FORMAT = TraxListFormat()
-MAT = Path(__file__).parents[1] / "fixtures" / "takhteh" / "standard-backgammon-7pt-two-games.mat"
+MAT = Path(__file__).parents[2] / "fixtures" / "takhteh" / "standard-backgammon-7pt-two-games.mat"
 
 
 def read(text: str) -> list:

@@ -10,7 +10,7 @@ from referee.games.base import NotationError
 from referee.games.trax import GAME, TraxMove
 from referee.games.trax.notation import column_number, split_token
 from referee.games.trax.rules import column_label
-from tests.trax.helpers import position
+from tests.games.trax.helpers import position
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from referee.games.trax import GAME
 from referee.games.trax.rules import FITS, ILLEGAL, NO_WIN, TraxState, coords, key_of
-from tests.trax.helpers import (
+from tests.games.trax.helpers import (
     absolute,
     board_of,
     entering,

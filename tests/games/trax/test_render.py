@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ElementTree
 
 from referee.games.trax import GAME
-from tests.trax.helpers import DRAWN_8X8, position
+from tests.games.trax.helpers import DRAWN_8X8, position
 
 SVG = "{http://www.w3.org/2000/svg}"
 

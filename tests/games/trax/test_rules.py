@@ -7,7 +7,7 @@ import pytest
 from referee.games.base import IllegalMove, NotationError, Outcome
 from referee.games.trax import GAME, TraxMove, TraxState
 from referee.games.trax.rules import CURVE_WHITE_NW, STRAIGHT_WHITE_NS
-from tests.trax.helpers import DRAWN_8X8, board_of, entering, frontier, naive_formed, position
+from tests.games.trax.helpers import DRAWN_8X8, board_of, entering, frontier, naive_formed, position
 
 
 def play(state: TraxState, token: str) -> TraxState:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from referee.games.base import IllegalMove
 from referee.games.trax import GAME, TraxState
 from referee.games.trax.threats import BLACK_FORMS, BROKEN, WHITE_FORMS, Move, Probe, Scan, probe
-from tests.trax.helpers import board_of, naive_formed, random_state
+from tests.games.trax.helpers import board_of, naive_formed, random_state
 
 VARIANTS = st.sampled_from(GAME.variants)
 CHOICES = st.lists(st.integers(0, 10**6), min_size=1, max_size=60)
