@@ -1,6 +1,6 @@
 """Bot logs never decide a game (issue 31): a bot's name of any length or script gets a log of
 its own, and a log that cannot be written (a full disk) is told once while the bot's games
-are played as if it could. The bots are real processes (tests/tournament/bots/program.py)
+are played as if it could. The bots are real processes (tests/players/bots/program.py)
 writing more on stderr than a pipe holds, so that a drain that stopped reading would make
 them lose on time."""
 
@@ -14,8 +14,9 @@ from pathlib import Path
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import TournamentStore
+from tests.players.helpers import BOTS
 
-PROGRAM = Path(__file__).parent / "bots" / "program.py"
+PROGRAM = BOTS / "program.py"
 SPEW = 200_000
 """Bytes each program writes on stderr as it starts: three times what a pipe holds."""
 

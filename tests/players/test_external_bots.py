@@ -11,15 +11,15 @@ import pytest
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import TournamentStore
+from tests.players.helpers import BOTS
 
-HERE = Path(__file__).parent
-ROOT = HERE.parents[1]
+ROOT = Path(__file__).parents[2]
 
 
 def bad_bot(mode: str) -> BotEntry:
     return BotEntry(
         name=mode,
-        command=[sys.executable, str(HERE / "bots" / "misbehave.py"), mode],
+        command=[sys.executable, str(BOTS / "misbehave.py"), mode],
         startup_time=1.0,
         max_line=100_000,
     )

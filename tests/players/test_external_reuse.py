@@ -22,10 +22,10 @@ from referee.records.model import Turn
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import PAIRS_PER_BATCH, run_tournament
 from referee.tournament.store import TournamentStore
-from tests.tournament.helpers import alive
+from tests.players.helpers import BOTS, alive
 
 ENGINE_OUTPUT = {"score", "depth", "nodes", "pv"}
-TURNS_BOT = Path(__file__).parent / "bots" / "turns_bot.py"
+TURNS_BOT = BOTS / "turns_bot.py"
 GAMES = 24
 
 

@@ -1,7 +1,7 @@
 """Whatever a bot or the machine does (issue 16): time is time however much a bot talks, its
 stderr log stays bounded, and no bot process nor a child it started, a daemon in a session of
 its own included (issue 30), outlives the tournament, a killed runner, a killed worker or
-Ctrl-C. The bots are real processes (tests/tournament/bots/program.py) that record their own
+Ctrl-C. The bots are real processes (tests/players/bots/program.py) that record their own
 PIDs, their child's and their daemon's."""
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from referee.players.process import kill_orphans
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import TournamentStore
-from tests.tournament.helpers import alive, children
+from tests.players.helpers import BOTS, alive, children
 
-PROGRAM = Path(__file__).parent / "bots" / "program.py"
+PROGRAM = BOTS / "program.py"
 GAME = {"json": "thax", "trax": "trax"}
 
 

@@ -19,20 +19,3 @@ def stored_games(directory: Path) -> list[dict]:
     return sorted(
         games, key=lambda g: (g["event"]["game_number"], g.get("match", {}).get("game", 0))
     )
-
-
-def alive(pid: int) -> bool:
-    """Whether a process runs (Linux /proc); a zombie (state Z) has exited."""
-    status = Path(f"/proc/{pid}/stat")
-    try:
-        return status.read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-
-
-def children(pid: int) -> set[int]:
-    """The live child processes of `pid` (Linux /proc)."""
-    found = set()
-    for task in Path(f"/proc/{pid}/task").glob("*/children"):
-        found.update(int(child) for child in task.read_text().split())
-    return found

@@ -24,13 +24,13 @@ from referee.tournament.config import BotEntry, ConfigError, build_config, load_
 from referee.tournament.play import GameControl, GameSetup, play_game
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import TournamentStore
+from tests.players.helpers import BOTS
 
-HERE = Path(__file__).parent
 OVER = re.compile(r"(\d+) ms used with (\d+) ms on the clock: (\d+) ms over")
 
 
 def clock_bot(mode: str, tc: str | None = None) -> BotEntry:
-    command = [sys.executable, str(HERE / "bots" / "clock_bot.py"), mode]
+    command = [sys.executable, str(BOTS / "clock_bot.py"), mode]
     protocol = "trax" if mode.startswith("trax") else "json"
     return BotEntry(name=mode, command=command, startup_time=5.0, tc=tc, protocol=protocol)
 

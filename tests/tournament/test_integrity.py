@@ -26,9 +26,9 @@ from referee.tournament.config import BotEntry, ConfigError, build_config
 from referee.tournament.runner import run_tournament
 from referee.tournament.schedule import schedule
 from referee.tournament.store import TournamentStore, _holder
+from tests.players.helpers import BOTS
 from tests.tournament.helpers import stored_games
 
-HERE = Path(__file__).parent
 runner = CliRunner()
 
 
@@ -52,7 +52,7 @@ def test_two_runners_started_at_once_one_refused_the_other_plays_each_game_once(
     out, gate = tmp_path / "t", tmp_path / "gate"
     command = [sys.executable, "-m", "referee", "tournament", "run", "--game", "thax"]
     command += ["--bots", "random", "--games-per-pair", "4", "--seed", "3", "--out", str(out)]
-    command += ["--external", f"gated={sys.executable} {HERE / 'bots' / 'gated.py'} {gate}", "-q"]
+    command += ["--external", f"gated={sys.executable} {BOTS / 'gated.py'} {gate}", "-q"]
     runners = [
         subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for _ in range(2)

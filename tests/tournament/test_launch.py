@@ -1,6 +1,6 @@
 """Real programs, first try (issue 15): launch settings, the Trax contest handshake, a forfeit's
 last stderr line, failing fast on a program that cannot start, and the bots' environment
-(issue 16). The programs are real processes: tests/tournament/bots/program.py."""
+(issue 16). The programs are real processes: tests/players/bots/program.py."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ from referee.tournament.config import (
     with_environment,
 )
 from referee.tournament.store import TournamentStore
+from tests.players.helpers import BOTS
 
-BOTS = Path(__file__).parent / "bots"
 PROGRAM = BOTS / "program.py"
 GAME = {"json": "thax", "trax": "trax"}
 runner = CliRunner()
