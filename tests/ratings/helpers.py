@@ -9,8 +9,8 @@ import numpy as np
 
 from referee.ratings.results import read_games
 from referee.ratings.table import RatingOptions, RatingTable, build_tables
-from referee.records.io import write_jsonl
 from referee.records.model import RECORD_TYPES, EventInfo, Player, Reason, Record, Result
+from tests.records.helpers import write_jsonl
 
 
 def record(

@@ -12,8 +12,9 @@ from referee.ratings.errors import RatingsError, RatingsInputError
 from referee.ratings.output import render
 from referee.ratings.results import games_from_records, read_games
 from referee.ratings.table import RatingOptions, build_tables
-from referee.records.io import record_to_dict, write_jsonl, write_record
+from referee.records.io import record_to_dict
 from tests.ratings.helpers import record
+from tests.records.helpers import write_jsonl, write_record
 
 
 def _tournament(folder, records):

@@ -17,11 +17,11 @@ from referee.games.takhteh.mat import parse_mat, write_mat
 from referee.records.convert import convert
 from referee.records.formats import detect_format, format_named
 from referee.records.formats.takhteh_mat import NAME_LENGTH, mat_name
-from referee.records.io import write_jsonl
 from referee.records.model import Player, Reason, Result, TakhtehRecord
 from referee.records.replay import replay
 from referee.validator.check import validate_file
 from tests.games.takhteh.helpers import random_game, random_match
+from tests.records.helpers import write_jsonl
 
 FIXTURE = Path(__file__).parents[2] / "fixtures/takhteh/standard-backgammon-7pt-two-games.mat"
 FIXTURES = FIXTURE.parent
