@@ -13,8 +13,8 @@ from pathlib import Path
 
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
-from referee.tournament.store import TournamentStore
 from tests.players.helpers import BOTS
+from tests.tournament.helpers import stored_records
 
 PROGRAM = BOTS / "program.py"
 SPEW = 200_000
@@ -30,7 +30,7 @@ def test_bots_of_long_odd_and_clashing_names_play_and_each_has_a_log(tmp_path: P
     names = ["p" * 256, "б" * 200, "ботик", "бот", "bot/../x", "a b", "a_b"]
     config = build_config(game="thax", bots=[spewing(name) for name in names], time_limit=10)
     run_tournament(tmp_path / "t", config)
-    records = list(TournamentStore(tmp_path / "t").records())
+    records = stored_records(tmp_path / "t")
     assert len(records) == len(names) * (len(names) - 1)
     for record in records:
         assert record.result is not None and record.result.reason.value not in ("time", "crash")
@@ -60,7 +60,7 @@ def test_a_log_that_cannot_be_written_is_told_once_and_the_games_are_played(
         command, capture_output=True, text=True, preexec_fn=small_files, timeout=120
     )
     assert done.returncode == 0, done.stderr
-    records = list(TournamentStore(tmp_path).records())
+    records = stored_records(tmp_path)
     assert len(records) == 4
     for record in records:
         assert record.result is not None and record.result.reason.value not in ("time", "crash")
@@ -81,7 +81,7 @@ def test_a_logs_folder_that_is_a_file_is_told_and_the_games_are_played(tmp_path:
     )
     summary = run_tournament(folder, config)
     assert summary.failed == [] and summary.played == 2
-    for record in TournamentStore(folder).records():
+    for record in stored_records(folder):
         assert record.result is not None and record.result.reason.value not in ("time", "crash")
     assert summary.warnings == [
         f"cannot write the log {folder / 'logs' / 'program.stderr.log'}: Not a directory; "

@@ -10,8 +10,8 @@ import pytest
 
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
-from referee.tournament.store import TournamentStore
 from tests.players.helpers import BOTS
+from tests.tournament.helpers import stored_records
 
 ROOT = Path(__file__).parents[2]
 
@@ -23,10 +23,6 @@ def bad_bot(mode: str) -> BotEntry:
         startup_time=1.0,
         max_line=100_000,
     )
-
-
-def stored(directory: Path):
-    return TournamentStore(directory).records()
 
 
 @pytest.mark.parametrize(
@@ -51,7 +47,7 @@ def test_a_misbehaving_bot_forfeits_with_the_reason(tmp_path: Path, mode, reason
     )
     # keep_going: a bot that never answers its hello would otherwise stop the run at once.
     summary = run_tournament(tmp_path, config, concurrency=2, keep_going=True)
-    records = stored(tmp_path)
+    records = stored_records(tmp_path)
     assert summary.played == len(records) == 4
     for record in records:
         bad_seat = [p.name for p in record.players].index(mode)
@@ -74,7 +70,7 @@ def test_the_example_bot_plays_a_tournament(tmp_path: Path) -> None:
         game="thax", bots=[BotEntry(name="greedy", spec="greedy"), example], games_per_pair=4
     )
     run_tournament(tmp_path, config, concurrency=1)
-    records = stored(tmp_path)
+    records = stored_records(tmp_path)
     assert len(records) == 4
     assert all(r.result is not None and r.result.reason.value == "rules" for r in records)
 
@@ -97,7 +93,7 @@ def test_a_trax_bot_speaking_the_contest_protocol_plays_a_tournament(tmp_path: P
         time_limit=5.0,
     )
     run_tournament(tmp_path, config, concurrency=2)
-    records = stored(tmp_path)
+    records = stored_records(tmp_path)
     assert len(records) == 12
     with_contest = [r for r in records if "contest" in [p.name for p in r.players]]
     assert len(with_contest) == 8

@@ -21,8 +21,8 @@ from referee.players.process import Launch
 from referee.records.model import Turn
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import PAIRS_PER_BATCH, run_tournament
-from referee.tournament.store import TournamentStore
 from tests.players.helpers import BOTS, alive
+from tests.tournament.helpers import stored_records
 
 ENGINE_OUTPUT = {"score", "depth", "nodes", "pv"}
 TURNS_BOT = BOTS / "turns_bot.py"
@@ -50,7 +50,7 @@ def play(
         int(path.stem): [json.loads(line) for line in path.read_text().splitlines()]
         for path in notes.glob("*.jsonl")
     }
-    return TournamentStore(tmp_path / "t").records(), noted
+    return stored_records(tmp_path / "t"), noted
 
 
 @pytest.mark.parametrize("arguments", [["1"], ["2"], ["2", "0", "own"]], ids=["v1", "v2", "own"])

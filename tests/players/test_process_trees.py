@@ -21,8 +21,8 @@ import pytest
 from referee.players.process import kill_orphans
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
-from referee.tournament.store import TournamentStore
 from tests.players.helpers import BOTS, alive, children
+from tests.tournament.helpers import stored_records
 
 PROGRAM = BOTS / "program.py"
 GAME = {"json": "thax", "trax": "trax"}
@@ -46,7 +46,7 @@ def test_a_bot_flooding_info_lines_loses_on_time_within_its_limit_and_the_grace(
     started = time.monotonic()
     run_tournament(tmp_path, config)
     assert time.monotonic() - started < 60  # it used to hang forever
-    for record in TournamentStore(tmp_path).records():
+    for record in stored_records(tmp_path):
         result = record.result
         assert result is not None and result.reason.value == "time"
         assert [p.name for p in record.players][1 - result.winner] == "program"

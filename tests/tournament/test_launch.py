@@ -26,6 +26,7 @@ from referee.tournament.config import (
 )
 from referee.tournament.store import TournamentStore
 from tests.players.helpers import BOTS
+from tests.tournament.helpers import stored_records
 
 PROGRAM = BOTS / "program.py"
 GAME = {"json": "thax", "trax": "trax"}
@@ -41,7 +42,7 @@ def run(out: Path, protocol: str, *extra: str, program: str = "") -> object:
 
 
 def records(out: Path) -> list:
-    return TournamentStore(out).records()
+    return stored_records(out)
 
 
 @pytest.mark.parametrize("protocol", ["json", "trax"])

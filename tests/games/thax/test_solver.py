@@ -15,7 +15,7 @@ from referee.games.thax.bots import PerfectBot
 from referee.games.thax.solver import FULL, SIDES, values, win_probability
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
-from referee.tournament.store import TournamentStore
+from tests.tournament.helpers import stored_records
 
 side = st.tuples(*(st.integers(0, n) for n in range(1, 6))).filter(lambda s: sum(s) < 15)
 
@@ -52,7 +52,7 @@ def test_perfect_play_never_scores_below_half_over_duplicate_dice(tmp_path: Path
     )
     run_tournament(tmp_path, config, concurrency=2)
     points = 0.0
-    records = TournamentStore(tmp_path).records()
+    records = stored_records(tmp_path)
     for record in records:
         seat = [player.name for player in record.players].index("thax-perfect")
         winner = record.result.winner
