@@ -1,22 +1,21 @@
-"""THAX's built-in bots as exact policies, and the exact expected score of one against another.
+"""THAX's built-in bots as exact policies, and the chance of winning of one against another.
 
-The solver (solver.py) finds the values of perfect play. Here the choices are fixed instead:
-each bot's choice at every position and roll is written as a probability over the options
-(uniform over the moves the bot's random tie-break picks from), and the chance that the player
-about to roll wins is evaluated for two such policies facing each other. This is the exact
-truth that estimates from played games (plain scores, luck-adjusted scores, SPRTs) are tested
-against: it is computed from the rules' option table, not from games.
+The solver (referee/games/thax/solver.py) finds the values of perfect play. Here the choices
+are fixed instead: each bot's choice at every position and roll is written as a probability
+over the options (uniform over the moves the bot's random tie-break picks from), and the
+chance that the player about to roll wins is evaluated for two such policies facing each
+other, from the rules' option table, not from games.
 
 The policies copy the bots' choices over the solver's option table, for all positions at once:
 `random` is referee.games.agent.RandomBot, `greedy` is bots.ThaxGreedyBot (a win first, else
 own covered spaces minus the opponent's) and `thax-perfect` is bots.PerfectBot (the best
-solved value, ties within 1e-12). tests/games/thax/test_policy.py holds each copy to its bot.
+solved value, ties within 1e-12). test_policy.py holds each copy to its bot, and the
+evaluation of perfect play against itself to the solver's values.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 
 import numpy as np
 
@@ -139,13 +138,3 @@ def win_chances(first: Choice, second: Choice, table: solver.Successors) -> np.n
         chances = updated
         if change < TOLERANCE:
             return chances.reshape(2, POSITIONS)
-
-
-@cache
-def expected_score(first: str, second: str) -> float:
-    """The expected points of bot `first` in one game against bot `second` from the start:
-    the opening roll makes either the starter with probability 1/2."""
-    table = solver.successors()
-    chances = win_chances(POLICIES[first](table), POLICIES[second](table), table)
-    start = solver.position_index((0, 0, 0, 0, 0), (0, 0, 0, 0, 0))
-    return float(0.5 * chances[0, start] + 0.5 * (1.0 - chances[1, start]))

@@ -1,6 +1,6 @@
-"""THAX's bots as exact policies (games/thax/policy.py): each policy's choice is the set of
-moves its bot picks from, uniformly, at every position and roll; and the policy evaluation
-agrees with the solver where both apply and with played games where only it does."""
+"""THAX's bots as exact policies (policy.py): each policy's choice is the set of moves its bot
+picks from, uniformly, at every position and roll; and the policy evaluation of perfect play
+against itself agrees with the solver."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from referee.games.agent import WIN
 from referee.games.thax import GAME, ThaxState
 from referee.games.thax.bots import PerfectBot, ThaxGreedyBot
-from referee.games.thax.policy import POLICIES, TIE, win_chances
 from referee.games.thax.rules import TURN_OUTCOMES
 from referee.games.thax.solver import position_index, successors, values
+from tests.games.thax.policy import POLICIES, TIE, win_chances
 
 side = st.tuples(*(st.integers(0, n) for n in range(1, 6))).filter(lambda s: sum(s) < 15)
 
