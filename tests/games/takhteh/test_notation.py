@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from referee.games.base import IllegalMove, NotationError
 from referee.games.dice import TURN_OUTCOMES
 from referee.games.takhteh import GAME, notation
-from referee.games.takhteh.notation import format_legs_plain, parse_segments
+from referee.games.takhteh.notation import format_legs_plain
 from referee.games.takhteh.rules import START, TakhtehState
 from tests.games.takhteh.reference import make_board, random_board
 
@@ -117,7 +117,7 @@ def test_no_move_is_the_empty_text() -> None:
 )
 def test_text_that_is_not_move_notation(text: str) -> None:
     with pytest.raises(NotationError):
-        parse_segments(text)
+        GAME.parse_move(on_roll(START, (6, 5)), text)
 
 
 def test_mat_plain_form_writes_each_die_and_marks_each_hit_once() -> None:
