@@ -509,12 +509,6 @@ class TraxState(State[TraxMove]):
     def tokens(self) -> list[str]:
         return [format_token(move) for move in self.moves()]
 
-    def label(self, key: int) -> str:
-        """The notation label of a space in this position."""
-        assert self.box is not None
-        x, y = coords(key)
-        return space_label(x - self.box[0] + 1, y - self.box[2] + 1)
-
     def _no_tile_fits(self, col: int, row: int, key: int | None) -> IllegalMove:
         """Why the space at (col, row) takes no tile: it holds one, or touches none."""
         label = space_label(col, row)

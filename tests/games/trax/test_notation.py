@@ -48,11 +48,11 @@ def test_labels_are_those_before_the_move() -> None:
     """After a tile goes left of column A, the old column A is labelled B."""
     state = position("@0+")
     first = next(iter(state.tiles))
-    assert state.label(first) == "A1"
+    assert state.space_of(1, 1) == first  # A1
     state = state.play(GAME.parse_move(state, "@1+"))
-    assert state.label(first) == "B1"
+    assert state.space_of(2, 1) == first  # B1
     state = state.play(GAME.parse_move(state, "A0/"))
-    assert state.label(first) == "B2"
+    assert state.space_of(2, 2) == first  # B2
 
 
 def test_a_symbol_names_two_tiles_that_differ_by_colours() -> None:
