@@ -69,11 +69,6 @@ def get_game(name: str) -> Game[Any, Any]:
     return _plugins[name]
 
 
-def get_ruleset_game(ruleset_id: str) -> Game[Any, Any]:
-    """The game a ruleset id such as `thax/standard@1` belongs to."""
-    return get_game(ruleset_id.partition("/")[0])
-
-
 def _read_entry_points() -> None:
     """Register the games of installed packages' entry points, once per process."""
     global _entry_points_read

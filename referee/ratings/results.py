@@ -363,22 +363,6 @@ def _nullable(values: np.ndarray) -> pd.api.extensions.ExtensionArray:
     return pd.arrays.IntegerArray(values.copy(), values < 0)
 
 
-def games_from_records(
-    records: Iterable[Record],
-    *,
-    file: str = "",
-    game: str | Collection[str] | None = None,
-    variant: str | Collection[str] | None = None,
-    bots: Collection[str] | None = None,
-) -> Games:
-    """The games frame of records already in memory (for callers that hold them)."""
-    rows = GameRows()
-    for number, record in enumerate(records, 1):
-        rows.add(record, record.turns[0].seat if record.turns else 0, file, number)
-    selection = Selection(_selection(game), _selection(variant), _selection(bots))
-    return rows.games(selection, [file] if file else [])[0]
-
-
 def record_files(paths: Iterable[str | Path]) -> list[Path]:
     """The record files named by `paths`: tournament folders (their games.jsonl) and files.
 

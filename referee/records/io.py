@@ -7,7 +7,6 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -214,13 +213,3 @@ def iter_json_document(text: str | bytes) -> Iterator[Loaded]:
             yield Loaded(number, 1, parse_record(item))
         except RecordError as error:
             yield Loaded(number, 1, error=error)
-
-
-def write_record(path: str | Path, record: Record) -> None:
-    Path(path).write_text(record_to_json(record, indent=2) + "\n", encoding="utf-8")
-
-
-def write_jsonl(path: str | Path, records: Iterable[Record]) -> None:
-    with Path(path).open("w", encoding="utf-8") as stream:
-        for record in records:
-            stream.write(record_to_json(record) + "\n")

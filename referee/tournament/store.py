@@ -28,9 +28,8 @@ from referee.path_names import (
     REJECTED_NOTES,
     TOURNAMENT_FILE,
 )
-from referee.records.io import RecordError, check_nesting, iter_jsonl, record_to_json
+from referee.records.io import RecordError, check_nesting
 from referee.records.keys import GameKey, game_key, salvage
-from referee.records.model import Record
 from referee.records.scan import scan_jsonl
 from referee.tournament.config import (
     ConfigError,
@@ -516,19 +515,6 @@ class TournamentStore:
             check(grown)
         return self._write(grown), grown.size() - info.size()
 
-    def records(self) -> list[Record]:
-        """The stored games in file order; an unreadable line (a write cut short) is skipped."""
-        if not self.games_path.exists():
-            records: list[Record] = []
-        else:
-            with self.games_path.open("rb") as stream:
-                records = [loaded.record for loaded in iter_jsonl(stream) if loaded.record]
-        self._keys = StoredKeys()
-        for key in map(game_key, records):
-            if key is not None:
-                self._keys.add(key)
-        return records
-
     def scan(self) -> Iterator[StoredGame]:
         """The key and result of each stored game in file order, read without building the
         records (records/scan.py): a runner resuming a million games reads them in seconds and
@@ -663,19 +649,13 @@ class TournamentStore:
                 stream.truncate(_complete_length(stream))
         return self.games_path.open("ab")
 
-    def append(self, stream: IO[bytes], records: Sequence[Record]) -> list[Record]:
-        """Append the records in one durable write, except any game already stored (same
-        tournament, pairing, game number and game of the match): those are refused and
-        returned, so a game is never stored twice."""
-        lines = [(game_key(r), (record_to_json(r) + "\n").encode("utf-8")) for r in records]
-        refused = set(self.append_lines(stream, lines))
-        return [record for index, record in enumerate(records) if index in refused]
-
     def append_lines(
         self, stream: IO[bytes], games: Sequence[tuple[GameKey | None, bytes]]
     ) -> list[int]:
-        """`append` for games already written as JSON lines (with their keys); the indexes of
-        the games refused."""
+        """Append games written as JSON lines (with their keys) in one durable write, except
+        any game already stored (same tournament, pairing, game number and game of the match):
+        those are refused, so that a game is never stored twice. The indexes of the games
+        refused."""
         if self._keys is None:
             for _ in self.scan():
                 pass

@@ -18,8 +18,9 @@ from referee.archive.choices import STATS_OUTPUTS
 from referee.records.model import Record, Result
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
-from tests.archive.helpers import archives, pool, select, stats, write_jsonl
+from tests.archive.helpers import archives, pool, select, stats
 from tests.cli.commands import one_error_line, referee
+from tests.records.helpers import write_jsonl
 
 SOLVED_FIRST_MOVER = 0.5182474968634
 """The first player's chance under perfect play (docs/thax.md)."""

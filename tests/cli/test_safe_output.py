@@ -26,10 +26,10 @@ from referee.ratings.formats import RATING_OUTPUTS
 from referee.ratings.output import print_tables, render
 from referee.ratings.results import read_games
 from referee.ratings.table import RatingOptions, build_tables
-from referee.records.io import write_jsonl
 from referee.records.model import EventInfo, Player, Record
 from referee.tournament.play import GameSetup, play_game
 from tests.ratings.helpers import record
+from tests.records.helpers import write_jsonl
 
 runner = CliRunner()
 

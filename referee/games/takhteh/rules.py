@@ -813,7 +813,7 @@ def _read_straight(
 
     Each leg is checked by `_leg_error`'s conditions, written again below without the
     messages: this runs for nearly every play read, and a call per leg slowed every replay.
-    tests/takhteh/test_generation.py holds this function to `_split_segments` and
+    tests/games/takhteh/test_generation.py holds this function to `_split_segments` and
     `_leg_error`."""
     legs: list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]
     played: tuple[Leg, ...] | None = None

@@ -271,7 +271,7 @@ def play_turn(
         )
     # Forced play as `forced_play` walks it, again, on the board itself and with the tracks
     # followed tile by tile: the walk's overlay, its list of tiles and a second pass cost
-    # replaying a game a fifth of `play_turn`'s time. tests/trax/test_trax_forced_play.py
+    # replaying a game a fifth of `play_turn`'s time. tests/games/trax/test_forced_play.py
     # holds the two equal.
     forced: list[int] = []
     grown: list[int] = []
@@ -374,7 +374,7 @@ def legal_turns(codes: dict[int, int], spaces: Iterable[int]) -> Iterator[tuple[
         # The first step of `forced_play` again, for speed (this decides `legal_moves`): the
         # tiles that force a neighbour, for all the space's tiles at once from the neighbours'
         # codes; a tile that forces nothing is legal without the walk.
-        # tests/trax/test_trax_forced_play.py holds the two equal.
+        # tests/games/trax/test_forced_play.py holds the two equal.
         forcing = 0
         for d, delta in free[code >> 4]:
             forcing |= forcing_of[board(key + delta, 0)][d]
@@ -388,7 +388,7 @@ def _walk_is_legal(codes: dict[int, int], key: int, tile: int) -> bool:
     walk's first two steps again, for speed, for the turn it mostly is (four in five): one
     forced tile that forces nothing more. Its neighbours, the primary's aside, are two steps
     from the primary, so the primary changed none of their codes. Any other turn is walked.
-    tests/trax/test_trax_forced_play.py holds this to `forced_play`."""
+    tests/games/trax/test_forced_play.py holds this to `forced_play`."""
     force_of, board = FORCE, codes.get
     contrib = CONTRIB[tile]
     forced = forced_code = -1
@@ -508,12 +508,6 @@ class TraxState(State[TraxMove]):
 
     def tokens(self) -> list[str]:
         return [format_token(move) for move in self.moves()]
-
-    def label(self, key: int) -> str:
-        """The notation label of a space in this position."""
-        assert self.box is not None
-        x, y = coords(key)
-        return space_label(x - self.box[0] + 1, y - self.box[2] + 1)
 
     def _no_tile_fits(self, col: int, row: int, key: int | None) -> IllegalMove:
         """Why the space at (col, row) takes no tile: it holds one, or touches none."""
