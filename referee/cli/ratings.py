@@ -46,7 +46,9 @@ def ratings(
         list[str] | None,
         typer.Option(help="only games between the named bots (give two or more)"),
     ] = None,
-    format: Annotated[TableFormat, typer.Option(help="output format")] = TableFormat["table"],
+    output_format: Annotated[
+        TableFormat, typer.Option("--format", help="output format")
+    ] = TableFormat["table"],
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write to a file")] = None,
     plot: Annotated[Path | None, typer.Option(help="also draw the ratings as a PNG")] = None,
     rating: Annotated[
@@ -122,12 +124,12 @@ def ratings(
         from referee.ratings.plot import plot_ratings
 
         plot_ratings(tables, plot)
-    if format == "table" and output is None:
+    if output_format == "table" and output is None:
         print_tables(tables, wide_console(), wide=True if wide else None)
         for line in _sprt_lines(paths):
             echo(line)
         return
-    text = render(tables, "markdown" if format == "table" else format.value)
+    text = render(tables, "markdown" if output_format == "table" else output_format.value)
     if output is None:
         typer.echo(text, nl=not text.endswith("\n"))
     else:
@@ -142,8 +144,9 @@ def export(
         list[Path],
         typer.Argument(help="tournament folders and record files; - for standard input"),
     ],
-    format: Annotated[
-        ExportFormat, typer.Option(help="pgn (for Ordo, BayesElo) or csv, one row per game")
+    output_format: Annotated[
+        ExportFormat,
+        typer.Option("--format", help="pgn (for Ordo, BayesElo) or csv, one row per game"),
     ] = ExportFormat["pgn"],
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="the file to write (default: stdout)")
@@ -156,11 +159,11 @@ def export(
 
     with spooled(paths) as given:
         if output is None:
-            count = export_results(given, format.value, sys.stdout)
+            count = export_results(given, output_format.value, sys.stdout)
         else:
             # Whole or not at all: bad input or a full disk never leaves a partial export.
             with write_atomically(output, newline="") as stream:
-                count = export_results(given, format.value, stream)
+                count = export_results(given, output_format.value, stream)
     if output is not None:
         echo(f"{plural(count, 'game')} written to {output}")
 

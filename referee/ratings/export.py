@@ -143,9 +143,9 @@ def write_csv(games: Iterable[tuple[Record, str, int]], out: IO[str]) -> int:
     return count
 
 
-def export_results(paths: Iterable[str | Path], fmt: str, out: IO[str]) -> int:
-    """Write every record of `paths` (tournament folders and record files) to `out` in `fmt`,
-    one of `RESULT_EXPORTS` (pgn, csv); returns the number of games. Raises ValueError for
-    another format, `RatingsInputError` for bad input, naming the file and line, before or
-    while writing (the caller writes to a temporary file)."""
-    return RESULT_EXPORTS.named(fmt).load()(_records(paths), out)
+def export_results(paths: Iterable[str | Path], output_format: str, out: IO[str]) -> int:
+    """Write every record of `paths` (tournament folders and record files) to `out` in
+    `output_format`, one of `RESULT_EXPORTS` (pgn, csv); returns the number of games. Raises
+    ValueError for another format, `RatingsInputError` for bad input, naming the file and
+    line, before or while writing (the caller writes to a temporary file)."""
+    return RESULT_EXPORTS.named(output_format).load()(_records(paths), out)

@@ -320,10 +320,10 @@ def to_html(tables: Sequence[RatingTable]) -> str:
     return "\n".join(parts) + "\n"
 
 
-def render(tables: Sequence[RatingTable], fmt: str) -> str:
-    """The tables as text in `fmt`, one of `RATING_OUTPUTS` (csv, markdown, json, html).
-    Raises ValueError for another format."""
-    return RATING_OUTPUTS.named(fmt).load()(tables)
+def render(tables: Sequence[RatingTable], output_format: str) -> str:
+    """The tables as text in `output_format`, one of `RATING_OUTPUTS` (csv, markdown, json,
+    html). Raises ValueError for another format."""
+    return RATING_OUTPUTS.named(output_format).load()(tables)
 
 
 # Terminal ---------------------------------------------------------------------------------
