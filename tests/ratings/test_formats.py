@@ -13,8 +13,8 @@ from referee.cli.app import app
 from referee.ratings.export import export_results
 from referee.ratings.formats import RATING_OUTPUTS, RESULT_EXPORTS
 from referee.ratings.output import render
-from referee.records.io import write_jsonl
 from tests.ratings.helpers import record, tables_from
+from tests.records.helpers import write_jsonl
 
 runner = CliRunner()
 BOTS = ("greedy", "random", "x|y")
