@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sys
 from collections.abc import Iterator
@@ -88,7 +89,10 @@ def validate_files(files: list[str], jobs: int = 1) -> Iterator[GameReport]:
         for file in files:
             yield from _reports(file)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # Forked (Python 3.14 defaults to forkserver): workers know the games registered by a call.
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=multiprocessing.get_context("fork")
+    ) as pool:
         chunk = max(1, len(on_disk) // (8 * jobs))
         parallel = pool.map(_file_reports, on_disk, chunksize=chunk)
         for file in files:
