@@ -29,7 +29,7 @@ class InlinePool:
 
     sizes: ClassVar[list[int]] = []
 
-    def __init__(self, max_workers: int) -> None:
+    def __init__(self, max_workers: int, mp_context: object = None) -> None:
         InlinePool.sizes.append(max_workers)
 
     def __enter__(self) -> InlinePool:
