@@ -188,6 +188,34 @@ class State(ABC, Generic[M]):
         return self.outcome() is not None
 
 
+class Reference(ABC, Generic[S, M]):
+    """A yardstick of play: how likely a seat is to win a position, a draw counting half, by
+    some engine (the solved game, a network, a search). `referee analyse` measures each move
+    by what it loses against the best move and each roll by what it gains against the average
+    roll (docs/analysis.md); a game gives its references through `Game.reference`."""
+
+    spec: str
+    """The reference as a spec that names it again, every option written out
+    (`search:depth=2,scale=20`)."""
+
+    @abstractmethod
+    def values(self, states: Sequence[S], seat: int) -> list[float]:
+        """`seat`'s chance of winning from each of `states`, from 0 to 1 (a draw counting
+        half), whatever comes next: a roll, a decision (played as the reference plays it) or
+        nothing (the game is over)."""
+
+    def move_values(self, state: S, moves: Sequence[M]) -> list[float]:
+        """The mover's chance after each of `moves` of the decision `state`."""
+        mover = state.to_move
+        assert mover is not None
+        return self.values([state.play(move) for move in moves], mover)
+
+    def roll_values(self, state: S, seat: int) -> list[float]:
+        """`seat`'s chance after each roll of the chance node `state`, in the order of
+        `state.chance_outcomes()`: what the luck of a roll is measured against."""
+        return self.values([state.apply_chance(roll) for roll, _ in state.chance_outcomes()], seat)
+
+
 class Game(ABC, Generic[S, M]):
     """One game: its rulesets, start positions, notation and rendering; `S` is its state
     class and `M` its move. Code that finds a game by name (`get_game`) holds a
@@ -307,6 +335,12 @@ class Game(ABC, Generic[S, M]):
 
     def play_text(self, state: S, text: str) -> S:
         return self.read_move(state, text)[1]
+
+    def reference(self, spec: str | None = None) -> Reference[S, M] | None:
+        """The reference `referee analyse` measures play by, from its spec (`name:key=value,
+        ...`; None: the game's default); None when the game has none. A spec the game does not
+        know raises a GameError."""
+        return None
 
 
 def chance_children(state: S) -> list[S]:
