@@ -11,10 +11,11 @@ from __future__ import annotations
 import csv
 import heapq
 import io
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from referee.analysis.formats import AnalysisFormat
 from referee.analysis.summary import GameAnalysis, SeatSummary
@@ -79,8 +80,13 @@ def game_data(analysis: GameAnalysis) -> dict[str, Any]:
     }
 
 
+_ENCODE = msgspec.json.Encoder().encode
+"""JSON as `json.dumps` writes it but without spaces, several times as fast (a game's line
+holds an object for each turn)."""
+
+
 def json_line(analysis: GameAnalysis) -> str:
-    return printable_json(json.dumps(game_data(analysis), ensure_ascii=False))
+    return printable_json(_ENCODE(game_data(analysis)).decode())
 
 
 @dataclass

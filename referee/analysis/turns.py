@@ -12,18 +12,17 @@ are no one's choice: no error is charged for them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.games.base import Game, Reference, Roll, State
 from referee.records.model import Record
 from referee.records.replay import replay, start_state
 
 
-@dataclass(frozen=True, slots=True)
-class TurnAnalysis:
-    """One turn: the roll's luck and the move's error, for the seat that played it."""
+class TurnAnalysis(NamedTuple):
+    """One turn: the roll's luck and the move's error, for the seat that played it (a named
+    tuple: made for every turn, it must be cheap to build)."""
 
     seat: int
     move: str
@@ -37,7 +36,8 @@ class TurnAnalysis:
     """What the move lost against the best move, in chances of winning (0 for a book move)."""
     best: str | None
     """The reference's best move, where the move played is not as good."""
-    roll: Roll | None
+    roll: list[int] | None
+    """The dice as the record writes them."""
     luck: float | None
     """What the roll gained against the average roll, for the mover; None without a roll."""
 
@@ -52,27 +52,6 @@ class OpeningLuck:
     luck: float
 
 
-def outcome_index(outcomes: Sequence[tuple[Roll, float]], roll: Roll) -> int:
-    """The place of `roll` among a chance node's outcomes: as rolled, or in another order (a
-    turn's two dice are one outcome whichever die is written first)."""
-    for index, (outcome, _) in enumerate(outcomes):
-        if outcome == roll:
-            return index
-    ordered = sorted(roll)
-    return next(i for i, (outcome, _) in enumerate(outcomes) if sorted(outcome) == ordered)
-
-
-def roll_luck(reference: Reference[Any, Any], state: State[Any], roll: Roll, seat: int) -> float:
-    """The luck of `roll` at the chance node `state` for `seat`: its value less the mean of the
-    values of every outcome, each weighted by its chance."""
-    outcomes = state.chance_outcomes()
-    values = reference.roll_values(state, seat)
-    mean = 0.0
-    for (_, chance), value in zip(outcomes, values, strict=True):
-        mean += chance * value
-    return values[outcome_index(outcomes, roll)] - mean
-
-
 def opening_luck(
     record: Record, game: Game[Any, Any], reference: Reference[Any, Any], start: State[Any]
 ) -> OpeningLuck | None:
@@ -84,8 +63,7 @@ def opening_luck(
     if not rolls or seat is None:
         return None
     chance = game.initial_state(game.parse_ruleset(record.ruleset), record.start)
-    roll = tuple(rolls[-1])
-    return OpeningLuck(seat, roll, roll_luck(reference, chance, roll, seat))
+    return OpeningLuck(seat, tuple(rolls[-1]), reference.luck(chance, start, seat))
 
 
 def analyse_turns(
@@ -96,27 +74,30 @@ def analyse_turns(
     start = start_state(record, game)
     opening = opening_luck(record, game, reference, start)
     turns = []
-    previous = start
+    chance = start
     format_move = game.format_move
     for step in replay(record, game, start):
         turn = record.turns[step.turn]
-        roll = luck = None
-        if previous.is_chance():
-            roll = tuple(turn.roll)  # type: ignore[arg-type]  # the replay holds it there
-            luck = roll_luck(reference, previous, roll, turn.seat)
-        previous = step.after
-        if turn.book:
-            turns.append(TurnAnalysis(turn.seat, turn.move, 0, None, 0.0, None, roll, luck))
-            continue
+        seat = turn.seat
         before = step.before
+        rolled = chance.is_chance()
+        if turn.book:
+            luck = reference.luck(chance, before, seat) if rolled else None
+            turns.append(TurnAnalysis(seat, turn.move, 0, None, 0.0, None, turn.roll, luck))
+            chance = step.after
+            continue
         moves = before.legal_moves()
+        # The decision is valued before the roll's luck: a reference may keep its best value
+        # for the luck (the value of the position rolled).
         values = reference.move_values(before, moves)
+        luck = reference.luck(chance, before, seat) if rolled else None
         value = max(values)
         try:
             played = values[moves.index(step.move)]
         except ValueError:  # a move read as written, not as the engine lists it
-            played = reference.values([step.after], turn.seat)[0]
+            played = reference.values([step.after], seat)[0]
         error = value - played
         best = format_move(before, moves[values.index(value)]) if error else None
-        turns.append(TurnAnalysis(turn.seat, turn.move, len(moves), value, error, best, roll, luck))
+        turns.append(TurnAnalysis(seat, turn.move, len(moves), value, error, best, turn.roll, luck))
+        chance = step.after
     return opening, turns

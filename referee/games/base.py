@@ -212,8 +212,22 @@ class Reference(ABC, Generic[S, M]):
 
     def roll_values(self, state: S, seat: int) -> list[float]:
         """`seat`'s chance after each roll of the chance node `state`, in the order of
-        `state.chance_outcomes()`: what the luck of a roll is measured against."""
+        `state.chance_outcomes()`."""
         return self.values([state.apply_chance(roll) for roll, _ in state.chance_outcomes()], seat)
+
+    def roll_mean(self, state: S, seat: int) -> float:
+        """The mean of `roll_values`, each weighted by its roll's chance."""
+        mean = 0.0
+        outcomes = state.chance_outcomes()
+        for (_, chance), value in zip(outcomes, self.roll_values(state, seat), strict=True):
+            mean += chance * value
+        return mean
+
+    def luck(self, state: S, rolled: S, seat: int) -> float:
+        """What the roll that made `rolled` of the chance node `state` gains `seat`: the
+        value of `rolled` less the mean of every roll's (so the luck's own mean is zero,
+        whatever the values)."""
+        return self.values([rolled], seat)[0] - self.roll_mean(state, seat)
 
 
 class Game(ABC, Generic[S, M]):
