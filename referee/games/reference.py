@@ -10,12 +10,12 @@ of range, an unknown name or an unknown option is an `EngineSpecError` before an
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from referee.escaping import quoted
-from referee.games.base import GameError
+from referee.games.base import GameError, Reference, State
 from referee.games.search import decided
 from referee.wording import did_you_mean
 
@@ -117,3 +117,36 @@ class ValueCache(Generic[K]):
         if len(self._new) >= self.size:
             self._old, self._new = self._new, {}
         self._new[key] = value
+
+
+S = TypeVar("S", bound=State[Any])
+M = TypeVar("M")
+
+
+class SearchReference(Reference[S, M]):
+    """A reference of a game without dice: a search's score of each position for its player
+    to move (`score`), as a chance of winning by `search_chance`; a finished game by its
+    outcome, a draw one half. Each position is searched once a run (positions compare as the
+    game's states do)."""
+
+    def __init__(self, spec: str, score: Callable[[S], float], scale: float) -> None:
+        self.spec = spec
+        self.score = score
+        self.scale = scale
+        self._known: ValueCache[S] = ValueCache()
+        """A position -> the chance of its player to move."""
+
+    def values(self, states: Sequence[S], seat: int) -> list[float]:
+        found = []
+        for state in states:
+            outcome = state.outcome()
+            if outcome is not None:
+                winner = outcome.winner
+                found.append(0.5 if winner is None else 1.0 if winner == seat else 0.0)
+                continue
+            chance = self._known.get(state)
+            if chance is None:
+                chance = search_chance(self.score(state), self.scale)
+                self._known.put(state, chance)
+            found.append(chance if state.to_move == seat else 1.0 - chance)
+        return found
