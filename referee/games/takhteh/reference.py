@@ -66,15 +66,16 @@ class NetReference(Reference[TakhtehState, TakhtehMove]):
     def _values(self, states: Sequence[TakhtehState], seat: int, depth: int) -> list[float]:
         """`values` at `depth`: the boards every state needs valued at once."""
         boards: list[Board] = []
-        spans: list[tuple[int, int, bool]] = []
-        """Each state's boards (from, to) and whether its value is the best of them (a play
-        of its roller) or the roller's share of the one board its opponent has left."""
+        spans: list[tuple[int, int, int | None]] = []
+        """Each state's boards (from, to) and whose chance they give: the roller's best play
+        of a roll, or the chance of the opponent who has just moved of the board it left."""
         fixed: dict[int, float] = {}
         for index, state in enumerate(states):
             start = len(boards)
+            roller = state.to_move
             if state.winner is not None:
                 fixed[index] = 1.0 if state.winner == seat else 0.0
-            elif state.to_move is None:
+            elif roller is None:
                 # Before the opening roll: the mean over the rolls that decide who starts.
                 outcomes = state.chance_outcomes()
                 children = [state.apply_chance(roll) for roll, _ in outcomes]
@@ -82,19 +83,19 @@ class NetReference(Reference[TakhtehState, TakhtehMove]):
                 fixed[index] = sum(p * v for (_, p), v in zip(outcomes, chances, strict=True))
             elif state.roll is None:
                 boards.append(flip(state.board))
+                roller = 1 - roller
             else:
                 board = state.board
                 boards += [apply_legs(board, play) for play in legal_plays(board, *state.roll)]
-            spans.append((start, len(boards), state.roll is not None))
+            spans.append((start, len(boards), roller))
         chances = self._chances(boards, depth)
         found = []
-        for index, (start, end, best) in enumerate(spans):
+        for index, (start, end, whose) in enumerate(spans):
             if index in fixed:
                 found.append(fixed[index])
                 continue
-            roller = states[index].to_move
-            chance = max(chances[start:end]) if best else 1.0 - chances[start]
-            found.append(chance if roller == seat else 1.0 - chance)
+            chance = max(chances[start:end])
+            found.append(chance if whose == seat else 1.0 - chance)
         return found
 
     def _chances(self, boards: list[Board], depth: int) -> list[float]:
