@@ -21,7 +21,7 @@ from referee.analysis.turns import analyse_turns
 from referee.bounds import MAX_JOBS
 from referee.errors import RefereeError
 from referee.escaping import escaped
-from referee.games.base import Game, Reference
+from referee.games.base import Game, GameError, Reference
 from referee.records.formats import detect_stream
 from referee.records.io import Loaded
 from referee.records.keys import game_key
@@ -70,6 +70,8 @@ def analyse_loaded(file: str, loaded: Loaded, engines: Engines) -> GameAnalysis:
         game = game_of(record)
         reference = engines.reference(game)
         opening, turns = analyse_turns(record, game, reference)
+    except (AnalysisError, GameError) as error:  # no reference, or not the one asked for
+        raise AnalysisError(f"{error.message}", code=error.code, path=file, line=line) from None
     except ReplayError as error:
         if error.turn is not None:
             where += f", turn {error.turn + 1}"
