@@ -201,8 +201,9 @@ class Reference(ABC, Generic[S, M]):
     @abstractmethod
     def values(self, states: Sequence[S], seat: int) -> list[float]:
         """`seat`'s chance of winning from each of `states`, from 0 to 1 (a draw counting
-        half), whatever comes next: a roll, a decision (played as the reference plays it) or
-        nothing (the game is over)."""
+        half), whatever comes next: a roll, a decision (worth its best move's value by
+        `move_values`, the one the analysis takes as the best) or nothing (the game is over,
+        worth its outcome)."""
 
     def move_values(self, state: S, moves: Sequence[M]) -> list[float]:
         """The mover's chance after each of `moves` of the decision `state`."""
