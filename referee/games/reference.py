@@ -44,7 +44,7 @@ def read_spec(
 ) -> tuple[str, dict[str, int | float]]:
     """The reference that `spec` names among `references` (name -> its options; None: the
     first, the game's default) and its options, every default filled in."""
-    name, _, rest = (spec or next(iter(references))).partition(":")
+    name, _, rest = (next(iter(references)) if spec is None else spec).partition(":")
     name = name.strip()
     if name not in references:
         known = ", ".join(references)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.analysis.summary import BLUNDER
 from referee.games.reference import EngineSpecError, search_chance
@@ -86,11 +88,26 @@ def test_a_search_score_becomes_a_chance_of_winning() -> None:
         ("search:width=3", "no option 'width'"),
         ("search:depth", "'depth' is not key=value"),
         ("exact", "Thai checkers has no reference 'exact'"),
+        ("", "Thai checkers has no reference ''"),
     ],
 )
 def test_a_bad_spec_is_refused(spec: str, message: str) -> None:
     with pytest.raises(EngineSpecError, match=message):
         THAI.reference(spec)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(alphabet="search:depthscale=0123456789.,-+ einfa", max_size=30) | st.text(max_size=20)
+)
+def test_any_spec_makes_a_reference_or_one_error(spec: str) -> None:
+    try:
+        reference = THAI.reference(spec)
+    except EngineSpecError as error:
+        assert "\n" not in str(error)
+        return
+    assert spec.split(":")[0].strip() == "search"
+    assert THAI.reference(reference.spec).spec == reference.spec
 
 
 def test_the_spec_is_written_out_with_every_option() -> None:
