@@ -20,6 +20,7 @@ from referee.games.search import decided
 from referee.wording import did_you_mean
 
 K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 
 class EngineSpecError(GameError):
@@ -95,17 +96,17 @@ def search_chance(score: float, scale: float) -> float:
     return 1.0 / (1.0 + math.exp(-score / scale))
 
 
-class ValueCache(Generic[K]):
+class ValueCache(Generic[K, V]):
     """Values worked out, by key, kept in two generations of at most `size` entries each: a
     full generation becomes the old one, the older is dropped, so memory stays bounded over
     any number of games while the positions of the last games are kept."""
 
     def __init__(self, size: int = 1 << 18) -> None:
         self.size = size
-        self._new: dict[K, float] = {}
-        self._old: dict[K, float] = {}
+        self._new: dict[K, V] = {}
+        self._old: dict[K, V] = {}
 
-    def get(self, key: K) -> float | None:
+    def get(self, key: K) -> V | None:
         value = self._new.get(key)
         if value is None:
             value = self._old.get(key)
@@ -113,7 +114,7 @@ class ValueCache(Generic[K]):
                 self.put(key, value)
         return value
 
-    def put(self, key: K, value: float) -> None:
+    def put(self, key: K, value: V) -> None:
         if len(self._new) >= self.size:
             self._old, self._new = self._new, {}
         self._new[key] = value
@@ -133,7 +134,7 @@ class SearchReference(Reference[S, M]):
         self.spec = spec
         self.score = score
         self.scale = scale
-        self._known: ValueCache[S] = ValueCache()
+        self._known: ValueCache[S, float] = ValueCache()
         """A position -> the chance of its player to move."""
 
     def values(self, states: Sequence[S], seat: int) -> list[float]:

@@ -33,6 +33,9 @@ from referee.games.takhteh.rules import (
 REFERENCES = {"tdnet": {"depth": Setting(0, 0, 1)}}
 """The network, looking ahead 0 or 1 roll."""
 
+ROLL_INDEX = {roll: index for index, (roll, _) in enumerate(TURN_OUTCOMES)}
+"""A turn roll as a rolled state holds it (larger die first) -> its place among the rolls."""
+
 
 @cache
 def _net() -> Net:
@@ -44,8 +47,12 @@ class NetReference(Reference[TakhtehState, TakhtehMove]):
         self.depth = depth
         self.spec = written("tdnet", {"depth": depth})
         self.net = _net()
-        self._known: list[ValueCache[Board]] = [ValueCache(), ValueCache()]
-        """By depth: a board seen from the player who has just moved -> that player's chance."""
+        self._looked: ValueCache[Board, float] = ValueCache()
+        """A board seen from the player who has just moved -> that player's chance at depth
+        1 (the network itself is quicker than a look-up: depth 0 keeps nothing)."""
+        self._rolls: ValueCache[Board, list[float]] = ValueCache(1 << 14)
+        """A board seen from the player to roll -> that player's best chance with each roll,
+        at depth 0: the luck of the positions games share (their openings) worked out once."""
 
     def values(self, states: Sequence[TakhtehState], seat: int) -> list[float]:
         return self._values(states, seat, self.depth)
@@ -56,12 +63,23 @@ class NetReference(Reference[TakhtehState, TakhtehMove]):
 
     def luck(self, state: TakhtehState, rolled: TakhtehState, seat: int) -> float:
         """The luck at depth 0 (the module's note)."""
-        children = [state.apply_chance(roll) for roll, _ in state.chance_outcomes()]
-        value, *values = self._values([rolled, *children], seat, 0)
+        roller = state.to_move
+        if roller is None:  # the opening roll: who starts
+            outcomes = state.chance_outcomes()
+            children = [state.apply_chance(roll) for roll, _ in outcomes]
+            value, *values = self._values([rolled, *children], seat, 0)
+            return value - sum(p * v for (_, p), v in zip(outcomes, values, strict=True))
+        bests = self._rolls.get(state.board)
+        if bests is None:
+            children = [state.apply_chance(roll) for roll, _ in TURN_OUTCOMES]
+            bests = self._values(children, roller, 0)
+            self._rolls.put(state.board, bests)
         mean = 0.0
-        for (_, chance), child in zip(state.chance_outcomes(), values, strict=True):
-            mean += chance * child
-        return value - mean
+        for (_, chance), best in zip(TURN_OUTCOMES, bests, strict=True):
+            mean += chance * best
+        assert rolled.roll is not None
+        luck = bests[ROLL_INDEX[rolled.roll]] - mean
+        return luck if seat == roller else -luck
 
     def _values(self, states: Sequence[TakhtehState], seat: int, depth: int) -> list[float]:
         """`values` at `depth`: the boards every state needs valued at once."""
@@ -100,12 +118,14 @@ class NetReference(Reference[TakhtehState, TakhtehMove]):
 
     def _chances(self, boards: list[Board], depth: int) -> list[float]:
         """For boards seen from the player who has just moved: that player's chance of
-        winning, at `depth`; each board worked out once a run."""
-        known = self._known[depth]
+        winning, at `depth`."""
+        if depth == 0:
+            return self._network(boards)
+        known = self._looked
         found = [known.get(board) for board in boards]
         missing = list(dict.fromkeys(b for b, f in zip(boards, found, strict=True) if f is None))
         if missing:
-            worked = self._network(missing) if depth == 0 else self._look_ahead(missing)
+            worked = self._look_ahead(missing)
             for board, chance in zip(missing, worked, strict=True):
                 known.put(board, chance)
             chances = dict(zip(missing, worked, strict=True))
