@@ -246,9 +246,11 @@ def environment(home: Path) -> dict[str, str]:
 
 def run(command: Command, folder: Path, timeout: float) -> subprocess.CompletedProcess[str]:
     """Run one command in `folder` with bash (pipes, redirections and comments as a reader's
-    shell takes them; a pipeline fails when any part fails)."""
+    shell takes them; a pipeline fails when any part fails). Bash stays the command's parent,
+    as a reader's shell does (`bash -c` would replace itself by a lone command), so that what
+    asks which shell runs it (`referee --install-completion`) finds bash."""
     return subprocess.run(
-        ["bash", "-o", "pipefail", "-c", command.run],
+        ["bash", "-o", "pipefail", "-c", f"{command.run}\nexit $?"],
         cwd=folder,
         env=environment(folder),
         capture_output=True,

@@ -1,7 +1,8 @@
 """The root of every error referee shows its user.
 
 It imports nothing, so that every package, the engines included, can derive from it while
-imports keep pointing one way (`games` imports this module and `cache.py`, nothing else of referee).
+imports keep pointing one way (`games` imports nothing else of referee but this module and the
+other modules of the lowest layer, which import nothing either: wording, escaping, cache, ...).
 Pydantic's validation errors are told in plain words here too (`plain_problem`), from the
 plain data they give, for the records' and the configuration's messages alike.
 """
@@ -28,8 +29,8 @@ class RefereeError(Exception):
     def __init__(
         self,
         message: str,
-        code: str | None = None,
         *,
+        code: str | None = None,
         path: str | None = None,
         line: int | None = None,
     ) -> None:

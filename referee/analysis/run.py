@@ -22,13 +22,11 @@ from referee.bounds import MAX_JOBS
 from referee.errors import RefereeError
 from referee.escaping import escaped
 from referee.games.base import Game, GameError, Reference
+from referee.path_names import STDIN, STDIN_NAME
 from referee.records.formats import detect_stream
 from referee.records.io import Loaded
 from referee.records.keys import game_key
 from referee.records.replay import ReplayError, game_of
-from referee.validator.run import STDIN
-
-STDIN_NAME = "<stdin>"
 
 
 class AnalysisError(RefereeError, ValueError):

@@ -3,10 +3,11 @@ without importing the readers)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
+from typing import Any
 
-STDOUT = "-"
-"""The output name for standard output."""
+from referee.registry import OutputFormat, Registry
 
 
 class SplitBy(StrEnum):
@@ -17,8 +18,13 @@ class SplitBy(StrEnum):
     pairing = "pairing"
 
 
-class StatsFormat(StrEnum):
-    text = "text"
-    markdown = "markdown"
-    csv = "csv"
-    json = "json"
+StatsWriter = Callable[[list[dict[str, Any]]], str]
+"""The statistics of each game and variant (`GroupStats.as_dict`) as the text of a format."""
+
+STATS_OUTPUTS: Registry[StatsWriter] = Registry(
+    # `referee stats --format` offers them in this order
+    OutputFormat("text", "referee.archive.stats:stats_text"),
+    OutputFormat("markdown", "referee.archive.stats:stats_markdown"),
+    OutputFormat("csv", "referee.archive.stats:stats_csv"),
+    OutputFormat("json", "referee.archive.stats:stats_json"),
+)

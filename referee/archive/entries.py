@@ -16,14 +16,14 @@ from typing import IO, Any
 
 from referee.errors import RefereeError
 from referee.games.base import ruleset_variant
-from referee.records.formats import FileFormat, detect_format
+from referee.path_names import STDIN, STDIN_NAME
+from referee.records.formats import detect_format, format_named
+from referee.records.formats.base import FileFormat
 from referee.records.formats.referee_json import JsonlFormat
 from referee.records.io import RecordError, parse_record_json, record_to_json
 from referee.records.model import Record
 from referee.records.scan import scan_jsonl
-from referee.validator.run import STDIN, expand_paths
-
-STDIN_NAME = "<stdin>"
+from referee.validator.run import expand_paths
 
 
 class ArchiveError(RefereeError, ValueError):
@@ -89,7 +89,7 @@ def _open(name: str) -> tuple[IO[bytes], bool]:
 def _format(name: str, stream: IO[bytes]) -> FileFormat:
     head = stream.peek(4096)[:4096]  # type: ignore[attr-defined]
     if not head.strip():
-        return JsonlFormat()  # an empty file (or pipe) holds no game: not an error here
+        return format_named("jsonl")  # an empty file (or pipe) holds no game: not an error here
     file_format = detect_format(None if name == STDIN else Path(name), head)
     if file_format is None:
         raise ArchiveError(f"{_label(name)}: not a game record file in any format referee reads")

@@ -23,17 +23,18 @@ from typing import IO, Any, TypeVar
 
 import msgspec
 
-from referee.archive.choices import STDOUT, SplitBy
+from referee.archive.choices import SplitBy
 from referee.archive.entries import ArchiveError, Entry, read_entries
 from referee.archive.filters import Criteria
 from referee.escaping import printable, quoted
 from referee.file_names import file_stem
 from referee.files import folder_atomically, write_atomically
-from referee.records.formats import FileFormat, format_named, formats
+from referee.path_names import STDIN, STDOUT
+from referee.records.formats import RECORD_FORMATS, format_named, format_of, known_formats
+from referee.records.formats.base import FileFormat
 from referee.records.formats.referee_json import JsonlFormat
 from referee.records.io import RecordError
 from referee.records.model import Record
-from referee.validator.run import STDIN
 
 T = TypeVar("T")
 OPEN_FILES = 64
@@ -262,12 +263,12 @@ def output_format(target: str, name: str | None, split: bool = False) -> FileFor
         return format_named(name)
     if target == STDOUT or split:
         return format_named("jsonl")
-    suffix = Path(target).suffix.lower()
-    for file_format in formats():
-        if suffix in file_format.extensions:
-            return file_format
-    known = ", ".join(f.name for f in formats())
-    raise ArchiveError(f"{target}: no format has this extension; give --format ({known})")
+    entry = RECORD_FORMATS.for_suffix(Path(target).suffix)
+    if entry is None:
+        raise ArchiveError(
+            f"{target}: no format has this extension; give --format ({known_formats()})"
+        )
+    return format_of(entry)
 
 
 def _fitting(

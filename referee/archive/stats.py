@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.archive.choices import StatsFormat
+from referee.archive.choices import STATS_OUTPUTS
 from referee.archive.entries import Entry, read_entries
 from referee.escaping import csv_cell, markdown_cell, printable
 from referee.games import get_game
@@ -249,13 +249,23 @@ def collect_stats(paths: list[str], plies: int, report: Callable[[str], None]) -
     return summary
 
 
-def render_stats(summary: Summary, form: StatsFormat, openings: int = 10) -> str:
+def render_stats(summary: Summary, output_format: str, openings: int = 10) -> str:
+    """The statistics in `output_format`, one of `STATS_OUTPUTS` (text, markdown, csv, json); raises
+    ValueError for another format."""
     groups = [summary.groups[key].as_dict(openings) for key in sorted(summary.groups)]
-    if form is StatsFormat.json:
-        return json.dumps(groups, indent=2) + "\n"
-    if form is StatsFormat.csv:
-        return _csv(groups)
-    return _tables(groups, markdown=form is StatsFormat.markdown)
+    return STATS_OUTPUTS.named(output_format).load()(groups)
+
+
+def stats_text(groups: list[dict[str, Any]]) -> str:
+    return _tables(groups, markdown=False)
+
+
+def stats_markdown(groups: list[dict[str, Any]]) -> str:
+    return _tables(groups, markdown=True)
+
+
+def stats_json(groups: list[dict[str, Any]]) -> str:
+    return json.dumps(groups, indent=2) + "\n"
 
 
 def _number(value: Any) -> str:
@@ -266,7 +276,7 @@ def _number(value: Any) -> str:
     return str(value)
 
 
-def _csv(groups: list[dict[str, Any]]) -> str:
+def stats_csv(groups: list[dict[str, Any]]) -> str:
     """Long form: one row per figure (game, variant, section, name, value)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

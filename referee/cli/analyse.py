@@ -60,7 +60,8 @@ def analyse(
     from referee.analysis.output import WRITERS, json_line
     from referee.analysis.run import analyse_files
     from referee.files import write_atomically
-    from referee.validator.run import STDIN, expand_paths
+    from referee.path_names import STDIN
+    from referee.validator.run import expand_paths
 
     files = []
     for path in paths:

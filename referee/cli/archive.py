@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.archive.choices import STDOUT, SplitBy, StatsFormat
+from referee.archive.choices import STATS_OUTPUTS, SplitBy
 from referee.bounds import MAX_GAMES, MAX_TURNS
 from referee.cli.output import echo, fail, warn
+from referee.path_names import STDOUT
 from referee.records.reasons import Reason
 from referee.wording import plural
 
@@ -21,6 +23,10 @@ Inputs = Annotated[
     typer.Argument(help="record files or folders, any format; - for stdin", metavar="IN..."),
 ]
 Names = Annotated[list[str] | None, typer.Option()]
+# The choices are the registry's names (mypy sees no member of an enum made from them).
+StatsFormat = StrEnum(  # type: ignore[misc]
+    "StatsFormat", [(name, name) for name in STATS_OUTPUTS.names()]
+)
 
 
 def _report(line: str) -> None:
@@ -192,7 +198,9 @@ def _position(
 
 def stats(
     paths: Inputs,
-    format: Annotated[StatsFormat, typer.Option(help="output format")] = StatsFormat.text,
+    output_format: Annotated[
+        StatsFormat, typer.Option("--format", help="output format")
+    ] = StatsFormat["text"],
     plies: Annotated[
         int, typer.Option(min=1, max=MAX_TURNS, help="length of the openings counted")
     ] = 2,
@@ -215,7 +223,7 @@ def stats(
         fail("no game read" + (f": {errors[0]}" if errors else "") + (others if more else ""))
     for line in errors:
         warn(f"left out: {line}")
-    text = render_stats(summary, format, openings)
+    text = render_stats(summary, output_format, openings)
     if plot is not None:
         from referee.archive.plot import plot_turns
 

@@ -102,9 +102,9 @@ def moves(
             help="with --record: which game of the file, from 1",
         ),
     ] = 1,
-    format: Annotated[
+    output_format: Annotated[
         MoveFormat,
-        typer.Option(help="print each move's notation, or the position it leads to"),
+        typer.Option("--format", help="print each move's notation, or the position it leads to"),
     ] = MoveFormat.notation,
 ) -> None:
     """Print every legal move of a position, one per line.
@@ -124,14 +124,17 @@ def moves(
             for dice, _ in state.chance_outcomes():
                 rolled = state.apply_chance(dice)
                 for move in rolled.legal_moves():
-                    typer.echo(f"{roll_text(dice)}\t{_move_text(engine, rolled, move, format)}")
+                    text = _move_text(engine, rolled, move, output_format)
+                    typer.echo(f"{roll_text(dice)}\t{text}")
             return
         for move in state.legal_moves():
-            typer.echo(_move_text(engine, state, move, format))
+            typer.echo(_move_text(engine, state, move, output_format))
 
 
-def _move_text(engine: Game[Any, Any], state: State[Any], move: object, format: MoveFormat) -> str:
-    if format is MoveFormat.notation:
+def _move_text(
+    engine: Game[Any, Any], state: State[Any], move: object, output_format: MoveFormat
+) -> str:
+    if output_format is MoveFormat.notation:
         return engine.format_move(state, move)
     return engine.format_position(state.play(move))
 

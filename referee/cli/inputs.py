@@ -11,8 +11,7 @@ from pathlib import Path
 
 from referee.cli import output
 from referee.files import cannot_write
-
-STDIN = "-"
+from referee.path_names import STDIN, STDIN_NAME
 
 
 def names_stdin(paths: Sequence[str | Path]) -> bool:
@@ -40,7 +39,7 @@ def spooled(paths: Sequence[str | Path]) -> Iterator[list[Path]]:
                 shutil.copyfileobj(sys.stdin.buffer, file, 1 << 20)
         except OSError as error:  # a full temporary folder: say which
             raise cannot_write(spool, error) from error
-        output.rename(str(spool), "<stdin>")
+        output.rename(str(spool), STDIN_NAME)
         # An error keeps the name: it is shown once it has left this block (cli.app).
         yield [spool if str(path) == STDIN else Path(path) for path in paths]
         output.rename(str(spool), None)

@@ -13,15 +13,18 @@ import typer
 from referee.bounds import MAX_RATING, MAX_SAMPLES, MAX_SEED
 from referee.cli.output import echo, fail, wide_console
 from referee.escaping import quoted
+from referee.path_names import STDIN
+from referee.ratings.formats import RATING_OUTPUTS, RESULT_EXPORTS
 from referee.wording import plural
 
-
-class TableFormat(StrEnum):
-    table = "table"
-    csv = "csv"
-    markdown = "markdown"
-    json = "json"
-    html = "html"
+# The choices are the registries' names (mypy sees no member of an enum made from them).
+TableFormat = StrEnum(  # type: ignore[misc]
+    "TableFormat", [(name, name) for name in ("table", *RATING_OUTPUTS.names())]
+)
+"""`table`, the terminal (Markdown when written to a file), then the formats written."""
+ExportFormat = StrEnum(  # type: ignore[misc]
+    "ExportFormat", [(name, name) for name in RESULT_EXPORTS.names()]
+)
 
 
 class IntervalMethod(StrEnum):
@@ -43,7 +46,9 @@ def ratings(
         list[str] | None,
         typer.Option(help="only games between the named bots (give two or more)"),
     ] = None,
-    format: Annotated[TableFormat, typer.Option(help="output format")] = TableFormat.table,
+    output_format: Annotated[
+        TableFormat, typer.Option("--format", help="output format")
+    ] = TableFormat["table"],
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write to a file")] = None,
     plot: Annotated[Path | None, typer.Option(help="also draw the ratings as a PNG")] = None,
     rating: Annotated[
@@ -119,12 +124,12 @@ def ratings(
         from referee.ratings.plot import plot_ratings
 
         plot_ratings(tables, plot)
-    if format is TableFormat.table and output is None:
+    if output_format == "table" and output is None:
         print_tables(tables, wide_console(), wide=True if wide else None)
         for line in _sprt_lines(paths):
             echo(line)
         return
-    text = render(tables, "markdown" if format is TableFormat.table else format.value)
+    text = render(tables, "markdown" if output_format == "table" else output_format.value)
     if output is None:
         typer.echo(text, nl=not text.endswith("\n"))
     else:
@@ -134,19 +139,15 @@ def ratings(
             file.write(text)
 
 
-class ExportFormat(StrEnum):
-    pgn = "pgn"
-    csv = "csv"
-
-
 def export(
     paths: Annotated[
         list[Path],
         typer.Argument(help="tournament folders and record files; - for standard input"),
     ],
-    format: Annotated[
-        ExportFormat, typer.Option(help="pgn (for Ordo, BayesElo) or csv, one row per game")
-    ] = ExportFormat.pgn,
+    output_format: Annotated[
+        ExportFormat,
+        typer.Option("--format", help="pgn (for Ordo, BayesElo) or csv, one row per game"),
+    ] = ExportFormat["pgn"],
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="the file to write (default: stdout)")
     ] = None,
@@ -158,11 +159,11 @@ def export(
 
     with spooled(paths) as given:
         if output is None:
-            count = export_results(given, format.value, sys.stdout)
+            count = export_results(given, output_format.value, sys.stdout)
         else:
             # Whole or not at all: bad input or a full disk never leaves a partial export.
             with write_atomically(output, newline="") as stream:
-                count = export_results(given, format.value, stream)
+                count = export_results(given, output_format.value, stream)
     if output is not None:
         echo(f"{plural(count, 'game')} written to {output}")
 
@@ -177,7 +178,7 @@ def _sprt_lines(paths: list[Path]) -> list[str]:
     lines = []
     for path in paths:
         store = TournamentStore(path)
-        if str(path) == "-" or not store.exists():
+        if str(path) == STDIN or not store.exists():
             continue
         try:
             info = store.load()

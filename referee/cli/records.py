@@ -11,6 +11,7 @@ import typer
 
 from referee.bounds import MAX_JOBS
 from referee.cli.output import echo, fail, piped, warn
+from referee.records.formats import RECORD_FORMATS
 from referee.wording import plural
 
 if TYPE_CHECKING:
@@ -97,6 +98,9 @@ def schema(
         typer.echo(str(path))
 
 
+_NAMES = RECORD_FORMATS.names()
+
+
 def convert(
     source: Annotated[
         Path,
@@ -110,7 +114,7 @@ def convert(
         typer.Option(
             "--to",
             "--format",
-            help="the format to write: json, jsonl, pdn, trax or mat  "
+            help=f"the format to write: {', '.join(_NAMES[:-1])} or {_NAMES[-1]}  "
             "[default: from TARGET's extension]",
         ),
     ] = None,

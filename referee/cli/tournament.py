@@ -23,6 +23,7 @@ from referee.bounds import (
 from referee.cli.output import echo, fail
 from referee.cli.ratings import print_standings, ratings
 from referee.games import GAME_NAMES
+from referee.path_names import GAMES_FILE, REJECTED_FILE, REJECTED_NOTES
 from referee.wording import plural
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ VerifyOption = Annotated[
 ]
 
 
-class Format(StrEnum):
+class PairingSystem(StrEnum):
     round_robin = "round-robin"
     gauntlet = "gauntlet"
 
@@ -217,7 +218,7 @@ def _report(summary: RunSummary, unit: tuple[str, str]) -> None:
     if unit[0] == "match":
         played += f" ({plural(summary.stored, 'game')})"
     finished = summary.already + summary.played
-    where = summary.directory / "games.jsonl"
+    where = summary.directory / GAMES_FILE
     sprt = summary.sprt
     if sprt is not None and sprt.decision is not None and not summary.failed:
         echo(
@@ -334,8 +335,8 @@ def run(
             "draw=SCORE:MOVES:AFTER (repeatable)",
         ),
     ] = None,
-    format: Annotated[
-        Format | None,
+    pairing_system: Annotated[
+        PairingSystem | None,
         typer.Option("--format", help="round-robin (every pairing) or gauntlet (see --seeds)"),
     ] = None,
     seeds: Annotated[
@@ -401,7 +402,7 @@ def run(
         "pass_env": pass_env or None,
         "log_limit_mb": log_limit_mb,
         "tc": tc,
-        "format": format.value if format is not None else None,
+        "format": pairing_system.value if pairing_system is not None else None,
         "seeds": seeds,
         "rounds": rounds,
         "openings_order": openings_order.value if openings_order is not None else None,
@@ -517,7 +518,7 @@ def status(
 
 def _warn_damaged(directory: Path, damaged: Damaged) -> None:
     """Name each damaged line of games.jsonl (the first few) and how to repair the folder."""
-    games = directory / "games.jsonl"
+    games = directory / GAMES_FILE
     for line, reason in damaged.shown:
         echo(f"referee: warning: {games}:{line}: {reason}", err=True)
     more = damaged.count - len(damaged.shown)
@@ -539,12 +540,12 @@ def repair(
     refuses, and a last line cut short) to DIR/games.rejected, each noted with why in
     DIR/games.rejected.txt; the other lines stay as they were. Their games are then no longer
     stored: 'referee tournament resume' plays them again."""
-    from referee.tournament.store import REJECTED_FILE, REJECTED_NOTES, TournamentStore
+    from referee.tournament.store import TournamentStore
 
     store = TournamentStore(directory)
     store.load()  # no lock file in a folder that holds no tournament
     moved = store.repair()
-    games = directory / "games.jsonl"
+    games = directory / GAMES_FILE
     if not moved:
         echo(f"{games}: every line is a valid record; nothing to repair")
         return

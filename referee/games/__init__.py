@@ -9,11 +9,16 @@ read the first time a name is not known or every game is listed.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.escaping import quoted
-from referee.games.base import Game, RulesetError
 from referee.wording import did_you_mean
+
+if TYPE_CHECKING:
+    from referee.games.base import Game
+
+# The engine interface (base.py) is imported where an error is raised or a plug-in checked:
+# the command line lists GAME_NAMES in its help, which needs no engine.
 
 GAME_NAMES: tuple[str, ...] = ("thax", "takhteh", "trax", "thai")
 """The games built in, each a subpackage of this package with a `GAME`."""
@@ -28,6 +33,8 @@ _entry_points_read = False
 def register_game(game: Game[Any, Any]) -> Game[Any, Any]:
     """Make `game` known to every part of referee: records of it read, validate, play in
     tournaments, rate and show in reports. Registering the same object again does nothing."""
+    from referee.games.base import RulesetError
+
     name = game.name
     known = _plugins.get(name)
     if name in GAME_NAMES or (known is not None and known is not game):
@@ -62,16 +69,13 @@ def get_game(name: str) -> Game[Any, Any]:
     if name not in _plugins:
         _read_entry_points()
     if name not in _plugins:
+        from referee.games.base import RulesetError
+
         known = registered_names()
         raise RulesetError(
             f"unknown game {quoted(name)}{did_you_mean(name, known)} (known: {', '.join(known)})"
         )
     return _plugins[name]
-
-
-def get_ruleset_game(ruleset_id: str) -> Game[Any, Any]:
-    """The game a ruleset id such as `thax/standard@1` belongs to."""
-    return get_game(ruleset_id.partition("/")[0])
 
 
 def _read_entry_points() -> None:
@@ -80,6 +84,8 @@ def _read_entry_points() -> None:
     if _entry_points_read:
         return
     from importlib.metadata import entry_points  # costs start-up time: only when needed
+
+    from referee.games.base import Game, RulesetError
 
     _entry_points_read = True
     for point in entry_points(group=ENTRY_POINTS):

@@ -15,7 +15,7 @@ from referee.games.search import WIN
 class Forfeit(Exception):
     """A bot lost the game by what it did; `reason` is a record reason such as `time`."""
 
-    def __init__(self, reason: str, detail: str) -> None:
+    def __init__(self, detail: str, *, reason: str) -> None:
         super().__init__(detail)
         self.reason = reason
         self.detail = detail

@@ -39,8 +39,8 @@ class GameError(RefereeError, ValueError):
 class IllegalMove(GameError):
     """A move that the rules forbid; `code` is a stable code naming the rule broken."""
 
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(message, rule)
+    def __init__(self, message: str, *, rule: str) -> None:
+        super().__init__(message, code=rule)
 
 
 class NotationError(GameError):
@@ -63,8 +63,10 @@ class ParseError(GameError):
     code = "syntax"
     line: int
 
-    def __init__(self, message: str, line: int, column: int = 1, code: str | None = None) -> None:
-        super().__init__(message, code, line=line)
+    def __init__(
+        self, message: str, *, line: int, column: int = 1, code: str | None = None
+    ) -> None:
+        super().__init__(message, code=code, line=line)
         self.column = column
 
 
@@ -165,7 +167,7 @@ class State(ABC, Generic[M]):
 
     def apply_chance(self, roll: Roll) -> Self:
         """The state after the dice show `roll` (as rolled, in any order)."""
-        raise IllegalMove("no-roll-expected", "no dice roll is expected here")
+        raise IllegalMove("no dice roll is expected here", rule="no-roll-expected")
 
     @property
     def roll(self) -> Roll | None:

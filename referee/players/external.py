@@ -15,6 +15,7 @@ from referee.games import get_game
 from referee.games.agent import NO_INFO, Bot, Forfeit, MoveInfo
 from referee.games.base import Game, GameError, NotationError, Ruleset, State
 from referee.players.process import BotLog, BotProcess, Launch
+from referee.records.reasons import FORFEITS, Reason
 
 PROTOCOL = "referee-bot"
 PROTOCOL_VERSION = 1
@@ -24,8 +25,7 @@ PROTOCOL_VERSIONS = (1, 2)
 GRACE = 0.1
 """Seconds waited beyond a time limit, so that a late answer's overrun can be recorded; a bot
 that has not answered by then has lost on time."""
-FORFEITS = frozenset({"time", "crash", "illegal_move", "protocol_error"})
-START_FAILURES = frozenset({"time", "crash", "protocol_error"})
+START_FAILURES = frozenset({Reason.TIME, Reason.CRASH, Reason.PROTOCOL_ERROR})
 """Forfeits that, before a process has answered its hello (or played its first Trax move),
 mean that the program cannot start."""
 INFO_BURST = 100
@@ -86,7 +86,7 @@ class ProgramBot(Bot[Any, Any]):
         detail = f"{forfeit.detail}; stderr: {last}" if last else forfeit.detail
         if not self.ready and forfeit.reason in START_FAILURES:
             self.start_failure = detail
-        raise Forfeit(forfeit.reason, detail) from None
+        raise Forfeit(detail, reason=forfeit.reason) from None
 
     def _wait_move(
         self,
@@ -110,7 +110,9 @@ class ProgramBot(Bot[Any, Any]):
                 line = process.receive(due + GRACE, "move")
                 if line is None:
                     over = GRACE * 1000
-                    raise Forfeit("time", f"no move within {limit * 1000:.0f} ms (+{over:.0f} ms)")
+                    raise Forfeit(
+                        f"no move within {limit * 1000:.0f} ms (+{over:.0f} ms)", reason="time"
+                    )
                 now = time.perf_counter()
                 allowed = INFO_BURST + INFO_PER_SECOND * (now - sent)
                 if (read_info >= allowed or len(line) > INFO_BYTES) and plainly_info(line):
@@ -122,7 +124,9 @@ class ProgramBot(Bot[Any, Any]):
                     continue
                 if now > due:
                     took, over = (now - sent) * 1000, (now - due) * 1000
-                    raise Forfeit("time", f"move after {took:.0f} ms, {over:.0f} ms over the limit")
+                    raise Forfeit(
+                        f"move after {took:.0f} ms, {over:.0f} ms over the limit", reason="time"
+                    )
                 return reply
         finally:
             if dropped:
@@ -145,9 +149,9 @@ class ProgramBot(Bot[Any, Any]):
             move = self.game.parse_move(state, text)
             state.play(move)
         except NotationError as error:
-            raise Forfeit("illegal_move", f"{text!r} is not a move: {error}") from None
+            raise Forfeit(f"{text!r} is not a move: {error}", reason="illegal_move") from None
         except GameError as error:
-            raise Forfeit("illegal_move", str(error)) from None
+            raise Forfeit(str(error), reason="illegal_move") from None
         return move
 
     def end_game(self, winner: int | None, reason: str) -> None:
@@ -195,7 +199,7 @@ class JsonLineBot(ProgramBot):
         while reply.get("type") != "hello":  # info lines while it starts are read and ignored
             line = process.receive(due, "hello")
             if line is None:
-                raise Forfeit("time", f"no hello within {wait * 1000:.0f} ms")
+                raise Forfeit(f"no hello within {wait * 1000:.0f} ms", reason="time")
             reply = _message(line, "hello")
         self.terms = hello_terms(reply)
         self.games_in_process = 0
@@ -250,7 +254,8 @@ class JsonLineBot(ProgramBot):
             move = reply.get("move")
             if not isinstance(move, str):
                 raise Forfeit(
-                    "protocol_error", f"a move message without a 'move' string: {reply!r:.200}"
+                    f"a move message without a 'move' string: {reply!r:.200}",
+                    reason="protocol_error",
                 )
             self.info = _move_info(reply)
             # A move written as it was listed is legal as it stands; any other spelling is
@@ -310,15 +315,17 @@ def hello_terms(reply: dict[str, Any]) -> Terms:
     version = reply.get("protocol_version", PROTOCOL_VERSION)
     if type(version) is not int or version not in PROTOCOL_VERSIONS:
         spoken = " or ".join(map(str, PROTOCOL_VERSIONS))
-        raise Forfeit("protocol_error", f"speaks protocol version {version!r}, not {spoken}")
+        raise Forfeit(f"speaks protocol version {version!r}, not {spoken}", reason="protocol_error")
     if version == 1:
         return Terms()
     games = reply.get("games_per_process")
     if games is not None and (type(games) is not int or games < 1):
-        raise Forfeit("protocol_error", f"'games_per_process' {games!r} is not a whole number >= 1")
+        raise Forfeit(
+            f"'games_per_process' {games!r} is not a whole number >= 1", reason="protocol_error"
+        )
     legal = reply.get("legal", True)
     if type(legal) is not bool:
-        raise Forfeit("protocol_error", f"'legal' {legal!r} is not true or false")
+        raise Forfeit(f"'legal' {legal!r} is not true or false", reason="protocol_error")
     return Terms(version, games, legal)
 
 
@@ -332,10 +339,10 @@ def _message(line: str, expected: str) -> dict[str, Any]:
         data = json.loads(line)
     except ValueError:
         raise Forfeit(
-            "protocol_error", f"not a JSON line where a {expected} was due: {line[:200]!r}"
+            f"not a JSON line where a {expected} was due: {line[:200]!r}", reason="protocol_error"
         ) from None
     if not isinstance(data, dict) or data.get("type") not in (expected, "info"):
-        raise Forfeit("protocol_error", f"expected a {expected} message, got {line[:200]!r}")
+        raise Forfeit(f"expected a {expected} message, got {line[:200]!r}", reason="protocol_error")
     return data
 
 
@@ -356,14 +363,14 @@ def _move_info(reply: dict[str, Any]) -> MoveInfo:
     if score is not None and (
         type(score) not in (int, float) or (type(score) is float and not math.isfinite(score))
     ):
-        raise Forfeit("protocol_error", f"'score' {score!r} is not a number")
+        raise Forfeit(f"'score' {score!r} is not a number", reason="protocol_error")
     for key, value in (("depth", depth), ("nodes", nodes)):
         if value is not None and (type(value) is not int or value < 0):
-            raise Forfeit("protocol_error", f"{key!r} {value!r} is not a whole number >= 0")
+            raise Forfeit(f"{key!r} {value!r} is not a whole number >= 0", reason="protocol_error")
     if pv is not None and (
         not isinstance(pv, list) or not all(isinstance(move, str) for move in pv)
     ):
-        raise Forfeit("protocol_error", f"'pv' {str(pv)[:200]!r} is not a list of moves")
+        raise Forfeit(f"'pv' {str(pv)[:200]!r} is not a list of moves", reason="protocol_error")
     return MoveInfo(score, depth, nodes, None if pv is None else tuple(pv))
 
 
@@ -383,7 +390,7 @@ class TraxContestBot(ProgramBot):
     def start_game(self, ruleset: Ruleset, seat: int, seed: str) -> None:
         super().start_game(ruleset, seat, seed)
         if ruleset.game != "trax":
-            raise Forfeit("protocol_error", "the Trax contest protocol only plays Trax")
+            raise Forfeit("the Trax contest protocol only plays Trax", reason="protocol_error")
         self.game, self.ruleset = get_game(ruleset.game), ruleset
         self._stop()
         self.sent = 0
@@ -394,7 +401,7 @@ class TraxContestBot(ProgramBot):
                 wait = self.limits.startup_seconds
                 name = process.receive(time.perf_counter() + wait, "team name")
                 if name is None:
-                    raise Forfeit("time", f"no team name within {wait * 1000:.0f} ms")
+                    raise Forfeit(f"no team name within {wait * 1000:.0f} ms", reason="time")
                 self.log.note(f"team name: {name.strip()[:200]}")
             process.send("-W" if seat == 0 else "-B")
         except Forfeit as forfeit:

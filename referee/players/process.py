@@ -178,7 +178,7 @@ class BotProcess:
         self.max_line = launch.max_line
         self.buffer = bytearray()
         if not os.path.isdir(launch.cwd):
-            raise Forfeit("crash", f"cannot start: no folder {launch.cwd}")
+            raise Forfeit(f"cannot start: no folder {launch.cwd}", reason="crash")
         try:
             self.process = subprocess.Popen(
                 launch.command,
@@ -192,7 +192,7 @@ class BotProcess:
                 start_new_session=True,
             )
         except OSError as error:
-            raise Forfeit("crash", f"cannot start: {error.strerror or error}") from None
+            raise Forfeit(f"cannot start: {error.strerror or error}", reason="crash") from None
         self.pid = self.process.pid
         self.family: dict[int, str] = {}
         """The processes seen below the bot in the process tree, by pid, with their start
@@ -244,10 +244,12 @@ class BotProcess:
             except BlockingIOError:
                 remaining = end - time.perf_counter()
                 if remaining <= 0:
-                    raise Forfeit("time", "it did not read its input") from None
+                    raise Forfeit("it did not read its input", reason="time") from None
                 select.select([], [self.stdin_fd], [], remaining)
             except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
-                raise Forfeit("crash", self._exit_text("stopped reading its input")) from None
+                raise Forfeit(
+                    self._exit_text("stopped reading its input"), reason="crash"
+                ) from None
 
     def receive(self, deadline: float, what: str) -> str | None:
         """The next line, or None once `deadline` (time.perf_counter) has passed, even while
@@ -266,7 +268,9 @@ class BotProcess:
                 try:
                     return raw.decode("utf-8").rstrip("\r")
                 except UnicodeDecodeError:
-                    raise Forfeit("protocol_error", f"{what}: a line that is not UTF-8") from None
+                    raise Forfeit(
+                        f"{what}: a line that is not UTF-8", reason="protocol_error"
+                    ) from None
             if len(self.buffer) > self.max_line:
                 raise self._too_long()
             remaining = deadline - time.perf_counter()
@@ -277,11 +281,13 @@ class BotProcess:
             except BlockingIOError:
                 continue
             if not chunk:
-                raise Forfeit("crash", self._exit_text(f"closed its output before the {what}"))
+                raise Forfeit(
+                    self._exit_text(f"closed its output before the {what}"), reason="crash"
+                )
             self.buffer += chunk
 
     def _too_long(self) -> Forfeit:
-        return Forfeit("protocol_error", f"a line longer than {self.max_line} bytes")
+        return Forfeit(f"a line longer than {self.max_line} bytes", reason="protocol_error")
 
     def _exit_text(self, what: str) -> str:
         status = _wait_status(self.process, 0.5)

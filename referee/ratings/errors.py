@@ -22,5 +22,5 @@ class RatingsInputError(RatingsError):
 
     code = "ratings-input"
 
-    def __init__(self, path: str | Path, message: str, line: int | None = None) -> None:
+    def __init__(self, message: str, *, path: str | Path, line: int | None = None) -> None:
         super().__init__(message, path=str(path), line=line)

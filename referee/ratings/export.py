@@ -13,15 +13,13 @@ import csv
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO
 
 from referee.escaping import csv_cell, one_line
 from referee.games.base import ruleset_variant
+from referee.ratings.formats import RESULT_EXPORTS
 from referee.ratings.results import record_files, records_of
 from referee.records.model import Reason, Record
-
-ExportFormat = Literal["pgn", "csv"]
-EXPORT_FORMATS: tuple[str, ...] = ("pgn", "csv")
 
 TERMINATION: dict[Reason, str] = {
     Reason.RESIGN: "normal",
@@ -125,21 +123,29 @@ def _records(paths: Iterable[str | Path]) -> Iterator[tuple[Record, str, int]]:
             yield record, str(path), line
 
 
-def export_results(paths: Iterable[str | Path], fmt: ExportFormat, out: IO[str]) -> int:
-    """Write every record of `paths` (tournament folders and record files) to `out` as PGN or
-    CSV; returns the number of games. Raises `RatingsInputError` for bad input, naming the
-    file and line, before or while writing (the caller writes to a temporary file)."""
+def write_pgn(games: Iterable[tuple[Record, str, int]], out: IO[str]) -> int:
+    """A minimal PGN game per record (`pgn_game`), numbered from 1."""
     count = 0
-    if fmt == "csv":
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(CSV_COLUMNS)
-        for record, file, line in _records(paths):
-            writer.writerow([csv_cell(cell) for cell in _csv_row(record, file, line)])
-            count += 1
-        return count
-    if fmt != "pgn":
-        raise ValueError(f"unknown format {fmt!r} (known: {', '.join(EXPORT_FORMATS)})")
-    for record, _, _ in _records(paths):
+    for record, _, _ in games:
         count += 1
         out.write(pgn_game(record, count))
     return count
+
+
+def write_csv(games: Iterable[tuple[Record, str, int]], out: IO[str]) -> int:
+    """A header of `CSV_COLUMNS`, then a row per game."""
+    count = 0
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for record, file, line in games:
+        writer.writerow([csv_cell(cell) for cell in _csv_row(record, file, line)])
+        count += 1
+    return count
+
+
+def export_results(paths: Iterable[str | Path], output_format: str, out: IO[str]) -> int:
+    """Write every record of `paths` (tournament folders and record files) to `out` in
+    `output_format`, one of `RESULT_EXPORTS` (pgn, csv); returns the number of games. Raises
+    ValueError for another format, `RatingsInputError` for bad input, naming the file and
+    line, before or while writing (the caller writes to a temporary file)."""
+    return RESULT_EXPORTS.named(output_format).load()(_records(paths), out)

@@ -22,11 +22,10 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.escaping import csv_cell, markdown_cell, printable, printable_json
+from referee.ratings.formats import RATING_OUTPUTS
 from referee.ratings.standings import FORFEIT_REASONS
 from referee.ratings.table import STANDINGS_COLUMNS, RatingTable
 from referee.wording import plural
-
-FORMATS: tuple[str, ...] = ("csv", "markdown", "json", "html")
 
 ROUNDED = ("score_pct", "elo", "elo_low", "elo_high", "los_next_pct", "incremental_elo")
 """Standings columns rounded to one decimal in every output."""
@@ -321,13 +320,10 @@ def to_html(tables: Sequence[RatingTable]) -> str:
     return "\n".join(parts) + "\n"
 
 
-def render(tables: Sequence[RatingTable], fmt: str) -> str:
-    """The tables as text in `fmt`: csv, markdown, json or html. Raises ValueError for
-    another format."""
-    writers = {"csv": to_csv, "markdown": to_markdown, "json": to_json, "html": to_html}
-    if fmt not in writers:
-        raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
-    return writers[fmt](tables)
+def render(tables: Sequence[RatingTable], output_format: str) -> str:
+    """The tables as text in `output_format`, one of `RATING_OUTPUTS` (csv, markdown, json,
+    html). Raises ValueError for another format."""
+    return RATING_OUTPUTS.named(output_format).load()(tables)
 
 
 # Terminal ---------------------------------------------------------------------------------

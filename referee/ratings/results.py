@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from referee.games.base import ruleset_variant
+from referee.path_names import GAMES_FILE, TOURNAMENT_FILE
 from referee.ratings.errors import RatingsInputError
 from referee.wording import plural
 
@@ -32,9 +33,6 @@ if TYPE_CHECKING:
     from referee.records.io import RecordError
     from referee.records.model import Record
     from referee.records.scan import Header
-
-TOURNAMENT_FILE = "games.jsonl"
-"""The file of a tournament folder that holds its games."""
 
 MAX_POINTS = 2**31 - 1
 """The most points a game may give to be rated: no game gives more, and the table adds the
@@ -268,10 +266,10 @@ class GameRows:
         if len(huge):
             first = int(huge[0])
             raise RatingsInputError(
-                self.files.texts()[row["file"][first]],
                 f"the result gives {self.huge[first]} points, more than a table adds up "
                 f"(at most {MAX_POINTS} a game)",
-                int(row["line"][first]),
+                path=self.files.texts()[row["file"][first]],
+                line=int(row["line"][first]),
             )
         frame = make_frame(
             {
@@ -365,22 +363,6 @@ def _nullable(values: np.ndarray) -> pd.api.extensions.ExtensionArray:
     return pd.arrays.IntegerArray(values.copy(), values < 0)
 
 
-def games_from_records(
-    records: Iterable[Record],
-    *,
-    file: str = "",
-    game: str | Collection[str] | None = None,
-    variant: str | Collection[str] | None = None,
-    bots: Collection[str] | None = None,
-) -> Games:
-    """The games frame of records already in memory (for callers that hold them)."""
-    rows = GameRows()
-    for number, record in enumerate(records, 1):
-        rows.add(record, record.turns[0].seat if record.turns else 0, file, number)
-    selection = Selection(_selection(game), _selection(variant), _selection(bots))
-    return rows.games(selection, [file] if file else [])[0]
-
-
 def record_files(paths: Iterable[str | Path]) -> list[Path]:
     """The record files named by `paths`: tournament folders (their games.jsonl) and files.
 
@@ -391,15 +373,15 @@ def record_files(paths: Iterable[str | Path]) -> list[Path]:
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            file = path / TOURNAMENT_FILE
+            file = path / GAMES_FILE
             if not file.is_file():
                 raise RatingsInputError(
-                    path, f"a folder without {TOURNAMENT_FILE}, so not a tournament folder"
+                    f"a folder without {GAMES_FILE}, so not a tournament folder", path=path
                 )
         elif path.exists():
             file = path
         else:
-            raise RatingsInputError(path, "no such file or folder")
+            raise RatingsInputError("no such file or folder", path=path)
         key = file.resolve()
         if key not in seen:
             seen.add(key)
@@ -415,14 +397,16 @@ def records_of(path: Path) -> Iterator[tuple[Record, int]]:
         with path.open("rb") as raw:
             file_format, stream = detect_stream(path, raw)
             if file_format is None:
-                raise RatingsInputError(path, "not a game record file in any format referee reads")
+                raise RatingsInputError(
+                    "not a game record file in any format referee reads", path=path
+                )
             for loaded in file_format.read(stream):
                 if loaded.error is not None:
                     raise _bad(path, loaded.number, loaded.line, loaded.error)
                 if loaded.record is not None:
                     yield loaded.record, loaded.line
     except OSError as error:
-        raise RatingsInputError(path, f"cannot read: {error.strerror or error}") from None
+        raise RatingsInputError(f"cannot read: {error.strerror or error}", path=path) from None
 
 
 def _bad(path: Path, number: int, line: int, error: RecordError) -> RatingsInputError:
@@ -431,9 +415,9 @@ def _bad(path: Path, number: int, line: int, error: RecordError) -> RatingsInput
     pointer, message = error.pointer, error.message
     where = f" at {pointer}" if pointer and not message.startswith(pointer) else ""
     repair = ""
-    if path.name == TOURNAMENT_FILE and (path.parent / "tournament.json").is_file():
+    if path.name == GAMES_FILE and (path.parent / TOURNAMENT_FILE).is_file():
         repair = f" (move damaged lines aside with 'referee tournament repair {path.parent}')"
-    return RatingsInputError(path, f"record {number}{where}: {message}{repair}", line)
+    return RatingsInputError(f"record {number}{where}: {message}{repair}", path=path, line=line)
 
 
 @dataclass(frozen=True)
@@ -450,9 +434,10 @@ class Tail:
 def appendable(path: Path) -> bool:
     """Whether the file is read as JSONL, one record a line, so that lines appended to it can
     be read alone (`read_file(path, Tail(...))`)."""
-    from referee.records.formats.referee_json import JsonlFormat  # as in `read_file`
+    from referee.records.formats import RECORD_FORMATS
 
-    return path.suffix.lower() in JsonlFormat.extensions  # as `detect_stream` finds it
+    entry = RECORD_FORMATS.for_suffix(path.suffix)  # as `detect_stream` finds it
+    return entry is not None and entry.name == "jsonl"
 
 
 class Reader(Protocol):
@@ -486,7 +471,9 @@ def read_file(path: Path, after: Tail | None = None) -> GameRows:
         with path.open("rb") as opened:
             file_format, stream = detect_stream(path, opened)
             if file_format is None:
-                raise RatingsInputError(path, "not a game record file in any format referee reads")
+                raise RatingsInputError(
+                    "not a game record file in any format referee reads", path=path
+                )
             if not isinstance(file_format, JsonlFormat):
                 for record, line in records_of(path):
                     add(record, record.turns[0].seat if record.turns else 0, name, line)
@@ -499,7 +486,7 @@ def read_file(path: Path, after: Tail | None = None) -> GameRows:
                     raise _bad(path, records + number, lines + line, error)
                 add(header, first, name, lines + line)
     except OSError as error:
-        raise RatingsInputError(path, f"cannot read: {error.strerror or error}") from None
+        raise RatingsInputError(f"cannot read: {error.strerror or error}", path=path) from None
     return rows
 
 

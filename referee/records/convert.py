@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import IO
 
 from referee.files import write_atomically
-from referee.records.formats import FileFormat, detect_stream, format_for_path
-from referee.records.formats.takhteh_mat import MatFormat
+from referee.records.formats import RECORD_FORMATS, detect_stream, format_for_path
+from referee.records.formats.base import FileFormat
 from referee.records.io import RecordError
 from referee.records.model import Record
 from referee.records.replay import ReplayError, game_of, replay
@@ -41,33 +41,35 @@ def convert(source: Path, target: Path, to: str | None = None) -> Conversion:
     """Write every game of `source` that replays, and that the target format can hold, to
     `target`, in canonical form.
 
-    `.mat` holds one match a file: a `target` that is a folder, or has no extension, then
-    gets a file per match or money session. A file target is written as a temporary file
-    beside it and renamed only when all went well, so a failed conversion leaves no file and
-    never a half-written one. Raises RecordError (code `format`) for what cannot be written,
-    naming the target: a target format that holds another game than the source's games, a
-    file where no game could be written.
+    A format registered with `folder` (`.mat`, one match a file) writes a `target` that is a
+    folder, or has no extension, as a file per match or money session. A file target is
+    written as a temporary file beside it and renamed only when all went well, so a failed
+    conversion leaves no file and never a half-written one. Raises RecordError (code
+    `format`) for what cannot be written, naming the target: a target format that holds
+    another game than the source's games, a file where no game could be written.
     """
     result = Conversion()
     if target.is_dir() and to is None:
-        raise RecordError("format", f"{target}: a folder target needs --to (the format)")
+        raise RecordError(f"{target}: a folder target needs --to (the format)", code="format")
     target_format = format_for_path(target, to)
-    folder = target.is_dir() or (isinstance(target_format, MatFormat) and not target.suffix)
+    folder = target.is_dir() or (target_format.entry.folder and not target.suffix)
     with source.open("rb") as raw:
         source_format, stream = detect_stream(source, raw)
         if source_format is None:
-            raise RecordError("format", f"{source}: not a record file referee reads")
+            raise RecordError(f"{source}: not a record file referee reads", code="format")
         games = _canonical_games(source, source_format, target_format, stream, result)
         if folder:
-            if not isinstance(target_format, MatFormat):
+            if not target_format.entry.folder:
+                folders = ", ".join(f.extensions[0] for f in RECORD_FORMATS if f.folder)
                 raise RecordError(
-                    "format",
-                    f"{target}: {target_format.name} is written to one file; a folder is for .mat",
+                    f"{target}: {target_format.name} is written to one file; a folder is for "
+                    f"{folders}",
+                    code="format",
                 )
             try:
                 result.warnings, result.files = target_format.write_folder(games, target)
             except ValueError as error:
-                raise RecordError("format", f"{target}: {error}") from None
+                raise RecordError(f"{target}: {error}", code="format") from None
             return result
         with write_atomically(target) as out:
             try:
@@ -76,12 +78,13 @@ def convert(source: Path, target: Path, to: str | None = None) -> Conversion:
                 raise
             except ValueError as error:
                 raise RecordError(
-                    "format", f"{target}: cannot be written as {target_format.name}: {error}"
+                    f"{target}: cannot be written as {target_format.name}: {error}", code="format"
                 ) from None
             if not result.written and result.skipped:
                 more = f" (and {len(result.skipped) - 1} more)" if result.skipped[1:] else ""
                 raise RecordError(
-                    "format", f"no game could be written to {target}: {result.skipped[0]}{more}"
+                    f"no game could be written to {target}: {result.skipped[0]}{more}",
+                    code="format",
                 )
     return result
 
@@ -100,9 +103,9 @@ def _canonical_games(
             continue
         if target_format.game is not None and loaded.record.game != target_format.game:
             raise RecordError(
-                "format",
                 f"{where} is a {loaded.record.game} game; {target_format.name} holds only "
                 f"{target_format.game} games",
+                code="format",
             )
         try:
             record = canonical(loaded.record)

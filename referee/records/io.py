@@ -7,7 +7,6 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -31,8 +30,10 @@ class RecordError(RefereeError, ValueError):
     """A record that cannot be read; `pointer` is a JSON pointer into the record, `line` the
     line within the text when the error is in the JSON text itself."""
 
-    def __init__(self, code: str, message: str, pointer: str = "", line: int | None = None) -> None:
-        super().__init__(message, code, line=line)
+    def __init__(
+        self, message: str, *, code: str, pointer: str = "", line: int | None = None
+    ) -> None:
+        super().__init__(message, code=code, line=line)
         self.pointer = pointer
 
 
@@ -68,20 +69,22 @@ def schema_error(error: ValidationError, ruleset: object = None) -> RecordError:
     where = _pointer(loc) or "/"
     if loc == ("ruleset",) and isinstance(ruleset, str):
         return RecordError(
-            "ruleset",
             f"ruleset id {ruleset!r} is not of the form game/variant@N (N a plain number)",
-            where,
+            code="ruleset",
+            pointer=where,
         )
-    return RecordError("schema", f"{where}: {plain_problem(dict(first))}", where)
+    return RecordError(f"{where}: {plain_problem(dict(first))}", code="schema", pointer=where)
 
 
 def parse_record(data: Any) -> Record:
     """Check the envelope first, then the record itself."""
     if not isinstance(data, dict):
-        raise RecordError("format", f"a record is a JSON object, not {type(data).__name__}")
+        raise RecordError(f"a record is a JSON object, not {type(data).__name__}", code="format")
     if data.get("format") != FORMAT:
         raise RecordError(
-            "format", f"not a referee record ('format' is {data.get('format')!r})", "/format"
+            f"not a referee record ('format' is {data.get('format')!r})",
+            code="format",
+            pointer="/format",
         )
     version = data.get("version")
     if type(version) is not int or version != VERSION:
@@ -89,7 +92,7 @@ def parse_record(data: Any) -> Record:
             message = f"record version {version} is newer than this referee reads ({VERSION})"
         else:
             message = f"unknown record version {version!r} (this referee reads {VERSION})"
-        raise RecordError("version", message, "/version")
+        raise RecordError(message, code="version", pointer="/version")
     game = data.get("game")
     if isinstance(game, str) and game not in registered_names():
         with contextlib.suppress(RulesetError):
@@ -98,7 +101,7 @@ def parse_record(data: Any) -> Record:
         known = registered_names()
         hint = did_you_mean(game, known) if isinstance(game, str) else ""
         raise RecordError(
-            "game", f"unknown game {game!r}{hint} (known: {', '.join(known)})", "/game"
+            f"unknown game {game!r}{hint} (known: {', '.join(known)})", code="game", pointer="/game"
         )
     try:
         record: Record = record_adapter().validate_python(data)
@@ -148,7 +151,7 @@ def check_nesting(text: str | bytes) -> None:
                 message = (
                     f"JSON nested deeper than {MAX_NESTING} levels (line {line}, column {column})"
                 )
-                raise RecordError("json", message, line=line)
+                raise RecordError(message, code="json", line=line)
         elif token in (b"]", b"}"):
             depth -= 1
 
@@ -163,15 +166,15 @@ def load_json(text: str | bytes) -> Any:
             message = "the JSON ends too early: the file is cut short"
         else:
             message = f"not JSON: {error.msg} (line {error.lineno}, column {error.colno})"
-        raise RecordError("json", message, line=error.lineno) from None
+        raise RecordError(message, code="json", line=error.lineno) from None
     except UnicodeDecodeError as error:
         bad = error.object[error.start : error.start + 1].hex()
         message = f"not UTF-8 text: byte 0x{bad} at offset {error.start}"
-        raise RecordError("encoding", message) from None
+        raise RecordError(message, code="encoding") from None
     except RecursionError:
-        raise RecordError("json", "JSON nested too deeply to be a record") from None
+        raise RecordError("JSON nested too deeply to be a record", code="json") from None
     except ValueError as error:
-        raise RecordError("json", f"not JSON: {error}") from None
+        raise RecordError(f"not JSON: {error}", code="json") from None
 
 
 def record_to_dict(record: Record) -> dict[str, Any]:
@@ -210,13 +213,3 @@ def iter_json_document(text: str | bytes) -> Iterator[Loaded]:
             yield Loaded(number, 1, parse_record(item))
         except RecordError as error:
             yield Loaded(number, 1, error=error)
-
-
-def write_record(path: str | Path, record: Record) -> None:
-    Path(path).write_text(record_to_json(record, indent=2) + "\n", encoding="utf-8")
-
-
-def write_jsonl(path: str | Path, records: Iterable[Record]) -> None:
-    with Path(path).open("w", encoding="utf-8") as stream:
-        for record in records:
-            stream.write(record_to_json(record) + "\n")

@@ -74,7 +74,7 @@ def position_from_record(
     with path.open("rb") as raw:
         file_format, stream = detect_stream(path, raw)
         if file_format is None:
-            raise RecordError("format", f"{path}: not a record file referee reads")
+            raise RecordError(f"{path}: not a record file referee reads", code="format")
         games = 0
         for loaded in file_format.read(stream):
             games = loaded.number
@@ -82,20 +82,23 @@ def position_from_record(
                 continue
             if loaded.record is None:
                 assert loaded.error is not None
-                raise RecordError(loaded.error.code, f"{path}: game {game_number}: {loaded.error}")
+                raise RecordError(
+                    f"{path}: game {game_number}: {loaded.error}", code=loaded.error.code
+                )
             record = loaded.record
             if game_name is not None and record.game != game_name:
                 raise RecordError(
-                    "game", f"{path}: game {game_number} is a {record.game} game, not {game_name}"
+                    f"{path}: game {game_number} is a {record.game} game, not {game_name}",
+                    code="game",
                 )
             if turn is None:
                 turn = len(record.turns)
             if not 0 <= turn <= len(record.turns):
                 turns = len(record.turns)
                 raise RecordError(
-                    "turn",
                     f"{path}: game {game_number} has {turns} turn{'' if turns == 1 else 's'}, "
                     f"not {turn}",
+                    code="turn",
                 )
             try:
                 game = game_of(record)
@@ -105,10 +108,10 @@ def position_from_record(
                         break
                     state = step.after
             except ReplayError as error:
-                raise RecordError(error.code, f"{path}: game {game_number}: {error}") from None
+                raise RecordError(f"{path}: game {game_number}: {error}", code=error.code) from None
             if recorded_roll and roll is None and state.is_chance() and turn < len(record.turns):
                 recorded = record.turns[turn].roll
                 roll = None if recorded is None else roll_text(tuple(recorded))
             return game, _rolled(state, roll)
     held = plural(games, "game")
-    raise RecordError("game", f"{path}: game {game_number} not found: the file has {held}")
+    raise RecordError(f"{path}: game {game_number} not found: the file has {held}", code="game")

@@ -16,13 +16,14 @@ class ReplayError(RefereeError):
 
     def __init__(
         self,
-        code: str,
         message: str,
+        *,
+        code: str,
         pointer: str = "",
         turn: int | None = None,
         state: State[Any] | None = None,
     ) -> None:
-        super().__init__(message, code)
+        super().__init__(message, code=code)
         self.pointer = pointer
         self.turn = turn
         """0-based index of the turn in the record, None for the header."""
@@ -45,7 +46,7 @@ def game_of(record: Record) -> Game[Any, Any]:
     try:
         return get_game(record.game)
     except GameError as error:
-        raise ReplayError("ruleset", str(error), "/game") from None
+        raise ReplayError(str(error), code="ruleset", pointer="/game") from None
 
 
 @overload
@@ -58,16 +59,18 @@ def start_state(record: Record, game: Game[Any, Any] | None = None) -> State[Any
     try:
         ruleset = game.parse_ruleset(record.ruleset)
     except GameError as error:
-        raise ReplayError("ruleset", str(error), "/ruleset") from None
+        raise ReplayError(str(error), code="ruleset", pointer="/ruleset") from None
     try:
         state: State[Any] = game.initial_state(ruleset, record.start, record.first_seat())
     except GameError as error:
-        raise ReplayError("start", f"start position: {error}", "/start") from None
+        raise ReplayError(f"start position: {error}", code="start", pointer="/start") from None
     for index, roll in enumerate(record.opening_dice()):
         pointer = f"/opening_rolls/{index}"
         if not state.is_opening_roll():
             raise ReplayError(
-                "opening", "an opening roll after the first player was decided", pointer
+                "an opening roll after the first player was decided",
+                code="opening",
+                pointer=pointer,
             )
         state = state.apply_chance(tuple(roll))
     return state
@@ -88,46 +91,52 @@ def replay(
     read, dice = game.read_move, game.has_dice
     for index, turn in enumerate(record.turns):
         if state.is_terminal():
-            raise _turn_error("after-end", "a turn after the game ended by its rules", index, state)
+            raise _turn_error(
+                index, state, "a turn after the game ended by its rules", code="after-end"
+            )
         roll = turn.roll
         if dice and state.is_chance():
             if state.to_move is None:
                 message = "the opening rolls do not decide who starts"
-                raise _turn_error("opening", message, index, state)
+                raise _turn_error(index, state, message, code="opening")
             if turn.seat != state.to_move:
                 raise _seat_error(turn.seat, state, index)
             if roll is None:
                 message = "a turn of a dice game needs its roll"
-                raise _turn_error("roll-missing", message, index, state)
+                raise _turn_error(index, state, message, code="roll-missing")
             try:
                 state = state.apply_chance(tuple(roll))
             except IllegalMove as error:
-                raise _turn_error(error.code, error.message, index, state, "/roll") from None
+                raise _turn_error(
+                    index, state, error.message, code=error.code, field="/roll"
+                ) from None
         elif roll is not None:
             why = "the player moves on without rolling" if dice else f"{game.title} has no dice"
             message = f"a roll where none belongs: {why}"
-            raise _turn_error("roll-unexpected", message, index, state, "/roll")
+            raise _turn_error(index, state, message, code="roll-unexpected", field="/roll")
         if turn.seat != state.to_move:
             raise _seat_error(turn.seat, state, index)
         try:
             move, after = read(state, turn.move)
         except NotationError as error:
-            raise _turn_error("notation", error.message, index, state, "/move") from None
+            raise _turn_error(index, state, error.message, code="notation", field="/move") from None
         except IllegalMove as error:
-            raise _turn_error(error.code, error.message, index, state, "/move") from None
+            raise _turn_error(index, state, error.message, code=error.code, field="/move") from None
         yield Step(index, state, move, after)
         state = after
 
 
 def _turn_error(
-    code: str, message: str, index: int, state: State[Any], field: str = ""
+    index: int, state: State[Any], message: str, *, code: str, field: str = ""
 ) -> ReplayError:
-    return ReplayError(code, message, f"/turns/{index}{field}", index, state)
+    return ReplayError(
+        message, code=code, pointer=f"/turns/{index}{field}", turn=index, state=state
+    )
 
 
 def _seat_error(seat: int, state: State[Any], index: int) -> ReplayError:
     message = f"seat {seat} moves, but it is seat {state.to_move}'s turn"
-    return _turn_error("seat", message, index, state, "/seat")
+    return _turn_error(index, state, message, code="seat", field="/seat")
 
 
 def final_state(record: Record, game: Game[Any, Any] | None = None) -> State[Any]:

@@ -143,7 +143,7 @@ def first_seat(header: Header, raw: bytes) -> int:
         seats = _SEATS.decode(turns)
     except msgspec.DecodeError as error:
         _refused(raw, error)  # the full reader's RecordError, when it finds one
-        raise RecordError("schema", _message(error), _pointer(str(error))) from None
+        raise RecordError(_message(error), code="schema", pointer=_pointer(str(error))) from None
     return seats[0].seat if seats else 0
 
 
@@ -210,8 +210,8 @@ def _refused(raw: bytes, error: msgspec.DecodeError | None) -> NoReturn:
     when `error` is None)."""
     parse_record(load_json(raw))
     if error is None:
-        raise RecordError("schema", "/ruleset: not a ruleset id", "/ruleset")
-    raise RecordError("schema", _message(error), _pointer(str(error))) from None
+        raise RecordError("/ruleset: not a ruleset id", code="schema", pointer="/ruleset")
+    raise RecordError(_message(error), code="schema", pointer=_pointer(str(error))) from None
 
 
 def _message(error: msgspec.DecodeError) -> str:

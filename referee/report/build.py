@@ -105,10 +105,10 @@ def _records(path: Path) -> Iterator[Record]:
     with path.open("rb") as raw:
         file_format, stream = detect_stream(path, raw)
         if file_format is None:
-            raise RatingsInputError(path, "not a game record file in any format referee reads")
+            raise RatingsInputError("not a game record file in any format referee reads", path=path)
         for loaded in file_format.read(stream):
             if loaded.record is None:
-                raise RatingsInputError(path, f"record {loaded.number}: {loaded.error}")
+                raise RatingsInputError(f"record {loaded.number}: {loaded.error}", path=path)
             yield loaded.record
 
 
@@ -203,7 +203,7 @@ def _about(paths: list[Path], files: list[Path], events: set[str | None]) -> tup
             continue
         config = info.config
         bots = ", ".join(bot.name for bot in config.bots)
-        kind = "a gauntlet" if config.format == "gauntlet" else "a round robin"
+        kind = "a gauntlet" if config.pairing_system == "gauntlet" else "a round robin"
         events.add(config.event)
         titles.append(f"{_game_title(config.game)} {kind.partition(' ')[2]} of {bots}")
         rounds = f" x {config.rounds} rounds" if config.rounds > 1 else ""

@@ -19,9 +19,8 @@ from pathlib import Path
 
 from referee.errors import RefereeError
 from referee.escaping import escaped
+from referee.path_names import REPORT_FILE, STDIN
 
-STDIN = "-"
-REPORT_NAME = "report.html"
 SOURCES_META = "referee-report-of"
 """The name of the page's `<meta>` element that lists its sources as JSON."""
 
@@ -48,8 +47,8 @@ def default_output(paths: Sequence[str | Path]) -> Path:
     file (named after it), else `report.html` here."""
     if len(paths) == 1 and str(paths[0]) != STDIN:
         path = Path(paths[0])
-        return path / REPORT_NAME if path.is_dir() else path.with_suffix(".html")
-    return Path(REPORT_NAME)
+        return path / REPORT_FILE if path.is_dir() else path.with_suffix(".html")
+    return Path(REPORT_FILE)
 
 
 def sources_meta(made_from: Sequence[str]) -> str:

@@ -49,7 +49,7 @@ def parse_time_control(text: str) -> TimeControl:
 class OutOfTime(Exception):
     """A move took longer than what was left on its player's clock."""
 
-    def __init__(self, used_ms: int, left_ms: int) -> None:
+    def __init__(self, *, used_ms: int, left_ms: int) -> None:
         super().__init__(f"out of time: the move took {used_ms} ms with {left_ms} ms left")
         self.used_ms = used_ms
         self.left_ms = left_ms
@@ -87,7 +87,11 @@ class GameClocks:
     def overrun(self, seat: int, used_ms: int) -> OutOfTime | None:
         """Whether `used_ms` is more than `seat` has left, and by how much."""
         left = self.left[seat]
-        return OutOfTime(used_ms, left) if left is not None and used_ms > left else None
+        return (
+            OutOfTime(used_ms=used_ms, left_ms=left)
+            if left is not None and used_ms > left
+            else None
+        )
 
     def charge(self, seat: int, used_ms: int) -> int | None:
         """Take a move's time off `seat`'s clock and add the increment: the clock after the

@@ -199,7 +199,9 @@ LAUNCH_SETTINGS = ("dir", "args", "env", "time_limit", "trax_team")
 
 
 class TournamentConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # A field whose key is a word with other meanings in referee (`format`) has a precise name
+    # and the key as its alias: read and written by the key alone, so files keep their keys.
+    model_config = ConfigDict(extra="forbid", frozen=True, serialize_by_alias=True)
 
     game: str
     variant: str = "standard"
@@ -231,8 +233,9 @@ class TournamentConfig(BaseModel):
         le=MAX_LOG_MB,
         description="cap of each program's stderr log over the tournament",
     )
-    format: Literal["round-robin", "gauntlet"] = Field(
+    pairing_system: Literal["round-robin", "gauntlet"] = Field(
         default="round-robin",
+        alias="format",
         description="round-robin: every pairing; gauntlet: the first `seeds` bots meet all others",
     )
     seeds: int = Field(
@@ -259,8 +262,8 @@ class TournamentConfig(BaseModel):
     )
 
     @model_validator(mode="after")
-    def _format(self) -> TournamentConfig:
-        if self.format == "gauntlet" and self.seeds >= len(self.bots):
+    def _coherent(self) -> TournamentConfig:
+        if self.pairing_system == "gauntlet" and self.seeds >= len(self.bots):
             raise ValueError(
                 f"a gauntlet's --seeds ({self.seeds}) must be fewer than the bots "
                 f"({len(self.bots)})"
@@ -273,7 +276,7 @@ class TournamentConfig(BaseModel):
                 f"the schedule holds {size:,} games or matches (rounds x games per pairing x "
                 f"pairings); at most {MAX_JOBS:,}"
             )
-        if self.sprt is not None and (len(self.bots) != 2 or self.format != "round-robin"):
+        if self.sprt is not None and (len(self.bots) != 2 or self.pairing_system != "round-robin"):
             raise ValueError("an SPRT tests two bots: give exactly two, in a round robin")
         if self.openings is None and self.openings_start != 1:
             raise ValueError("--openings-start goes with --openings")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import multiprocessing
 import os
 import signal
 import threading
@@ -62,8 +63,13 @@ def _worker_setup(parent: int) -> None:
 
 
 def process_pool(workers: int) -> ExecutorFactory:
+    # Forked, not the default of Python 3.14 (forkserver): a worker inherits the games
+    # registered by a call and closes its copies of the folder locks (store.py) at the fork.
     return lambda: ProcessPoolExecutor(
-        max_workers=workers, initializer=_worker_setup, initargs=(os.getpid(),)
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_worker_setup,
+        initargs=(os.getpid(),),
     )
 
 

@@ -44,8 +44,8 @@ class OpeningError(RefereeError, ValueError):
     """A line of an opening file that is not an opening; `where` names file and line, `code`
     the rule the line breaks."""
 
-    def __init__(self, where: str, rule: str, message: str) -> None:
-        super().__init__(f"{message} [{rule}]", rule, path=where)
+    def __init__(self, message: str, *, rule: str, path: str) -> None:
+        super().__init__(f"{message} [{rule}]", code=rule, path=path)
 
     @property
     def rule(self) -> str:
@@ -84,31 +84,31 @@ def read_opening(game: Game[Any, Any], ruleset: Ruleset, text: str, where: str) 
         start = game.format_position(state) if start_text else None
     except GameError as error:
         shown = quoted(start_text)
-        raise OpeningError(where, "start", f"start position {shown}: {error}") from None
+        raise OpeningError(f"start position {shown}: {error}", path=where, rule="start") from None
     tokens = _tokens(moves_text)
     if tokens and game.has_dice:
         raise OpeningError(
-            where,
-            "book-dice",
             f"{game.title} openings are start positions: the dice of a pair follow the book",
+            path=where,
+            rule="book-dice",
         )
     if not tokens and start is None:
-        raise OpeningError(where, "empty", "neither a start position nor moves")
+        raise OpeningError("neither a start position nor moves", path=where, rule="empty")
     played: list[str] = []
     for number, token in enumerate(tokens, start=1):
         move_text = f"move {number} {quoted(token)}"
         if state.is_terminal():
-            raise OpeningError(where, "after-end", f"{move_text} after the game ended")
+            raise OpeningError(f"{move_text} after the game ended", path=where, rule="after-end")
         try:
             move = game.parse_move(state, token)
             played.append(game.format_move(state, move))
             state = state.play(move)
         except IllegalMove as error:
-            raise OpeningError(where, error.rule, f"{move_text}: {error}") from None
+            raise OpeningError(f"{move_text}: {error}", path=where, rule=error.rule) from None
         except GameError as error:
-            raise OpeningError(where, "notation", f"{move_text}: {error}") from None
+            raise OpeningError(f"{move_text}: {error}", path=where, rule="notation") from None
     if state.is_terminal():
-        raise OpeningError(where, "after-end", "the game is over at the end of the book")
+        raise OpeningError("the game is over at the end of the book", path=where, rule="after-end")
     return Opening(start, tuple(played))
 
 
@@ -129,9 +129,9 @@ def find_suite(given: str, folder: Path) -> Path | Traversable:
     if given in shipped:
         return shipped[given]
     raise OpeningError(
-        given,
-        "file",
         "no such file, nor a suite shipped with referee (" + ", ".join(shipped) + ")",
+        path=given,
+        rule="file",
     )
 
 
@@ -157,14 +157,16 @@ def read_openings(
     try:
         text = path.read_bytes().decode("utf-8")
     except OSError as error:
-        raise OpeningError(str(path), "file", f"cannot read: {error.strerror}") from None
+        raise OpeningError(f"cannot read: {error.strerror}", path=str(path), rule="file") from None
     except UnicodeDecodeError as error:
-        raise OpeningError(str(path), "encoding", f"not UTF-8 at byte {error.start}") from None
+        raise OpeningError(
+            f"not UTF-8 at byte {error.start}", path=str(path), rule="encoding"
+        ) from None
     openings = [
         read_opening(game, ruleset, line, f"{path}:{number}") for number, line in _suite_lines(text)
     ]
     if not openings:
-        raise OpeningError(str(path), "empty", "no opening in the file")
+        raise OpeningError("no opening in the file", path=str(path), rule="empty")
     return openings
 
 
@@ -211,10 +213,10 @@ def all_openings(
     to the light ones)."""
     if game.has_dice:
         raise RefereeError(
-            f"{game.title}: the dice decide its openings; give start positions", "openings"
+            f"{game.title}: the dice decide its openings; give start positions", code="openings"
         )
     if plies < 1:
-        raise RefereeError("--plies must be at least 1", "openings")
+        raise RefereeError("--plies must be at least 1", code="openings")
     frontier: list[tuple[State[Any], tuple[str, ...]]] = [(game.initial_state(ruleset), ())]
     for _ in range(plies):
         seen: set[Hashable] = set()

@@ -18,6 +18,7 @@ from typing import IO, TYPE_CHECKING, Protocol
 
 from referee.bounds import MAX_JOBS
 from referee.errors import RefereeError
+from referee.path_names import BOTS_FOLDER, SPOOL_FOLDER
 from referee.players.process import kill_orphans
 from referee.players.registry import make_bot
 from referee.records.io import parse_record_json
@@ -30,8 +31,6 @@ from referee.tournament.schedule import GameJob
 from referee.tournament.sequential import SprtTracker, wave_of
 from referee.tournament.store import Damaged, TournamentFile, TournamentStore
 from referee.tournament.worker import (
-    GROUPS,
-    SPOOL,
     BatchOptions,
     PlayedBatch,
     PlayedGame,
@@ -76,11 +75,11 @@ class TournamentError(RefereeError, RuntimeError):
 class TournamentStopped(Exception):
     """SIGINT or SIGTERM stopped the run; every finished game is stored."""
 
-    def __init__(self, directory: Path, stored: int, number: int) -> None:
+    def __init__(self, *, directory: Path, stored: int, signal_number: int) -> None:
         super().__init__(
             f"stopped: {stored} games stored; continue with `referee tournament resume {directory}`"
         )
-        self.signal = number
+        self.signal = signal_number
 
 
 @dataclass
@@ -276,7 +275,7 @@ def _run_locked(
     progress: Progress | None,
 ) -> RunSummary:
     directory = store.directory
-    kill_orphans(directory / GROUPS)  # what a run killed with its workers left running
+    kill_orphans(directory / BOTS_FOLDER)  # what a run killed with its workers left running
     # tournament.json keeps the names of the bots' env, not their values (secrets).
     info: TournamentFile = (
         store.create(without_secrets(config)) if config is not None else store.load()
@@ -367,7 +366,7 @@ def _run_locked(
                     run.source = wave
             finally:
                 shutdown(executor)
-                kill_orphans(directory / GROUPS)
+                kill_orphans(directory / BOTS_FOLDER)
             if not broken:
                 return summary
             # A worker died (killed, out of memory): every game that came back is stored;
@@ -378,7 +377,7 @@ def _run_locked(
 def _recover_spools(store: TournamentStore) -> RunSummary:
     """Store the games that the batches of a runner killed outright had finished (their
     spool files), but those stored already; what is wrong with any of them is in `invalid`."""
-    spools = store.directory / SPOOL
+    spools = store.directory / SPOOL_FOLDER
     spools.mkdir(exist_ok=True)
     left = sorted(spools.glob("*.jsonl"))
     recovered = RunSummary(store.directory, 0, 0)
@@ -439,7 +438,7 @@ class _Run:
             results = self.ledger.results
             earlier = {job.number: results[job.number] for job in batch if job.number in results}
             self.sent += 1
-            spool = Path(folder) / SPOOL / f"{os.getpid()}-{self.sent}.jsonl"
+            spool = Path(folder) / SPOOL_FOLDER / f"{os.getpid()}-{self.sent}.jsonl"
             spool.touch()  # the worker writes to it only while it is there
             options = BatchOptions(self.tournament_id, folder, keep_going, self.options.verify)
             future = executor.submit(play_batch, self.config, batch, options, earlier, str(spool))
@@ -502,7 +501,9 @@ class _Run:
             if told:
                 abandon()
                 finished = self.summary.already + self.summary.played
-                raise TournamentStopped(self.store.directory, finished, told[0])
+                raise TournamentStopped(
+                    directory=self.store.directory, stored=finished, signal_number=told[0]
+                )
             if not broken:
                 fill()
         return broken

@@ -43,7 +43,7 @@ class GameJob:
 def pairings(config: TournamentConfig) -> Iterator[tuple[int, int]]:
     """The pairings of bots that meet, as indexes into the configuration's bots."""
     everyone = range(len(config.bots))
-    if config.format == "gauntlet":
+    if config.pairing_system == "gauntlet":
         for seed in range(config.seeds):
             for other in everyone:
                 if other > seed:

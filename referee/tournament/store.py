@@ -20,9 +20,16 @@ from typing import IO, TYPE_CHECKING, Any, NamedTuple
 from pydantic import BaseModel, ValidationError
 
 from referee.files import cannot_write, write_atomically
-from referee.records.io import RecordError, check_nesting, iter_jsonl, record_to_json
+from referee.path_names import (
+    FAILED_START_FILE,
+    GAMES_FILE,
+    LOCK_FILE,
+    REJECTED_FILE,
+    REJECTED_NOTES,
+    TOURNAMENT_FILE,
+)
+from referee.records.io import RecordError, check_nesting
 from referee.records.keys import GameKey, game_key, salvage
-from referee.records.model import Record
 from referee.records.scan import scan_jsonl
 from referee.tournament.config import (
     ConfigError,
@@ -46,16 +53,6 @@ from referee.wording import plural
 
 if TYPE_CHECKING:
     from referee.validator.diagnostics import Diagnostic
-
-CONFIG_FILE = "tournament.json"
-GAMES_FILE = "games.jsonl"
-LOCK_FILE = ".lock"
-REJECTED_FILE = "games.rejected"
-"""The lines `TournamentStore.repair` moved out of games.jsonl, byte for byte."""
-REJECTED_NOTES = "games.rejected.txt"
-"""Why each line of games.rejected was moved there, and when."""
-FAILED_START_FILE = "failed-start.txt"
-"""Why the last run stopped at a program that could not start (`tournament status` says it)."""
 
 
 class FolderBusy(ConfigError):
@@ -293,7 +290,7 @@ def _salvaged_ending(result: dict[str, Any]) -> Ending | None:
 
 
 @dataclass
-class Tally:
+class StoredGames:
     """The stored games of a tournament folder, counted (`TournamentStore.tally`)."""
 
     games: int = 0
@@ -361,7 +358,7 @@ def _alive(pid: int) -> bool:
 class TournamentStore:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self.config_path = directory / CONFIG_FILE
+        self.config_path = directory / TOURNAMENT_FILE
         self.games_path = directory / GAMES_FILE
         self.lock_path = directory / LOCK_FILE
         self._keys: StoredKeys | None = None
@@ -518,19 +515,6 @@ class TournamentStore:
             check(grown)
         return self._write(grown), grown.size() - info.size()
 
-    def records(self) -> list[Record]:
-        """The stored games in file order; an unreadable line (a write cut short) is skipped."""
-        if not self.games_path.exists():
-            records: list[Record] = []
-        else:
-            with self.games_path.open("rb") as stream:
-                records = [loaded.record for loaded in iter_jsonl(stream) if loaded.record]
-        self._keys = StoredKeys()
-        for key in map(game_key, records):
-            if key is not None:
-                self._keys.add(key)
-        return records
-
     def scan(self) -> Iterator[StoredGame]:
         """The key and result of each stored game in file order, read without building the
         records (records/scan.py): a runner resuming a million games reads them in seconds and
@@ -557,12 +541,12 @@ class TournamentStore:
                     yield stored
         self._keys = keys
 
-    def tally(self, scheduled: int | None = None, results: bool = False) -> Tally:
+    def tally(self, scheduled: int | None = None, results: bool = False) -> StoredGames:
         """What the stored games come to, read by `scan` (no record built, nothing kept per
         game but what is asked): a million games are counted in seconds, in megabytes. A
         game stored twice counts once; a job counts when its number is one of the `scheduled`
         (all when None); with `results`, the endings of each job's games."""
-        tally = Tally()
+        tally = StoredGames()
         keys = StoredKeys()
         jobs = NumberSet()
         for stored in self.scan():
@@ -665,19 +649,13 @@ class TournamentStore:
                 stream.truncate(_complete_length(stream))
         return self.games_path.open("ab")
 
-    def append(self, stream: IO[bytes], records: Sequence[Record]) -> list[Record]:
-        """Append the records in one durable write, except any game already stored (same
-        tournament, pairing, game number and game of the match): those are refused and
-        returned, so a game is never stored twice."""
-        lines = [(game_key(r), (record_to_json(r) + "\n").encode("utf-8")) for r in records]
-        refused = set(self.append_lines(stream, lines))
-        return [record for index, record in enumerate(records) if index in refused]
-
     def append_lines(
         self, stream: IO[bytes], games: Sequence[tuple[GameKey | None, bytes]]
     ) -> list[int]:
-        """`append` for games already written as JSON lines (with their keys); the indexes of
-        the games refused."""
+        """Append games written as JSON lines (with their keys) in one durable write, except
+        any game already stored (same tournament, pairing, game number and game of the match):
+        those are refused, so that a game is never stored twice. The indexes of the games
+        refused."""
         if self._keys is None:
             for _ in self.scan():
                 pass

@@ -14,6 +14,7 @@ from typing import Any, Literal, NamedTuple
 from referee.file_names import file_stem
 from referee.games.agent import Bot
 from referee.games.base import Game, Ruleset
+from referee.path_names import BOTS_FOLDER, LOGS_FOLDER, SCRATCH_FOLDER, TOURNAMENT_FILE
 from referee.players.external import JsonLineBot, Limits, ProgramBot, TraxContestBot
 from referee.players.process import BotLog, Launch, minimal_environment
 from referee.players.registry import make_bot
@@ -60,10 +61,10 @@ def external_bot(config: TournamentConfig, entry: BotEntry, folder: Path | None)
     if folder is not None:
         # A folder that cannot be made is told by the log's first write (`BotLog.failure`).
         with contextlib.suppress(OSError):
-            (folder / "logs").mkdir(parents=True, exist_ok=True)
+            (folder / LOGS_FOLDER).mkdir(parents=True, exist_ok=True)
         path = log_path(folder, entry.name)
         log = BotLog(path, round(config.log_limit_mb * (1 << 20)))
-        scratch = str(folder / "scratch")
+        scratch = str(folder / SCRATCH_FOLDER)
         if entry.dir is None:
             os.makedirs(scratch, exist_ok=True)
     added = {name: value for name, value in entry.env.items() if value is not None}
@@ -73,7 +74,7 @@ def external_bot(config: TournamentConfig, entry: BotEntry, folder: Path | None)
         env=minimal_environment(added, config.pass_env),
         memory_mb=entry.memory_mb,
         max_line=entry.max_line,
-        groups=str(folder / GROUPS) if folder is not None else None,
+        groups=str(folder / BOTS_FOLDER) if folder is not None else None,
     )
     if entry.protocol == "trax":
         return TraxContestBot(launch, limits, log, team=entry.trax_team)
@@ -82,11 +83,7 @@ def external_bot(config: TournamentConfig, entry: BotEntry, folder: Path | None)
 
 def log_path(folder: Path, name: str) -> Path:
     """The stderr log of the program `name` in the tournament folder `folder`."""
-    return folder / "logs" / f"{file_stem(name)}.stderr.log"
-
-
-GROUPS = ".bots"
-"""The folder, in a tournament's folder, where workers note their bots' process groups."""
+    return folder / LOGS_FOLDER / f"{file_stem(name)}.stderr.log"
 
 
 def book_of(
@@ -102,7 +99,7 @@ def book_of(
 
     @functools.cache
     def book(index: int) -> Opening:
-        return read_opening(game, ruleset, line(index), "tournament.json: openings")
+        return read_opening(game, ruleset, line(index), f"{TOURNAMENT_FILE}: openings")
 
     return book
 
@@ -153,10 +150,6 @@ class PlayedBatch(NamedTuple):
     """Programs' logs that could not be written, each told by the first batch that saw it
     fail in this worker (`BotLog.untold_failure`)."""
 
-
-SPOOL = ".spool"
-"""The folder, in a tournament's folder, where workers write each game as it ends (a file per
-batch), so that a batch stopped or killed before it came back loses no finished game."""
 
 _SPOOL_MARKS = {True: b"+", False: b"!", None: b"-"}
 """The first byte of a spooled game's line: whether the worker found it valid."""

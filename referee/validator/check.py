@@ -202,7 +202,7 @@ def validate_stream(stream: IO[bytes], file: str, path: Path | None) -> Iterator
     """A report for every game of a stream; the format comes from the name or the content."""
     file_format, stream = detect_stream(path, stream)
     if file_format is None:
-        error = RecordError("format", "not a game record file in any format referee reads")
+        error = RecordError("not a game record file in any format referee reads", code="format")
         yield _error_report(file, Loaded(0, 0), error)
         return
     empty = True
@@ -225,7 +225,7 @@ def validate_stream(stream: IO[bytes], file: str, path: Path | None) -> Iterator
             report.valid = not report.diagnostics
         yield report
     if empty:
-        yield _error_report(file, Loaded(0, 0), RecordError("empty", "the file holds no game"))
+        yield _error_report(file, Loaded(0, 0), RecordError("the file holds no game", code="empty"))
 
 
 def validate_file(path: Path) -> Iterator[GameReport]:
@@ -235,4 +235,6 @@ def validate_file(path: Path) -> Iterator[GameReport]:
         with path.open("rb") as stream:
             yield from validate_stream(stream, file, path)
     except OSError as error:
-        yield _error_report(file, Loaded(0, 0), RecordError("io", f"cannot read: {error.strerror}"))
+        yield _error_report(
+            file, Loaded(0, 0), RecordError(f"cannot read: {error.strerror}", code="io")
+        )

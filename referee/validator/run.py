@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sys
 from collections.abc import Iterator
@@ -10,12 +11,10 @@ from pathlib import Path
 
 from referee.bounds import MAX_JOBS
 from referee.errors import RefereeError
-from referee.records.formats import formats
+from referee.path_names import STDIN, STDIN_NAME, TOURNAMENT_FILE
+from referee.records.formats import RECORD_FORMATS
 from referee.validator.check import validate_file, validate_stream
 from referee.validator.diagnostics import GameReport
-
-STDIN = "-"
-TOURNAMENT_FILE = "tournament.json"
 
 
 class UsageError(RefereeError, ValueError):
@@ -64,7 +63,7 @@ def _record_file(path: Path, root: Path) -> bool:
         return False
     if not path.is_file() or path.name == TOURNAMENT_FILE:
         return False
-    return any(path.suffix.lower() in file_format.extensions for file_format in formats())
+    return RECORD_FORMATS.for_suffix(path.suffix) is not None
 
 
 def _file_reports(file: str) -> list[GameReport]:
@@ -73,7 +72,7 @@ def _file_reports(file: str) -> list[GameReport]:
 
 def _reports(file: str) -> Iterator[GameReport]:
     if file == STDIN:
-        return validate_stream(sys.stdin.buffer, "<stdin>", None)
+        return validate_stream(sys.stdin.buffer, STDIN_NAME, None)
     return validate_file(Path(file))
 
 
@@ -90,7 +89,10 @@ def validate_files(files: list[str], jobs: int = 1) -> Iterator[GameReport]:
         for file in files:
             yield from _reports(file)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # Forked (Python 3.14 defaults to forkserver): workers know the games registered by a call.
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=multiprocessing.get_context("fork")
+    ) as pool:
         chunk = max(1, len(on_disk) // (8 * jobs))
         parallel = pool.map(_file_reports, on_disk, chunksize=chunk)
         for file in files:

@@ -11,7 +11,9 @@ UNREADABLE = ("(unreadable)", "")
 
 
 @dataclass
-class Tally:
+class GroupTally:
+    """The games of one (game, variant) group, or of the unreadable, counted."""
+
     games: int = 0
     valid: int = 0
     codes: Counter[str] = field(default_factory=Counter)
@@ -23,11 +25,11 @@ class Tally:
 
 @dataclass
 class Summary:
-    groups: dict[tuple[str, str], Tally] = field(default_factory=dict)
+    groups: dict[tuple[str, str], GroupTally] = field(default_factory=dict)
 
     def add(self, report: GameReport) -> None:
         key = (report.game_name, report.variant or "") if report.game_name else UNREADABLE
-        tally = self.groups.setdefault(key, Tally())
+        tally = self.groups.setdefault(key, GroupTally())
         tally.games += 1
         tally.valid += report.valid
         tally.codes.update(diagnostic.code for diagnostic in report.diagnostics)

@@ -17,7 +17,7 @@ from referee.games.takhteh.bots import TakhtehGreedyBot
 from referee.games.takhteh.net import Net
 from referee.games.takhteh.rules import Board, apply_legs, flip, legal_plays
 from tests.analysis.helpers import analysed, played
-from tests.takhteh.helpers import random_game
+from tests.games.takhteh.helpers import random_game
 
 NET = Net.load()
 

@@ -13,7 +13,7 @@ from referee.cli import archive
 from referee.cli.app import RefereeGroup
 from referee.games import GAME_NAMES, get_game
 from referee.games.agent import RandomBot
-from referee.records.io import parse_record_json, record_to_json
+from referee.records.io import parse_record_json
 from referee.records.model import EventInfo, Player, Reason, Record, Result
 from referee.tournament.play import GameSetup, play_game
 
@@ -68,13 +68,6 @@ def records(draw: st.DrawFn) -> Record:
 
 def archives(min_size: int = 0, max_size: int = 8) -> st.SearchStrategy[list[Record]]:
     return st.lists(records(), min_size=min_size, max_size=max_size)
-
-
-def write_jsonl(path: Path, games: list[Record]) -> list[bytes]:
-    """Write the games one a line; the lines written."""
-    lines = [(record_to_json(record) + "\n").encode() for record in games]
-    path.write_bytes(b"".join(lines))
-    return lines
 
 
 def read_jsonl(path: Path) -> list[Record]:

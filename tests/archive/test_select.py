@@ -26,8 +26,8 @@ from tests.archive.helpers import (
     pool,
     read_jsonl,
     select,
-    write_jsonl,
 )
+from tests.records.helpers import write_jsonl
 
 SETTINGS = settings(
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from referee.games import get_game
 from referee.records.formats import format_named
 from referee.records.model import Player, Record
-from tests.archive.helpers import archives, pool, select, write_jsonl
+from tests.archive.helpers import archives, pool, select
 from tests.archive.test_select import FILTERS, SAME_OPTION, SETTINGS, VALUES, _key
+from tests.records.helpers import write_jsonl
 
 BROKEN = b"{nope\n"
 FORMAT_GAMES = {"jsonl": None, "pdn": "thai", "trax": "trax"}

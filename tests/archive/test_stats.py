@@ -14,11 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.archive.choices import STATS_OUTPUTS
 from referee.records.model import Record, Result
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
-from tests.archive.helpers import archives, pool, select, stats, write_jsonl
+from tests.archive.helpers import archives, pool, select, stats
 from tests.cli.commands import one_error_line, referee
+from tests.records.helpers import write_jsonl
 
 SOLVED_FIRST_MOVER = 0.5182474968634
 """The first player's chance under perfect play (docs/thax.md)."""
@@ -152,6 +154,20 @@ def test_text_markdown_csv_and_plot(tmp_path: Path) -> None:
     assert (
         missing.exit_code == 2 and "nowhere" in missing.output and "Traceback" not in missing.output
     )
+
+
+@pytest.mark.parametrize("name", STATS_OUTPUTS.names())
+def test_every_registered_output_writes(tmp_path: Path, name: str) -> None:
+    """Each format of the registry is a choice of `stats --format`, names every game, and is
+    written to a file as it is shown."""
+    write_jsonl(tmp_path / "in.jsonl", list(pool()))
+    shown = stats(str(tmp_path / "in.jsonl"), "--format", name)
+    assert shown.exit_code == 0, shown.output
+    for game in {record.game for record in pool()}:
+        assert game in shown.stdout
+    out = tmp_path / "out"
+    assert stats(str(tmp_path / "in.jsonl"), "--format", name, "-o", str(out)).exit_code == 0
+    assert out.read_text(encoding="utf-8") == shown.stdout
 
 
 def _perfect_self_play(folder: Path, games: int) -> Path:

@@ -127,7 +127,7 @@ def test_thai_moves_prints_captures_in_full_notation() -> None:
 
 
 def test_trax_perft_depth_4_and_moves_of_a_token_list() -> None:
-    """Issue 3: perft from the empty board (depth 5, 246,888, is in tests/trax as slow)."""
+    """Issue 3: perft from the empty board (depth 5, 246,888, is in tests/games/trax as slow)."""
     result = runner.invoke(app, ["perft", "--game", "trax", "--depth", "4"])
     assert result.exit_code == 0
     assert [line.split("\t")[1] for line in result.output.splitlines()[:4]] == [

@@ -56,15 +56,15 @@ def test_every_error_referee_raises_is_a_referee_error_with_a_code() -> None:
 
 
 def test_the_rule_of_an_illegal_move_is_its_code() -> None:
-    error = IllegalMove("thax.occupied", "space 3 is taken")
+    error = IllegalMove("space 3 is taken", rule="thax.occupied")
     assert (error.code, error.rule, str(error)) == (
         "thax.occupied",
         "thax.occupied",
         "space 3 is taken",
     )
     assert NotationError("no").code == "notation"
-    assert RecordError("json", "not JSON", line=3).line == 3
-    opening = OpeningError("book.txt:4", "empty", "neither a start position nor moves")
+    assert RecordError("not JSON", code="json", line=3).line == 3
+    opening = OpeningError("neither a start position nor moves", path="book.txt:4", rule="empty")
     assert (opening.code, opening.rule) == ("empty", "empty")
     assert str(opening) == "book.txt:4: neither a start position nor moves [empty]"
 
@@ -80,7 +80,7 @@ def test_the_root_command_prints_any_referee_error_as_one_line(
 
     @app.command()
     def fails() -> None:
-        raise RefereeError(message, code, path=path, line=line)
+        raise RefereeError(message, code=code, path=path, line=line)
 
     @app.command()
     def other() -> None:  # two commands, so that the command's name is an argument

@@ -20,11 +20,12 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from referee.cli.app import app
+from referee.records.formats import RECORD_FORMATS
 from tests.fuzzing import mutated
 
 SAMPLES = Path(__file__).parents[1] / "validator" / "samples"
 FILES = sorted(SAMPLES.iterdir())
-FORMATS = {"jsonl": ".jsonl", "json": ".json", "pdn": ".pdn", "mat": ".mat", "trax": ".trx"}
+FORMATS = {entry.name: entry.extensions[0] for entry in RECORD_FORMATS}
 EXIT_CODES = {0, 1, 2, 3}
 QUICK = settings(
     max_examples=25,

@@ -17,19 +17,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from referee.archive.choices import StatsFormat
 from referee.archive.stats import collect_stats, render_stats
 from referee.cli.app import app
 from referee.games import get_game
 from referee.players.registry import make_bot
 from referee.ratings.export import export_results
-from referee.ratings.output import FORMATS, print_tables, render
+from referee.ratings.formats import RATING_OUTPUTS
+from referee.ratings.output import print_tables, render
 from referee.ratings.results import read_games
 from referee.ratings.table import RatingOptions, build_tables
-from referee.records.io import write_jsonl
 from referee.records.model import EventInfo, Player, Record
 from referee.tournament.play import GameSetup, play_game
 from tests.ratings.helpers import record
+from tests.records.helpers import write_jsonl
 
 runner = CliRunner()
 
@@ -324,7 +324,7 @@ def test_any_names_through_every_rating_format(tmp_path, names):
     path = tmp_path / "games.jsonl"
     write_jsonl(path, thax_records(names))
     tables = build_tables(read_games([path]), RatingOptions())
-    for fmt in FORMATS:
+    for fmt in RATING_OUTPUTS.names():
         text = render(tables, fmt)
         if fmt == "csv":
             check_csv(text)
@@ -354,6 +354,6 @@ def test_any_names_through_every_rating_format(tmp_path, names):
                 if line.startswith("["):
                     pgn_value(line)
     summary = collect_stats([str(path)], 2, lambda message: None)
-    check_csv(render_stats(summary, StatsFormat.csv))
-    check_markdown(render_stats(summary, StatsFormat.markdown))
-    assert not raw_controls(render_stats(summary, StatsFormat.text))
+    check_csv(render_stats(summary, "csv"))
+    check_markdown(render_stats(summary, "markdown"))
+    assert not raw_controls(render_stats(summary, "text"))

@@ -202,7 +202,9 @@ def test_a_demo_that_cannot_write_names_the_file(tmp_path: Path) -> None:
 
 def whole_lines(path: Path) -> list[dict[str, object]]:
     data = path.read_bytes()
-    assert data.endswith(b"\n"), data[-100:]  # no half-written game at the end
+    # No half-written game at the end; none at all when the first batch was already too big
+    # (batches are sized by time, so how many games a batch holds depends on the machine).
+    assert data == b"" or data.endswith(b"\n"), data[-100:]
     return [json.loads(line) for line in data.splitlines()]
 
 

@@ -53,9 +53,9 @@ class TicTacToeState(State):
 
     def play(self, move: Any) -> TicTacToeState:
         if self.outcome() is not None:
-            raise IllegalMove("tictactoe.game-over", "the game is over")
+            raise IllegalMove("the game is over", rule="tictactoe.game-over")
         if self.board[move]:
-            raise IllegalMove("tictactoe.occupied", f"square {square(move)} is taken")
+            raise IllegalMove(f"square {square(move)} is taken", rule="tictactoe.occupied")
         board = (*self.board[:move], self.seat + 1, *self.board[move + 1 :])
         return TicTacToeState(self.ruleset, board, 1 - self.seat)
 

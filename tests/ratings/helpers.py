@@ -1,16 +1,25 @@
-"""Records for the ratings tests, built with the record models, and synthetic tournaments."""
+"""Records for the ratings tests, built with the record models, their games frame, and synthetic
+tournaments."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from referee.ratings.results import read_games
+from referee.ratings.results import GameRows, Games, Selection, read_games
 from referee.ratings.table import RatingOptions, RatingTable, build_tables
-from referee.records.io import write_jsonl
 from referee.records.model import RECORD_TYPES, EventInfo, Player, Reason, Record, Result
+from tests.records.helpers import write_jsonl
+
+
+def games_from_records(records: Iterable[Record]) -> Games:
+    """The games frame of records in memory, each added as `read_games` adds a file's."""
+    rows = GameRows()
+    for number, record in enumerate(records, 1):
+        rows.add(record, record.turns[0].seat if record.turns else 0, "", number)
+    return rows.games(Selection(), [])[0]
 
 
 def record(

@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.ratings.export import pgn_game
-from referee.records.io import write_jsonl
 from referee.records.model import Reason
 from tests.ratings.helpers import record
+from tests.records.helpers import write_jsonl
 
 runner = CliRunner()
 TOKEN = {0: "1-0", 1: "0-1", None: "1/2-1/2"}

@@ -124,9 +124,8 @@ def test_several_anchors_fix_their_bots_and_fit_the_rest_by_maximum_likelihood()
     advantage, fixed at 0 here) is where scipy's one-dimensional minimiser of the written-out
     likelihood puts it."""
     optimize = pytest.importorskip("scipy.optimize")
-    from referee.ratings.results import games_from_records
     from referee.ratings.table import RatingOptions, build_tables
-    from tests.ratings.helpers import record
+    from tests.ratings.helpers import games_from_records, record
 
     games = [("A", "B", 0)] * 3 + [("B", "A", 0)] * 5 + [("B", "C", 1)] * 6 + [("C", "B", 1)] * 2
     games += [("A", "C", 1)] * 4 + [("C", "A", 1)]
@@ -156,9 +155,8 @@ def test_several_anchors_fix_their_bots_and_fit_the_rest_by_maximum_likelihood()
 
 
 def test_pools_that_never_met_are_named():
-    from referee.ratings.results import games_from_records
     from referee.ratings.table import RatingOptions, build_tables
-    from tests.ratings.helpers import record
+    from tests.ratings.helpers import games_from_records, record
 
     records = [record("A", "B", 0), record("B", "A", 0), record("C", "D", 0), record("D", "C", 1)]
     (table,) = build_tables(games_from_records(records), RatingOptions(anchors=(("C", 100.0),)))

@@ -15,10 +15,17 @@ from referee.ratings.fit import ELO_PER_UNIT, FitGames, fit_ratings, los_matrix
 from referee.ratings.incremental import incremental_elo
 from referee.ratings.output import render
 from referee.ratings.pentanomial import count_pairs
-from referee.ratings.results import games_from_records, read_games
+from referee.ratings.results import read_games
 from referee.ratings.table import RatingOptions, build_tables
-from referee.records.io import write_jsonl
-from tests.ratings.helpers import by_bot, record, synthetic_tournament, tables_from, widths
+from tests.ratings.helpers import (
+    by_bot,
+    games_from_records,
+    record,
+    synthetic_tournament,
+    tables_from,
+    widths,
+)
+from tests.records.helpers import write_jsonl
 
 TRUE_RATINGS = [-300.0, -150.0, -50.0, 50.0, 150.0, 300.0]
 

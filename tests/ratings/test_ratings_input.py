@@ -10,10 +10,11 @@ from hypothesis import strategies as st
 
 from referee.ratings.errors import RatingsError, RatingsInputError
 from referee.ratings.output import render
-from referee.ratings.results import games_from_records, read_games
+from referee.ratings.results import read_games
 from referee.ratings.table import RatingOptions, build_tables
-from referee.records.io import record_to_dict, write_jsonl, write_record
-from tests.ratings.helpers import record
+from referee.records.io import record_to_dict
+from tests.ratings.helpers import games_from_records, record
+from tests.records.helpers import write_jsonl, write_record
 
 
 def _tournament(folder, records):

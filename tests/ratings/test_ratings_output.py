@@ -163,8 +163,8 @@ def test_plot_takes_an_estimate_outside_or_on_its_interval(tables, tmp_path):
 def test_the_table_fits_80_columns_without_cutting_a_number(tmp_path):
     """Acceptance (issue 17): in an 80-column terminal, `referee ratings` on a tournament
     folder shows every bot's Elo and interval, and no cell is cut to `…`."""
-    from referee.records.io import write_jsonl
     from tests.ratings.helpers import synthetic_tournament
+    from tests.records.helpers import write_jsonl
 
     folder = tmp_path / "tournament"
     folder.mkdir()

@@ -6,9 +6,8 @@ import numpy as np
 import pytest
 
 from referee.ratings.pentanomial import count_pairs
-from referee.ratings.results import games_from_records
 from referee.ratings.table import RatingOptions, build_tables
-from tests.ratings.helpers import by_bot, record, widths
+from tests.ratings.helpers import by_bot, games_from_records, record, widths
 
 
 def test_pentanomial_counts_a_pair_by_the_first_bots_score_over_both_games():

@@ -19,9 +19,9 @@ from referee.cli.app import app
 from referee.ratings.errors import RatingsInputError
 from referee.ratings.results import GameRows, _duplicated, read_games
 from referee.ratings.summaries import MIN_BYTES, Summaries
-from referee.records.io import write_jsonl
 from tests.archive.helpers import archives
 from tests.ratings.helpers import record
+from tests.records.helpers import write_jsonl
 
 runner = CliRunner()
 

@@ -17,9 +17,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from referee.games import GAME_NAMES
-from referee.records.io import iter_jsonl, write_jsonl
+from referee.records.io import iter_jsonl
 from referee.records.model import Record, Turn
 from referee.report.page import build_report
+from tests.records.helpers import write_jsonl
 
 MakeTournament = Callable[..., Path]
 

@@ -13,7 +13,7 @@ from referee.records.model import Player, ThaiRecord, Turn
 from referee.report.page import build_report
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
-from referee.tournament.store import TournamentStore
+from tests.tournament.helpers import stored_records
 
 
 def viewer_turns(page: str) -> list[list]:
@@ -28,7 +28,7 @@ def test_the_viewer_shows_score_depth_nodes_and_clock_of_each_turn(tmp_path: Pat
     bots = [BotEntry(name="search", spec="search:depth=2"), BotEntry(name="g", spec="greedy")]
     config = build_config(game="thai", bots=bots, games_per_pair=2, tc="60+1", turn_cap=12)
     run_tournament(tmp_path, config, executor_factory=lambda: ThreadPoolExecutor(1))
-    record = TournamentStore(tmp_path).records()[0]
+    record = stored_records(tmp_path)[0]
     turns = viewer_turns(build_report([tmp_path]))
     assert len(turns) == len(record.turns) == 12
     searched = 0

@@ -1,9 +1,24 @@
-"""What the tournament tests compare: the stored games, as they would be in any run."""
+"""What the tournament tests compare: the stored games, as records or as they would be in any
+run."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+from referee.records.io import iter_jsonl
+from referee.records.model import Record
+from referee.tournament.store import GAMES_FILE
+
+
+def stored_records(directory: Path) -> list[Record]:
+    """The games of `directory`'s games.jsonl in file order; a line that is no record (a
+    write cut short by a kill) is skipped."""
+    path = directory / GAMES_FILE
+    if not path.exists():
+        return []
+    with path.open("rb") as stream:
+        return [loaded.record for loaded in iter_jsonl(stream) if loaded.record]
 
 
 def stored_games(directory: Path) -> list[dict]:
@@ -19,20 +34,3 @@ def stored_games(directory: Path) -> list[dict]:
     return sorted(
         games, key=lambda g: (g["event"]["game_number"], g.get("match", {}).get("game", 0))
     )
-
-
-def alive(pid: int) -> bool:
-    """Whether a process runs (Linux /proc); a zombie (state Z) has exited."""
-    status = Path(f"/proc/{pid}/stat")
-    try:
-        return status.read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-
-
-def children(pid: int) -> set[int]:
-    """The live child processes of `pid` (Linux /proc)."""
-    found = set()
-    for task in Path(f"/proc/{pid}/task").glob("*/children"):
-        found.update(int(child) for child in task.read_text().split())
-    return found

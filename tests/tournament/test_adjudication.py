@@ -18,8 +18,8 @@ from referee.tournament.adjudication import (
 )
 from referee.tournament.config import BotEntry, ConfigError, build_config
 from referee.tournament.runner import run_tournament
-from referee.tournament.store import TournamentStore
 from referee.validator.check import validate_record
+from tests.tournament.helpers import stored_records
 
 Turns = list[tuple[int, int | None]]
 """(seat, score or None) of each turn."""
@@ -133,7 +133,7 @@ def test_a_thax_tournament_ends_games_by_adjudication_and_the_records_validate(
         adjudicate=["resign=0.5:2", "draw=0.1:3:10"],
     )
     run_tournament(tmp_path, config)
-    records = TournamentStore(tmp_path).records()
+    records = stored_records(tmp_path)
     adjudicated = [r for r in records if r.result and r.result.reason.value == "adjudicated"]
     assert {r.result.winner is None for r in adjudicated} == {True, False}  # type: ignore[union-attr]
     for record in records:

@@ -24,13 +24,14 @@ from referee.tournament.config import BotEntry, ConfigError, build_config, load_
 from referee.tournament.play import GameControl, GameSetup, play_game
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import TournamentStore
+from tests.players.helpers import BOTS
+from tests.tournament.helpers import stored_records
 
-HERE = Path(__file__).parent
 OVER = re.compile(r"(\d+) ms used with (\d+) ms on the clock: (\d+) ms over")
 
 
 def clock_bot(mode: str, tc: str | None = None) -> BotEntry:
-    command = [sys.executable, str(HERE / "bots" / "clock_bot.py"), mode]
+    command = [sys.executable, str(BOTS / "clock_bot.py"), mode]
     protocol = "trax" if mode.startswith("trax") else "json"
     return BotEntry(name=mode, command=command, startup_time=5.0, tc=tc, protocol=protocol)
 
@@ -150,7 +151,7 @@ def test_an_external_bot_that_spends_its_clock_loses_on_time(
         tc="0.8",
     )
     run_tournament(tmp_path, config)
-    for record in TournamentStore(tmp_path).records():
+    for record in stored_records(tmp_path):
         seat = [player.name for player in record.players].index(mode)
         result = record.result
         assert result is not None and result.reason.value == "time"
@@ -178,7 +179,7 @@ def test_the_position_message_carries_both_clocks_and_per_bot_controls(tmp_path:
         tc="20+0.25",
     )
     run_tournament(tmp_path, config)
-    records = TournamentStore(tmp_path).records()
+    records = stored_records(tmp_path)
     assert len(records) == 2
     for record in records:
         seat = [player.name for player in record.players].index("echo")
@@ -222,7 +223,7 @@ def test_time_controls_and_rules_in_toml_and_on_the_command_line(tmp_path: Path)
     info = TournamentStore(out).load()
     assert info.config.tc == parse_time_control("5+0.05")
     assert info.config.adjudicate == parse_adjudication(["draw=0.1:3:10"])
-    for record in TournamentStore(out).records():
+    for record in stored_records(out):
         clocks_before(record, [5000, 5000], [50, 50])
     refused = CliRunner().invoke(app, [*args[:-5], "--tc", "5 min", "-q"])
     assert refused.exit_code != 0 and "Traceback" not in refused.output
@@ -255,7 +256,7 @@ def built_in_bots_on_the_clock(
             turn_cap=turn_cap,
         )
         run_tournament(out, config, concurrency=2)
-        for record in TournamentStore(out).records():
+        for record in stored_records(out):
             assert record.result is not None and record.result.reason.value != "time", record
             clocks_before(record, [control.base_ms] * 2, [control.increment_ms] * 2)
             games += 1

@@ -16,7 +16,8 @@ import pytest
 from referee.tournament.config import BotEntry, ConfigError, build_config
 from referee.tournament.executors import dask_executors, process_pool
 from referee.tournament.runner import run_tournament
-from tests.tournament.helpers import alive, children, stored_games
+from tests.players.helpers import alive, children
+from tests.tournament.helpers import stored_games
 
 GAMES = 200
 

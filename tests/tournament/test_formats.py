@@ -18,7 +18,7 @@ from referee.cli.app import app
 from referee.games import get_game
 from referee.records.model import record_adapter
 from referee.records.replay import final_state, result_of
-from referee.tournament.config import BotEntry, build_config
+from referee.tournament.config import BotEntry, ConfigError, build_config
 from referee.tournament.openings import all_openings
 from referee.tournament.runner import run_tournament
 from referee.tournament.schedule import schedule
@@ -71,6 +71,18 @@ def test_the_schedule_meets_who_it_should(
         assert sorted(p[0].round for p in by_pair.values()) == list(
             range(rounds * games_per_pair // 2)
         )
+
+
+def test_the_pairing_system_is_read_and_written_under_the_key_format_alone() -> None:
+    config = build_config(game="thax", bots=entries("random", "greedy"), format="gauntlet")
+    assert config.pairing_system == "gauntlet"
+    dumped = config.model_dump()
+    assert dumped["format"] == "gauntlet"
+    assert "pairing_system" not in dumped
+    assert json.loads(config.model_dump_json())["format"] == "gauntlet"
+    assert build_config(**dumped) == config
+    with pytest.raises(ConfigError, match="pairing_system"):
+        build_config(game="thax", bots=entries("random", "greedy"), pairing_system="gauntlet")
 
 
 def test_a_gauntlet_of_four_plays_three_pairings_and_rates_all(tmp_path: Path) -> None:

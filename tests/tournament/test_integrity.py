@@ -21,14 +21,15 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from referee.cli.app import app
+from referee.records.io import parse_record_json
 from referee.records.keys import game_key
 from referee.tournament.config import BotEntry, ConfigError, build_config
 from referee.tournament.runner import run_tournament
 from referee.tournament.schedule import schedule
 from referee.tournament.store import TournamentStore, _holder
-from tests.tournament.helpers import stored_games
+from tests.players.helpers import BOTS
+from tests.tournament.helpers import stored_games, stored_records
 
-HERE = Path(__file__).parent
 runner = CliRunner()
 
 
@@ -52,7 +53,7 @@ def test_two_runners_started_at_once_one_refused_the_other_plays_each_game_once(
     out, gate = tmp_path / "t", tmp_path / "gate"
     command = [sys.executable, "-m", "referee", "tournament", "run", "--game", "thax"]
     command += ["--bots", "random", "--games-per-pair", "4", "--seed", "3", "--out", str(out)]
-    command += ["--external", f"gated={sys.executable} {HERE / 'bots' / 'gated.py'} {gate}", "-q"]
+    command += ["--external", f"gated={sys.executable} {BOTS / 'gated.py'} {gate}", "-q"]
     runners = [
         subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for _ in range(2)
@@ -85,12 +86,14 @@ def test_the_lock_names_the_holder_and_goes_with_it(tmp_path: Path) -> None:
 
 def test_the_store_refuses_a_game_stored_already(tmp_path: Path) -> None:
     run_tournament(tmp_path, thax(2, ("random", "greedy")))
+    games = tmp_path / "games.jsonl"
+    lines = games.read_bytes().splitlines(keepends=True)
+    keyed = [(game_key(parse_record_json(line)), line) for line in lines]
     store = TournamentStore(tmp_path)
-    records = store.records()
     with store.open_for_append() as out:
-        refused = store.append(out, [records[1], records[0]])
-    assert refused == [records[1], records[0]]
-    assert len(TournamentStore(tmp_path).records()) == 2
+        refused = store.append_lines(out, [keyed[1], keyed[0]])
+    assert refused == [0, 1]
+    assert games.read_bytes() == b"".join(lines)
 
 
 def test_status_and_ratings_report_games_stored_twice_and_count_them_once(
@@ -212,7 +215,7 @@ def test_the_tally_counts_the_stored_games_as_the_records_do(tmp_path_factory, d
     # What the records say, worked out here from the full records.
     counts: Counter[tuple] = Counter()
     firsts = []
-    for record in store.records():
+    for record in stored_records(folder):
         key = game_key(record)
         counts[key] += 1
         if counts[key] == 1:

@@ -1,6 +1,6 @@
 """Real programs, first try (issue 15): launch settings, the Trax contest handshake, a forfeit's
 last stderr line, failing fast on a program that cannot start, and the bots' environment
-(issue 16). The programs are real processes: tests/tournament/bots/program.py."""
+(issue 16). The programs are real processes: tests/players/bots/program.py."""
 
 from __future__ import annotations
 
@@ -25,8 +25,9 @@ from referee.tournament.config import (
     with_environment,
 )
 from referee.tournament.store import TournamentStore
+from tests.players.helpers import BOTS
+from tests.tournament.helpers import stored_records
 
-BOTS = Path(__file__).parent / "bots"
 PROGRAM = BOTS / "program.py"
 GAME = {"json": "thax", "trax": "trax"}
 runner = CliRunner()
@@ -41,7 +42,7 @@ def run(out: Path, protocol: str, *extra: str, program: str = "") -> object:
 
 
 def records(out: Path) -> list:
-    return TournamentStore(out).records()
+    return stored_records(out)
 
 
 @pytest.mark.parametrize("protocol", ["json", "trax"])

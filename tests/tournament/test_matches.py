@@ -10,9 +10,8 @@ from referee.records.keys import game_key
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.play import match_score
 from referee.tournament.runner import run_tournament
-from referee.tournament.store import TournamentStore
 from referee.validator.run import validate_paths
-from tests.tournament.helpers import stored_games
+from tests.tournament.helpers import stored_games, stored_records
 
 
 def config():
@@ -26,7 +25,7 @@ def test_each_job_is_a_whole_match_with_its_score_and_starter(tmp_path: Path) ->
     summary = run_tournament(tmp_path, config(), concurrency=1)
     assert summary.played == 2
     jobs: dict[int, list] = {}
-    for record in TournamentStore(tmp_path).records():
+    for record in stored_records(tmp_path):
         jobs.setdefault(game_key(record)[2], []).append(record)
     assert sorted(jobs) == [0, 1]
     for games in jobs.values():

@@ -1,6 +1,6 @@
 """A stop keeps every finished game (issue 30): games are handed back as they end, so Ctrl-C,
 SIGTERM or SIGKILL in the middle of a batch loses at most the games still being played. The
-bot is a real program (tests/tournament/bots/holding.py) that holds its next game after a
+bot is a real program (tests/players/bots/holding.py) that holds its next game after a
 number of finished ones, so that the test knows exactly how many games have ended."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.tournament.helpers import alive
+from tests.players.helpers import BOTS, alive
 
-HOLDING = Path(__file__).parent / "bots" / "holding.py"
+HOLDING = BOTS / "holding.py"
 ENDED = 3
 """Games each program finishes before it holds the next one."""
 

@@ -99,13 +99,17 @@ def _read_entries(game: MatGame, text: str, number: int, paren: int) -> None:
     if not matches:
         if text[paren + 1 :].strip():
             game.error = MatError(
-                f"not a roll, a cube action or a result: {text.strip()!r}", number, paren + 2
+                f"not a roll, a cube action or a result: {text.strip()!r}",
+                line=number,
+                column=paren + 2,
             )
         return
     gap = text[paren + 1 : matches[0].start()]
     if gap.strip():
         game.error = MatError(
-            f"{gap.strip()!r} is not a roll (written as 41:) or a cube action", number, paren + 2
+            f"{gap.strip()!r} is not a roll (written as 41:) or a cube action",
+            line=number,
+            column=paren + 2,
         )
         return
     for index, match in enumerate(matches):
@@ -121,7 +125,7 @@ def _read_entries(game: MatGame, text: str, number: int, paren: int) -> None:
         if match.group("cube"):
             rest = text[match.end() : end].strip()
             if rest:
-                game.error = MatError(f"unexpected {rest!r}", number, match.end() + 1)
+                game.error = MatError(f"unexpected {rest!r}", line=number, column=match.end() + 1)
                 return
             game.entries.append(
                 MatEntry(seat, number, start + 1, cube=" ".join(match.group("cube").split()))
@@ -163,7 +167,7 @@ def parse_mat(text: str) -> MatMatch:
             continue
         if game is None:
             if match.error is None:
-                match.error = MatError(f"text before the first game: {line.strip()!r}", number)
+                match.error = MatError(f"text before the first game: {line.strip()!r}", line=number)
             continue
         if game.error is not None:
             continue
@@ -188,9 +192,9 @@ def parse_mat(text: str) -> MatMatch:
             game.winner = 1 if indent > 20 else 0
             game.points = int(found.group(1))
             continue
-        game.error = MatError(f"not part of a game: {line.strip()!r}", number)
+        game.error = MatError(f"not part of a game: {line.strip()!r}", line=number)
     if not match.games and match.error is None:
-        match.error = MatError("no game found (a game starts with a line 'Game 1')", 1)
+        match.error = MatError("no game found (a game starts with a line 'Game 1')", line=1)
     return match
 
 

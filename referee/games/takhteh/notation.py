@@ -41,21 +41,6 @@ def _point(text: str, token: str) -> int:
     return point
 
 
-def parse_segments(
-    text: str, roll: tuple[int, int] | None = None
-) -> tuple[tuple[Leg, ...], frozenset[int]]:
-    """The checker moves written in `text` (highest first) and the points marked as hits.
-
-    Each written step `a/b` is one segment (it may span several dice); a count repeats the
-    whole token. NotationError when the text is not move notation, or when its roll prefix
-    does not match `roll`.
-    """
-    segments, marked, dice = _read(text)
-    if dice and roll is not None:
-        _check_prefix(dice, roll)
-    return segments, frozenset(marked)
-
-
 def _check_prefix(dice: str, roll: tuple[int, int]) -> None:
     if sorted(map(int, dice)) != sorted(roll):
         raise NotationError(
@@ -147,9 +132,9 @@ def _check_marks(board: Board, marked: tuple[int, ...]) -> None:
     for point in marked:
         if not 0 < point < BAR or board[point] != -1:
             raise IllegalMove(
-                "takhteh.hit-mark",
                 f"{point_name(point)}* marks a hit, but there is no opposing blot on "
                 f"{point_name(point)} to hit",
+                rule="takhteh.hit-mark",
             )
 
 

@@ -557,36 +557,38 @@ def _leg_error(
     """
     if c[25] > 0 and src != BAR:
         return IllegalMove(
-            "takhteh.bar-first",
             f"{point_name(src)}/{point_name(dst)}: a checker on the bar must enter first",
+            rule="takhteh.bar-first",
         )
     if c[src] <= (frozen >> src & 1):
         where = point_name(src)
         if c[src] <= 0:
-            return IllegalMove("takhteh.no-checker", f"there is no checker of yours on {where}")
+            return IllegalMove(
+                f"there is no checker of yours on {where}", rule="takhteh.no-checker"
+            )
         return IllegalMove(
-            "takhteh.hit-and-run",
             f"the checker on {where} hit a blot in your home board this turn and may not "
             "move again (no hit-and-run)",
+            rule="takhteh.hit-and-run",
         )
     if dst == OFF:
         if outside:
             return IllegalMove(
-                "takhteh.bear-off-not-home",
                 f"{point_name(src)}/off: bearing off needs all your checkers in your home board",
+                rule="takhteh.bear-off-not-home",
             )
         if d > src and any(c[p] > 0 for p in range(src + 1, HOME + 1)):
             return IllegalMove(
-                "takhteh.bear-off-higher",
                 f"{point_name(src)}/off with a {d}: a checker on a higher point must move first",
+                rule="takhteh.bear-off-higher",
             )
     elif c[dst] <= -2:
-        return IllegalMove("takhteh.blocked", f"point {dst} is held by your opponent")
+        return IllegalMove(f"point {dst} is held by your opponent", rule="takhteh.blocked")
     if not outside and d != src and c[d] > (frozen >> d & 1):
         return IllegalMove(
-            "takhteh.wasted-pips",
             f"{point_name(src)}/{point_name(dst)}: the {d} must bear off your checker on the "
             f"{d}-point (no wasted pips)",
+            rule="takhteh.wasted-pips",
         )
     return None
 
@@ -649,12 +651,12 @@ def _check_written(high: int, low: int, segments: tuple[Leg, ...]) -> None:
     for src, dst in segments:
         if not (0 < src <= BAR and OFF <= dst < BAR and dst < src):
             raise IllegalMove(
-                "takhteh.direction",
                 f"{point_name(src)}/{point_name(dst)} is not a move forward on the board",
+                rule="takhteh.direction",
             )
     if len(segments) > full:
         raise IllegalMove(
-            "takhteh.dice", f"{len(segments)} checker moves, but the roll gives {full} dice"
+            f"{len(segments)} checker moves, but the roll gives {full} dice", rule="takhteh.dice"
         )
     # Dice each written move needs at least (bearing off may take any die that is enough).
     needed = 0
@@ -670,14 +672,14 @@ def _check_written(high: int, low: int, segments: tuple[Leg, ...]) -> None:
             needed += 2
         else:
             raise IllegalMove(
-                "takhteh.dice",
                 f"{point_name(src)}/{point_name(dst)} is {distance} pips, which the dice "
                 f"{high}-{low} cannot make",
+                rule="takhteh.dice",
             )
     if needed > full:
         raise IllegalMove(
-            "takhteh.dice",
             f"{_segs_text(segments)} needs more dice than the roll {high}-{low} gives",
+            rule="takhteh.dice",
         )
 
 
@@ -719,7 +721,9 @@ class _PlaySearch:
             return self.max_error
         if self.error is not None:
             return self.error
-        return IllegalMove("takhteh.dice", f"{_segs_text(self.segments)} does not fit the dice")
+        return IllegalMove(
+            f"{_segs_text(self.segments)} does not fit the dice", rule="takhteh.dice"
+        )
 
     def _note(self, error: IllegalMove) -> None:
         if self.error is None or _RANK.get(self.error.rule, 1) < _RANK.get(error.rule, 1):
@@ -740,7 +744,9 @@ class _PlaySearch:
             return self._complete()
         dice = self.dice
         if not dice:
-            self._note(IllegalMove("takhteh.dice", f"{_segs_text(self.segments)} needs more dice"))
+            self._note(
+                IllegalMove(f"{_segs_text(self.segments)} needs more dice", rule="takhteh.dice")
+            )
             return False
         tried: set[tuple[int, int, int]] = set()
         for seg in pending:
@@ -760,8 +766,8 @@ class _PlaySearch:
             high, low = self.roll
             self._note(
                 IllegalMove(
-                    "takhteh.dice",
                     f"{point_name(cur)}/{point_name(target)} does not fit the dice {high}-{low}",
+                    rule="takhteh.dice",
                 )
             )
             return None
@@ -807,7 +813,7 @@ def _read_straight(
 
     Each leg is checked by `_leg_error`'s conditions, written again below without the
     messages: this runs for nearly every play read, and a call per leg slowed every replay.
-    tests/takhteh/test_generation.py holds this function to `_split_segments` and
+    tests/games/takhteh/test_generation.py holds this function to `_split_segments` and
     `_leg_error`."""
     legs: list[tuple[int, int, int]] | tuple[tuple[int, int, int], ...]
     played: tuple[Leg, ...] | None = None
@@ -997,14 +1003,14 @@ def _max_dice_error(board: Board, roll: tuple[int, int], used: int) -> IllegalMo
     if most > used:
         what = "no die" if used == 0 else f"{used} of the dice"
         return IllegalMove(
-            "takhteh.max-dice",
             f"the play uses {what}, but {most} can be played, e.g. {legs_text(example)} "
             "(play as many dice as possible)",
+            rule="takhteh.max-dice",
         )
     return IllegalMove(
-        "takhteh.larger-die",
         f"only one die of {high}-{low} can be played and the {high} can: it must be "
         f"(e.g. {legs_text(example)})",
+        rule="takhteh.larger-die",
     )
 
 
@@ -1088,14 +1094,14 @@ class TakhtehState(State[TakhtehMove]):
 
     def apply_chance(self, roll: Roll) -> TakhtehState:
         if self.roll is not None or self.winner is not None:
-            raise IllegalMove("takhteh.no-roll-expected", "no dice roll is expected here")
+            raise IllegalMove("no dice roll is expected here", rule="takhteh.no-roll-expected")
         try:
             ordered = SORTED_ROLLS[roll if type(roll) is tuple else tuple(roll)]
         except (KeyError, TypeError):
             ordered = None
         # True == 1 as a key: the dice must be ints themselves.
         if ordered is None or type(roll[0]) is not int or type(roll[1]) is not int:
-            raise IllegalMove("roll.values", f"a roll is two dice of 1..6, not {list(roll)}")
+            raise IllegalMove(f"a roll is two dice of 1..6, not {list(roll)}", rule="roll.values")
         if self.to_move is None:
             a, b = roll
             if a == b:
@@ -1117,8 +1123,8 @@ class TakhtehState(State[TakhtehMove]):
     def _no_play(self) -> IllegalMove:
         """Why no play can be made here: the game is over, or the dice are not rolled yet."""
         if self.winner is not None:
-            return IllegalMove("game-over", "the game is over")
-        return IllegalMove("roll-expected", "the dice must be rolled first")
+            return IllegalMove("the game is over", rule="game-over")
+        return IllegalMove("the dice must be rolled first", rule="roll-expected")
 
     def resolve(self, move: TakhtehMove) -> tuple[Board, tuple[Leg, ...]]:
         """The position `move` reaches (seen from the mover) and its legs one die each."""

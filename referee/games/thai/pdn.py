@@ -208,7 +208,7 @@ def read_games(lines: Iterable[str]) -> Iterator[PdnGame]:
             game, in_moves, depth, number = PdnGame(line=token.line), False, 0, None
         if kind == "error":
             if game.error is None:
-                game.error = PdnSyntaxError(token.text, token.line, token.column)
+                game.error = PdnSyntaxError(token.text, line=token.line, column=token.column)
         elif kind == "tag":
             if token.text not in game.tags:
                 game.tags[token.text] = token.value

@@ -494,32 +494,33 @@ class ThaiState(State[ThaiMove]):
             outcome = self.outcome()
             if outcome is not None:
                 raise IllegalMove(
-                    "thai.game-over", f"the game is over ({outcome.detail})"
+                    f"the game is over ({outcome.detail})", rule="thai.game-over"
                 ) from None
             raise
 
     def _play(self, move: ThaiMove) -> ThaiState:
         if not isinstance(move, ThaiMove):
-            raise IllegalMove("thai.not-a-move", f"{move!r} is not a Thai checkers move")
+            raise IllegalMove(f"{move!r} is not a Thai checkers move", rule="thai.not-a-move")
         # A position already known not to be over (the replay asks first) needs no draw check.
         if self.history and self._outcome is not None:
             draw = self._draw()
             if draw is not None:
-                raise IllegalMove("thai.game-over", f"the game is over ({draw})")
+                raise IllegalMove(f"the game is over ({draw})", rule="thai.game-over")
         path, capture = move
         if not capture and len(path) == 2:
             origin, target = _INDEX.get(path[0]), _INDEX.get(path[1])
             if origin is not None and target is not None:
                 return self._quiet(origin, target)
         if len(path) < 2:
-            raise IllegalMove("thai.incomplete", "a move names its start and its destination")
+            raise IllegalMove("a move names its start and its destination", rule="thai.incomplete")
         indices = [_INDEX.get(square) for square in path]
         if None in indices:
             bad = path[indices.index(None)]
-            raise IllegalMove("thai.no-such-square", f"there is no square {bad!r} (1..32)")
+            raise IllegalMove(f"there is no square {bad!r} (1..32)", rule="thai.no-such-square")
         if not capture:
             raise IllegalMove(
-                "thai.quiet-path", "a move that captures nothing goes from one square to another"
+                "a move that captures nothing goes from one square to another",
+                rule="thai.quiet-path",
             )
         return self._capture(indices)  # type: ignore[arg-type]
 
@@ -528,11 +529,11 @@ class ThaiState(State[ThaiMove]):
         opponent = self.white if turn == BLACK else self.black
         if (opponent >> origin) & 1:
             return IllegalMove(
-                "thai.not-own-piece",
                 f"the piece on {origin + 1} is {COLOURS[1 - turn]}'s, "
                 f"and {COLOURS[turn]} is to move",
+                rule="thai.not-own-piece",
             )
-        return IllegalMove("thai.no-piece", f"there is no piece on {origin + 1}")
+        return IllegalMove(f"there is no piece on {origin + 1}", rule="thai.no-piece")
 
     def _quiet(self, origin: int, target: int) -> ThaiState:
         turn, kings = self.turn, self.kings
@@ -541,35 +542,35 @@ class ThaiState(State[ThaiMove]):
             raise self._own_piece_error(origin)
         occupied = own | opponent
         if (occupied >> target) & 1:
-            raise IllegalMove("thai.occupied", f"square {target + 1} is occupied")
+            raise IllegalMove(f"square {target + 1} is occupied", rule="thai.occupied")
         king = (kings >> origin) & 1
         if king:
             d = DIRECTION[origin][target]
             if d < 0:
                 raise IllegalMove(
-                    "thai.not-diagonal",
                     f"{target + 1} is not on a diagonal through {origin + 1}",
+                    rule="thai.not-diagonal",
                 )
             blocked = BETWEEN[origin][target] & occupied
             if blocked:
                 raise IllegalMove(
-                    "thai.blocked",
                     f"the way from {origin + 1} to {target + 1} is blocked "
                     f"on {_first(blocked, d) + 1}",
+                    rule="thai.blocked",
                 )
         elif not (MAN_STEPS[turn][origin] >> target) & 1:
             if (MAN_STEPS[1 - turn][origin] >> target) & 1:
-                raise IllegalMove("thai.man-backward", "a man moves forward only, never back")
+                raise IllegalMove("a man moves forward only, never back", rule="thai.man-backward")
             raise IllegalMove(
-                "thai.man-step",
                 f"a man moves one square diagonally forward; {origin + 1}-{target + 1} "
                 "is not such a step",
+                rule="thai.man-step",
             )
         if _any_capture(turn, own, opponent, kings):
             example = capture_lines(turn, own, opponent, kings)[0]
             raise IllegalMove(
-                "thai.capture-compulsory",
                 f"capturing is compulsory and a capture is possible ({_line_text(example)})",
+                rule="thai.capture-compulsory",
             )
         own ^= (1 << origin) | (1 << target)
         kings = _kings_after(kings, origin, target, 0, FAR_ROW[turn])
@@ -602,9 +603,9 @@ class ThaiState(State[ThaiMove]):
             position = land
             if not king and (far >> land) & 1 and index < last:
                 raise IllegalMove(
-                    "thai.promotion-stops",
                     f"a man that reaches the far row while capturing stops there ({land + 1}); "
                     "it is crowned at the end of the move",
+                    rule="thai.promotion-stops",
                 )
         error = _unfinished_capture_error(turn, king, position, occupied, opponent)
         if error is not None:
@@ -844,34 +845,36 @@ def _jumped_square(
     d = DIRECTION[position][land]
     if d < 0:
         raise IllegalMove(
-            "thai.capture-shape", f"{land + 1} is not on a diagonal through {position + 1}"
+            f"{land + 1} is not on a diagonal through {position + 1}", rule="thai.capture-shape"
         )
     middle = STEP[OPPOSITE[d]][land]
     if king:
         if middle == position:
             raise IllegalMove(
-                "thai.capture-nothing",
                 f"{position + 1}-{land + 1} jumps no piece: a king lands on the "
                 "square directly behind the piece it captures",
+                rule="thai.capture-nothing",
             )
         blocked = BETWEEN[position][middle] & occupied
         if blocked:
             first = _first(blocked, d)
             what = "an opposing piece" if (opponent >> first) & 1 else "a piece"
             raise IllegalMove(
-                "thai.king-landing",
                 f"a king captures the first piece on its line and lands directly "
                 f"behind it: from {position + 1} it meets {what} on {first + 1} "
                 f"before {middle + 1}, so it cannot land on {land + 1}",
+                rule="thai.king-landing",
             )
     elif STEP[d][position] != middle:
         raise IllegalMove(
-            "thai.capture-shape",
             f"a man captures by jumping an adjacent piece; {position + 1}x{land + 1} "
             "is not such a jump",
+            rule="thai.capture-shape",
         )
     elif d not in FORWARD[turn]:
-        raise IllegalMove("thai.man-capture-backward", "a man captures forward only, never back")
+        raise IllegalMove(
+            "a man captures forward only, never back", rule="thai.man-capture-backward"
+        )
     return middle
 
 
@@ -887,11 +890,11 @@ def _capture_leg_error(
             reason = f"the piece on {middle + 1} is {COLOURS[turn]}'s own"
         else:
             reason = f"there is no piece on {middle + 1} to capture"
-        return IllegalMove("thai.capture-nothing", f"{position + 1}x{land + 1}: {reason}")
+        return IllegalMove(f"{position + 1}x{land + 1}: {reason}", rule="thai.capture-nothing")
     if (occupied >> land) & 1:
         return IllegalMove(
-            "thai.occupied",
             f"{position + 1}x{land + 1}: the landing square {land + 1} is occupied",
+            rule="thai.occupied",
         )
     return None
 
@@ -914,9 +917,9 @@ def _unfinished_capture_error(
         rest = []
         _man_lines(position, turn, occupied, opponent, (position + 1,), rest)
     return IllegalMove(
-        "thai.capture-incomplete",
         f"the capture may not stop on {position + 1} while the piece can still "
         f"capture (it can go on {_line_text(rest[0])})",
+        rule="thai.capture-incomplete",
     )
 
 

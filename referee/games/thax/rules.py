@@ -85,32 +85,35 @@ def check(own: Side, opponent: Side, roll: Roll, move: ThaxMove) -> IllegalMove 
     if move.remove:
         if (a, b) != (6, 6):
             return IllegalMove(
-                "thax.remove-needs-thax", f"only a 6-6 (thax) removes a piece, not {dice}"
+                f"only a 6-6 (thax) removes a piece, not {dice}", rule="thax.remove-needs-thax"
             )
         if own[move.remove - 1] == 0:
-            return IllegalMove("thax.remove-uncovered", f"no own {move.remove}-space is covered")
+            return IllegalMove(
+                f"no own {move.remove}-space is covered", rule="thax.remove-uncovered"
+            )
         return None
     if (a, b) == (6, 6):
         if move == PASS and own == EMPTY_SIDE:
             return None
-        return IllegalMove("thax.thax-must-remove", "a 6-6 (thax) must remove one own piece")
+        return IllegalMove("a 6-6 (thax) must remove one own piece", rule="thax.thax-must-remove")
     if move.take:
         x, (y,) = move.take, move.place
         if a == 6 or {x, y} != {a, b}:
             return IllegalMove(
-                "thax.take-dice",
                 f"a take from {x} to {y} needs the dice {x} and {y}, the roll is {dice}",
+                rule="thax.take-dice",
             )
         if opponent[x - 1] == 0:
-            return IllegalMove("thax.take-uncovered", f"the opponent has no covered {x}-space")
+            return IllegalMove(f"the opponent has no covered {x}-space", rule="thax.take-uncovered")
         if _uncovered(own, y) == 0:
-            return IllegalMove("thax.space-covered", f"every own {y}-space is covered")
+            return IllegalMove(f"every own {y}-space is covered", rule="thax.space-covered")
         return None
     if move == PASS:
         legal = options(own, opponent, roll)
         if legal != [PASS]:
             return IllegalMove(
-                "thax.must-move", f"a pass with {dice}, but a move exists (must play one option)"
+                f"a pass with {dice}, but a move exists (must play one option)",
+                rule="thax.must-move",
             )
         return None
     return _check_place(own, move.place, a, b, dice)
@@ -119,14 +122,14 @@ def check(own: Side, opponent: Side, roll: Roll, move: ThaxMove) -> IllegalMove 
 def _shape_error(move: ThaxMove) -> IllegalMove:
     numbers = (*move.place, move.take or 1, move.remove or 1)
     if any(n not in NUMBERS for n in numbers):
-        return IllegalMove("thax.no-such-space", "spaces are numbered 1 to 5")
+        return IllegalMove("spaces are numbered 1 to 5", rule="thax.no-such-space")
     if move.remove and (move.place or move.take):
-        return IllegalMove("thax.one-option", "a removal is the whole turn")
+        return IllegalMove("a removal is the whole turn", rule="thax.one-option")
     if move.take and len(move.place) != 1:
-        return IllegalMove("thax.one-option", "a take places exactly the one piece taken")
+        return IllegalMove("a take places exactly the one piece taken", rule="thax.one-option")
     if len(move.place) > 2:
-        return IllegalMove("thax.one-option", "a turn places at most two pieces")
-    return IllegalMove("thax.one-option", "placements are listed in increasing order")
+        return IllegalMove("a turn places at most two pieces", rule="thax.one-option")
+    return IllegalMove("placements are listed in increasing order", rule="thax.one-option")
 
 
 def _check_place(
@@ -134,11 +137,11 @@ def _check_place(
 ) -> IllegalMove | None:
     for n in set(place):
         if place.count(n) > _uncovered(own, n):
-            return IllegalMove("thax.space-covered", f"not enough uncovered own {n}-spaces")
+            return IllegalMove(f"not enough uncovered own {n}-spaces", rule="thax.space-covered")
     if a == 6:
         if place != (b,):
             return IllegalMove(
-                "thax.half-thax", f"with {dice} the 6 is dead: only one piece on a {b}-space"
+                f"with {dice} the 6 is dead: only one piece on a {b}-space", rule="thax.half-thax"
             )
         return None
     if len(place) == 1 and place[0] == a + b:
@@ -146,16 +149,18 @@ def _check_place(
     wanted = _placements(own, a, b)
     expected = tuple(sorted((a, b)))
     if len(place) == 2 and place != expected:
-        return IllegalMove("thax.place-dice", f"placing {place} does not match the roll {dice}")
+        return IllegalMove(
+            f"placing {place} does not match the roll {dice}", rule="thax.place-dice"
+        )
     if len(place) == 1 and place[0] not in (a, b):
         reason = f"{place[0]} is neither a die of {dice} nor their sum"
         if a + b > 5:
             reason += f" (the sum {a + b} is above 5)"
-        return IllegalMove("thax.place-dice", reason)
+        return IllegalMove(reason, rule="thax.place-dice")
     if len(place) < len(wanted):
         return IllegalMove(
-            "thax.place-both",
             f"both dice of {dice} can be placed, so both must be (as many as possible)",
+            rule="thax.place-both",
         )
     return None
 
@@ -196,10 +201,10 @@ class ThaxState(State[ThaxMove]):
 
     def apply_chance(self, roll: Roll) -> ThaxState:
         if not self.is_chance():
-            raise IllegalMove("thax.no-roll-expected", "no dice roll is expected here")
+            raise IllegalMove("no dice roll is expected here", rule="thax.no-roll-expected")
         dice = SORTED_ROLLS.get(tuple(roll))
         if dice is None:
-            raise IllegalMove("roll.values", f"a roll is two dice of 1..6, not {list(roll)}")
+            raise IllegalMove(f"a roll is two dice of 1..6, not {list(roll)}", rule="roll.values")
         if self.seat is None:
             if roll[0] == roll[1]:
                 return self
@@ -215,9 +220,9 @@ class ThaxState(State[ThaxMove]):
 
     def play(self, move: ThaxMove) -> ThaxState:
         if self.winner is not None:
-            raise IllegalMove("game-over", "the game is over")
+            raise IllegalMove("the game is over", rule="game-over")
         if self.roll is None:
-            raise IllegalMove("roll-expected", "the dice must be rolled first")
+            raise IllegalMove("the dice must be rolled first", rule="roll-expected")
         seat = self.seat
         assert seat is not None
         own, opponent = self.sides[seat], self.sides[1 - seat]

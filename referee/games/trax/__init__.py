@@ -56,9 +56,9 @@ class TraxGame(Game[TraxState, TraxMove]):
             try:
                 state = self.read_move(state, token.text)[1]
             except IllegalMove as error:
-                raise IllegalMove(error.rule, f"move {number} {token.text}: {error}") from None
+                raise IllegalMove(f"move {number} {token.text}: {error}", rule=error.rule) from None
             except NotationError as error:
-                raise NotationError(f"move {number}: {error}", error.rule) from None
+                raise NotationError(f"move {number}: {error}", code=error.rule) from None
         return state
 
     def format_position(self, state: TraxState) -> str:
@@ -71,7 +71,7 @@ class TraxGame(Game[TraxState, TraxMove]):
         return symmetry.position_key(state, symmetric)
 
     def parse_move(self, state: TraxState, text: str) -> TraxMove:
-        return state.read_move(*notation.split_token(text))
+        return state.locate(*notation.split_token(text))[0]
 
     def read_move(self, state: TraxState, text: str) -> tuple[TraxMove, TraxState]:
         # The space the token names, found once: `play_at` places the tile there.

@@ -108,9 +108,9 @@ def parse_block(lines: Sequence[tuple[int, str]]) -> ListedGame:
                 raise GameListError(
                     f"{word.text!r} after Resign: Resign ends a game (a blank line starts "
                     "the next one)",
-                    word.line,
-                    word.column,
-                    "trax-list.after-resign",
+                    line=word.line,
+                    column=word.column,
+                    code="trax-list.after-resign",
                 )
             numbered = NUMBERED_MOVE.fullmatch(word.text)
             if NUMBER.fullmatch(word.text):

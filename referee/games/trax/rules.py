@@ -266,12 +266,12 @@ def play_turn(
         box[3] = maxy = y
     if limit and (maxx - minx >= limit or maxy - miny >= limit):
         raise IllegalMove(
-            "trax.8x8-limit",
             f"the tiles in play would span more than {limit} columns or rows",
+            rule="trax.8x8-limit",
         )
     # Forced play as `forced_play` walks it, again, on the board itself and with the tracks
     # followed tile by tile: the walk's overlay, its list of tiles and a second pass cost
-    # replaying a game a fifth of `play_turn`'s time. tests/trax/test_trax_forced_play.py
+    # replaying a game a fifth of `play_turn`'s time. tests/games/trax/test_forced_play.py
     # holds the two equal.
     forced: list[int] = []
     grown: list[int] = []
@@ -289,8 +289,8 @@ def play_turn(
             if force != NO_FORCE:
                 if force == THREE_EDGES:
                     raise IllegalMove(
-                        "trax.three-edges",
                         "the turn leaves a space that one colour enters from three edges",
+                        rule="trax.three-edges",
                     )
                 forced.append(neighbour)
         here = key << 2
@@ -374,7 +374,7 @@ def legal_turns(codes: dict[int, int], spaces: Iterable[int]) -> Iterator[tuple[
         # The first step of `forced_play` again, for speed (this decides `legal_moves`): the
         # tiles that force a neighbour, for all the space's tiles at once from the neighbours'
         # codes; a tile that forces nothing is legal without the walk.
-        # tests/trax/test_trax_forced_play.py holds the two equal.
+        # tests/games/trax/test_forced_play.py holds the two equal.
         forcing = 0
         for d, delta in free[code >> 4]:
             forcing |= forcing_of[board(key + delta, 0)][d]
@@ -388,7 +388,7 @@ def _walk_is_legal(codes: dict[int, int], key: int, tile: int) -> bool:
     walk's first two steps again, for speed, for the turn it mostly is (four in five): one
     forced tile that forces nothing more. Its neighbours, the primary's aside, are two steps
     from the primary, so the primary changed none of their codes. Any other turn is walked.
-    tests/trax/test_trax_forced_play.py holds this to `forced_play`."""
+    tests/games/trax/test_forced_play.py holds this to `forced_play`."""
     force_of, board = FORCE, codes.get
     contrib = CONTRIB[tile]
     forced = forced_code = -1
@@ -509,19 +509,13 @@ class TraxState(State[TraxMove]):
     def tokens(self) -> list[str]:
         return [format_token(move) for move in self.moves()]
 
-    def label(self, key: int) -> str:
-        """The notation label of a space in this position."""
-        assert self.box is not None
-        x, y = coords(key)
-        return space_label(x - self.box[0] + 1, y - self.box[2] + 1)
-
     def _no_tile_fits(self, col: int, row: int, key: int | None) -> IllegalMove:
         """Why the space at (col, row) takes no tile: it holds one, or touches none."""
         label = space_label(col, row)
         if key is not None and key in self.tiles:
-            return IllegalMove("trax.occupied", f"{label} already holds a tile")
+            return IllegalMove(f"{label} already holds a tile", rule="trax.occupied")
         return IllegalMove(
-            "trax.not-adjacent", f"{label} touches no tile: a tile must join the tiles in play"
+            f"{label} touches no tile: a tile must join the tiles in play", rule="trax.not-adjacent"
         )
 
     def space_of(self, col: int, row: int) -> int | None:
@@ -533,29 +527,25 @@ class TraxState(State[TraxMove]):
             return None
         return (box[2] - 1 + row) << SHIFT | (box[0] - 1 + col)
 
-    def read_move(self, col: int, row: int, symbol: str) -> TraxMove:
-        """The move of a token's space (in labels) and symbol; IllegalMove when none fits.
+    def locate(self, col: int, row: int, symbol: str) -> tuple[TraxMove, int | None]:
+        """The move of a token's space (in labels) and symbol, IllegalMove when none fits,
+        and the space of its primary tile, which `play_at` takes without checking the tile
+        again; None for the space when the tile would leave the 8x8 area (`play` says so).
 
         Looks at the space and its neighbours only.
         """
-        return self.locate(col, row, symbol)[0]
-
-    def locate(self, col: int, row: int, symbol: str) -> tuple[TraxMove, int | None]:
-        """`read_move`'s move and the space of its primary tile, which `play_at` takes
-        without checking the tile again; None for the space when the tile would leave the
-        8x8 area (`play` says so)."""
         box = self.box
         if box is None:
             if (col, row) != (0, 0) or symbol == "\\":
                 raise IllegalMove(
-                    "trax.first-move",
                     "the first move is @0+ or @0/ (it fixes the orientation of the notation), "
                     f"not {space_label(col, row)}{symbol}",
+                    rule="trax.first-move",
                 )
             first, second = SYMBOL_TILES[symbol]
             return TraxMove(0, 0, first if first in FIRST_TILES else second), key_of(ORIGIN, ORIGIN)
         if self.winner is not None or (self.limit and not self.has_legal_move()):
-            raise IllegalMove("trax.game-over", "the game is over")
+            raise IllegalMove("the game is over", rule="trax.game-over")
         # space_of, inline: this is the hot path of replaying a game.
         key = None
         if 0 <= col <= box[1] - box[0] + 2 and 0 <= row <= box[3] - box[2] + 2:
@@ -571,9 +561,9 @@ class TraxState(State[TraxMove]):
                     return move, key
                 return move, None
         raise IllegalMove(
-            "trax.colour-mismatch",
             f"no {symbol} tile fits at {space_label(col, row)}: its neighbours' track colours "
             "cannot all be matched",
+            rule="trax.colour-mismatch",
         )
 
     def check(self, move: Any) -> int:
@@ -582,7 +572,7 @@ class TraxState(State[TraxMove]):
         Checks the tile itself (the space, its colours, the 8x8 limit), not forced play.
         """
         if self.winner is not None or self._stuck:
-            raise IllegalMove("trax.game-over", "the game is over")
+            raise IllegalMove("the game is over", rule="trax.game-over")
         if not (
             isinstance(move, TraxMove)
             and isinstance(move.col, int)
@@ -592,14 +582,14 @@ class TraxState(State[TraxMove]):
             and move.row >= 0
             and move.tile in SYMBOLS
         ):
-            raise IllegalMove("trax.no-such-move", f"{move!r} is not a Trax move")
+            raise IllegalMove(f"{move!r} is not a Trax move", rule="trax.no-such-move")
         col, row, tile = move
         if self.box is None:
             if (col, row) != (0, 0) or tile not in FIRST_TILES:
                 raise IllegalMove(
-                    "trax.first-move",
                     "the first move is @0+ or @0/ (it fixes the orientation of the notation), "
                     f"not {format_token(move)}",
+                    rule="trax.first-move",
                 )
             return key_of(ORIGIN, ORIGIN)
         key = self.space_of(col, row)
@@ -607,14 +597,14 @@ class TraxState(State[TraxMove]):
             raise self._no_tile_fits(col, row, key)
         if tile & (code >> 4) != code & 15:
             raise IllegalMove(
-                "trax.colour-mismatch",
                 f"{format_token(move)}: the tile's track colours do not match its neighbours'",
+                rule="trax.colour-mismatch",
             )
         if self.limit and not self._within_limit(key):
             raise IllegalMove(
-                "trax.8x8-limit",
                 f"{space_label(col, row)} lies outside the {self.limit}x{self.limit} area "
                 "the tiles may span",
+                rule="trax.8x8-limit",
             )
         return key
 

@@ -1,67 +1,97 @@
-"""The file formats referee reads and writes, and finding the format of a file."""
+"""The file formats referee reads and writes (`RECORD_FORMATS`, the one place a format is
+registered), and finding the format of a file."""
 
 from __future__ import annotations
 
 import functools
-import importlib
 import io
-from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING
 
-from referee.records.formats.base import FileFormat as FileFormat
-from referee.records.io import RecordError
+from referee.registry import OutputFormat, Registry
 
-# In the order detection tries them. PDN before JSON: JSON's sniff takes any text that starts
-# with '[', tag pairs included. Each format's module is imported when it is first reached: a
-# game's text format imports that game's engine, which a JSONL file of another game does not
-# need (see benchmarks/startup.py).
-_FORMATS = (
-    ("referee_json", "JsonlFormat"),
-    ("thai_pdn", "PdnFormat"),
-    ("referee_json", "JsonFormat"),
-    ("trax_list", "TraxListFormat"),
-    ("takhteh_mat", "MatFormat"),
+if TYPE_CHECKING:
+    from referee.records.formats.base import FileFormat
+
+RECORD_FORMATS: Registry[type[FileFormat]] = Registry(
+    # Listed (`convert --help`) in this order. Detection tries JSONL before JSON, whose sniff
+    # takes any text that starts with '{', and PDN before JSON too, which also takes any text
+    # that starts with '[', tag pairs included. A format's module is imported when it is
+    # first used: a game's text format imports that game's engine, which a JSONL file of
+    # another game does not need (see benchmarks/startup.py), and this module imports none,
+    # so that the command line lists the names without the record models.
+    OutputFormat(
+        # referee records, one JSON document (a record or an array of records)
+        "json",
+        "referee.records.formats.referee_json:JsonFormat",
+        extensions=(".json",),
+        detect=3,
+    ),
+    OutputFormat(
+        # referee records, one JSON object a line
+        "jsonl",
+        "referee.records.formats.referee_json:JsonlFormat",
+        extensions=(".jsonl",),
+        detect=1,
+    ),
+    OutputFormat(
+        # Portable Draughts Notation, Thai checkers (GameType 31)
+        "pdn",
+        "referee.records.formats.thai_pdn:PdnFormat",
+        extensions=(".pdn",),
+        detect=2,
+    ),
+    OutputFormat(
+        # Trax game lists: official notation tokens, one blank-line separated game each
+        "trax",
+        "referee.records.formats.trax_list:TraxListFormat",
+        extensions=(".trx", ".trax"),
+        detect=4,
+    ),
+    OutputFormat(
+        # Jellyfish .mat match text (Takhteh games, one record per game)
+        "mat",
+        "referee.records.formats.takhteh_mat:MatFormat",
+        extensions=(".mat",),
+        detect=5,
+        folder=True,
+    ),
 )
 
 
 @functools.cache
-def _format(module: str, name: str) -> FileFormat:
-    kind: type[FileFormat] = getattr(
-        importlib.import_module(f"referee.records.formats.{module}"), name
-    )
-    return kind()
+def format_of(entry: OutputFormat[type[FileFormat]]) -> FileFormat:
+    """The format an entry registers, its module imported now."""
+    return entry.load()(entry)
 
 
-def formats() -> Iterator[FileFormat]:
-    """Every format, in detection order, each imported as it is reached."""
-    for module, name in _FORMATS:
-        yield _format(module, name)
-
-
-def __getattr__(name: str) -> Any:
-    if name == "FORMATS":  # every format, all of them imported
-        return tuple(formats())
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def known_formats() -> str:
+    """The names, for a message, in the order detection tries them."""
+    return ", ".join(entry.name for entry in RECORD_FORMATS.detection_order())
 
 
 def format_named(name: str) -> FileFormat:
-    for file_format in formats():
-        if file_format.name == name:
-            return file_format
-    known = ", ".join(f.name for f in formats())
-    raise RecordError("format", f"unknown format {name!r} (known: {known})")
+    entry = RECORD_FORMATS.get(name)
+    if entry is None:
+        # imported here: the command line lists the names without the record models
+        from referee.records.io import RecordError
+
+        raise RecordError(f"unknown format {name!r} (known: {known_formats()})", code="format")
+    return format_of(entry)
 
 
 def format_for_path(path: Path, name: str | None = None) -> FileFormat:
     """The format to write `path` in: `name` when given, else the one its extension names."""
     if name is not None:
         return format_named(name)
-    for file_format in formats():
-        if path.suffix.lower() in file_format.extensions:
-            return file_format
-    known = ", ".join(f.name for f in formats())
-    raise RecordError("format", f"{path}: no format has this extension; use --to ({known})")
+    entry = RECORD_FORMATS.for_suffix(path.suffix)
+    if entry is None:
+        from referee.records.io import RecordError
+
+        raise RecordError(
+            f"{path}: no format has this extension; use --to ({known_formats()})", code="format"
+        )
+    return format_of(entry)
 
 
 HEAD = 4096
@@ -71,13 +101,12 @@ HEAD = 4096
 
 def detect_format(path: Path | None, head: bytes) -> FileFormat | None:
     """The format of a file: by its extension when it has a known one, else by its content."""
-    if path is not None:
-        for file_format in formats():
-            if path.suffix.lower() in file_format.extensions:
-                return file_format
-    for file_format in formats():
-        if file_format.sniff(head):
-            return file_format
+    entry = None if path is None else RECORD_FORMATS.for_suffix(path.suffix)
+    if entry is not None:
+        return format_of(entry)
+    for entry in RECORD_FORMATS.detection_order():
+        if format_of(entry).sniff(head):
+            return format_of(entry)
     return None
 
 
@@ -85,10 +114,9 @@ def detect_stream(path: Path | None, stream: IO[bytes]) -> tuple[FileFormat | No
     """The format of an open file (by `path`'s extension, else by content) and a stream that
     reads it from the start: `stream` itself, or when it cannot seek back (standard input, a
     pipe) a stream that reads again what detection read first."""
-    if path is not None:
-        for known in formats():
-            if path.suffix.lower() in known.extensions:
-                return known, stream
+    entry = None if path is None else RECORD_FORMATS.for_suffix(path.suffix)
+    if entry is not None:
+        return format_of(entry), stream
     seekable = stream.seekable()
     start = stream.tell() if seekable else 0
     head = _head(stream)

@@ -4,18 +4,31 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import IO, ClassVar
 
 from referee.records.io import Loaded
 from referee.records.model import Record
+from referee.registry import OutputFormat
 
 
 class FileFormat(ABC):
-    name: ClassVar[str]
-    description: ClassVar[str]
-    extensions: ClassVar[tuple[str, ...]]
+    """What a format does; its name, extensions and place in detection are its entry in
+    `RECORD_FORMATS` (records/formats/__init__.py), which makes it (`format_of`)."""
+
     game: ClassVar[str | None] = None
     """The only game the format holds, or None for referee's own formats."""
+
+    def __init__(self, entry: OutputFormat[type[FileFormat]]) -> None:
+        self.entry = entry
+
+    @property
+    def name(self) -> str:
+        return self.entry.name
+
+    @property
+    def extensions(self) -> tuple[str, ...]:
+        return self.entry.extensions
 
     @abstractmethod
     def sniff(self, head: bytes) -> bool:
@@ -34,3 +47,8 @@ class FileFormat(ABC):
         """Why this format cannot hold the record (a tag name PDN cannot write, say), or None;
         `convert` leaves such a game out and says why."""
         return None
+
+    def write_folder(self, records: Iterable[Record], folder: Path) -> tuple[list[str], int]:
+        """A file per match in `folder`, for a format registered with `folder=True`; returns
+        the warnings and the number of files."""
+        raise NotImplementedError(f"{self.name} is written to one file")

@@ -18,10 +18,6 @@ from referee.records.model import Record
 
 
 class JsonlFormat(FileFormat):
-    name = "jsonl"
-    description = "referee records, one JSON object a line"
-    extensions = (".jsonl",)
-
     def sniff(self, head: bytes) -> bool:
         first = head.lstrip().split(b"\n", 1)[0].strip()
         if not (first.startswith(b"{") and first.endswith(b"}")):
@@ -43,10 +39,6 @@ class JsonlFormat(FileFormat):
 
 
 class JsonFormat(FileFormat):
-    name = "json"
-    description = "referee records, one JSON document (a record or an array of records)"
-    extensions = (".json",)
-
     def sniff(self, head: bytes) -> bool:
         return head.lstrip()[:1] in (b"{", b"[")
 

@@ -46,9 +46,6 @@ _EVENT_TAGS = {"Event": "event", "Site": "site", "EventDate": "date", "Round": "
 
 
 class MatFormat(FileFormat):
-    name = "mat"
-    description = "Jellyfish .mat match text (Takhteh games, one record per game)"
-    extensions = (".mat",)
     game = "takhteh"
 
     def sniff(self, head: bytes) -> bool:
@@ -61,7 +58,7 @@ class MatFormat(FileFormat):
             error = match.error
             line = error.line if error else 1
             message = error.message if error else "no game found"
-            games = [(1, Loaded(1, line, error=RecordError("mat.syntax", message)))]
+            games = [(1, Loaded(1, line, error=RecordError(message, code="mat.syntax")))]
         else:
             games = [(g.line, _loaded(match, g, n)) for n, g in enumerate(match.games, 1)]
         return checked(games, lines)
@@ -94,7 +91,7 @@ def _loaded(match: MatMatch, game: MatGame, number: int) -> Loaded:
         return Loaded(
             number,
             game.error.line,
-            error=RecordError(game.error.code, f"{where}: {game.error.message}"),
+            error=RecordError(f"{where}: {game.error.message}", code=game.error.code),
         )
     cube = next((entry for entry in game.entries if entry.cube is not None), None)
     if cube is not None:
@@ -102,9 +99,9 @@ def _loaded(match: MatMatch, game: MatGame, number: int) -> Loaded:
             number,
             cube.line,
             error=RecordError(
-                "takhteh.cube",
                 f"line {cube.line}, column {cube.column}: {cube.cube!r} is a cube action, "
                 "which is not part of Takhteh (there is no doubling cube)",
+                code="takhteh.cube",
             ),
         )
     try:

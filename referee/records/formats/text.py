@@ -52,7 +52,7 @@ class Utf8Lines:
                 f"line {bad.line}, column {bad.column}: byte 0x{bad.byte:02x} is not UTF-8 "
                 "(the file must be UTF-8 text; convert it with iconv, say)"
             )
-            return Loaded(0, bad.line, error=RecordError("encoding", message))
+            return Loaded(0, bad.line, error=RecordError(message, code="encoding"))
         return None
 
 

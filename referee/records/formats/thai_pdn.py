@@ -80,9 +80,9 @@ _TAG_HEAD = re.compile(rb'\s*\[\s*[A-Za-z][A-Za-z0-9_]*\s+"')
 
 
 class _Unreadable(Exception):
-    def __init__(self, code: str, message: str, line: int) -> None:
+    def __init__(self, message: str, *, code: str, line: int) -> None:
         super().__init__(message)
-        self.error = RecordError(code, message)
+        self.error = RecordError(message, code=code)
         self.line = line
 
 
@@ -99,9 +99,6 @@ def _white_starts(record: Record) -> bool:
 
 
 class PdnFormat(FileFormat):
-    name = "pdn"
-    description = "Portable Draughts Notation, Thai checkers (GameType 31)"
-    extensions = (".pdn",)
     game = "thai"
 
     def sniff(self, head: bytes) -> bool:
@@ -153,7 +150,9 @@ def pdn_to_record(game: PdnGame) -> tuple[ThaiRecord, tuple[tuple[int, int], ...
     if game.error is not None:
         error = game.error
         raise _Unreadable(
-            error.code, f"{error.message} (line {error.line}, column {error.column})", error.line
+            f"{error.message} (line {error.line}, column {error.column})",
+            code=error.code,
+            line=error.line,
         )
     _check_game_type(game)
     start = _start(tags.get("FEN"))
@@ -187,16 +186,16 @@ def _check_game_type(game: PdnGame) -> None:
     spec = value.replace(" ", "")
     if spec.split(",")[0] != "31":
         raise _Unreadable(
-            "pdn.game-type",
             f"GameType {value!r} is not Thai checkers (GameType 31)",
-            game.tag_lines.get("GameType", game.line),
+            code="pdn.game-type",
+            line=game.tag_lines.get("GameType", game.line),
         )
     if spec not in ("31", GAME_TYPE):
         raise _Unreadable(
-            "pdn.game-type",
             f"GameType {value!r}: only the GameType 31 board {GAME_TYPE!r} is read "
             "(Black starts, square 1 top left)",
-            game.tag_lines.get("GameType", game.line),
+            code="pdn.game-type",
+            line=game.tag_lines.get("GameType", game.line),
         )
 
 
@@ -303,9 +302,9 @@ def _player(game: PdnGame, colour: str) -> Player:
     kind = tags.get(f"{colour}Kind", "human")
     if kind not in ("human", "bot", "external"):
         raise _Unreadable(
-            "pdn.tag",
             f"{colour}Kind {kind!r} is not human, bot or external",
-            game.tag_lines.get(f"{colour}Kind", game.line),
+            code="pdn.tag",
+            line=game.tag_lines.get(f"{colour}Kind", game.line),
         )
     name = tags.get(colour, "").strip() or "?"
     return Player(name=name, kind=kind, spec=tags.get(f"{colour}Spec"))  # type: ignore[arg-type]
@@ -325,9 +324,9 @@ def _event(game: PdnGame) -> EventInfo:
             value = tags[tag].strip()
             if not value.isdigit():
                 raise _Unreadable(
-                    "pdn.tag",
                     f"{tag} {tags[tag]!r} is not a number",
-                    game.tag_lines.get(tag, game.line),
+                    code="pdn.tag",
+                    line=game.tag_lines.get(tag, game.line),
                 )
             fields[name] = int(value)
     return EventInfo(**fields)  # type: ignore[arg-type]
@@ -345,23 +344,25 @@ def _winner(game: PdnGame) -> tuple[int | None, bool]:
         text = text.strip()
         if text == "0-0":
             raise _Unreadable(
-                "pdn.result", "the result 0-0 (lost for both) has no place in a record", line
+                "the result 0-0 (lost for both) has no place in a record",
+                code="pdn.result",
+                line=line,
             )
         if text not in _WINNER:
-            raise _Unreadable("pdn.result", f"{text!r} is not a PDN result", line)
+            raise _Unreadable(f"{text!r} is not a PDN result", code="pdn.result", line=line)
         values.append(text)
     tagged, ended = values
     if tagged is not None and ended is not None and _WINNER[tagged] != _WINNER[ended]:
         raise _Unreadable(
-            "pdn.result-mismatch",
             f"the Result tag says {tag} but the moves end with {token}",
-            line,
+            code="pdn.result-mismatch",
+            line=line,
         )
     if tag is not None and token is not None and (tagged is None) != (ended is None):
         raise _Unreadable(
-            "pdn.result-mismatch",
             f"the Result tag says {tag} but the moves end with {token}",
-            line,
+            code="pdn.result-mismatch",
+            line=line,
         )
     decided = tagged or ended
     if decided is None:
@@ -377,9 +378,9 @@ def _result(
     if "ResultPoints" in tags:
         if not tags["ResultPoints"].strip().isdigit():
             raise _Unreadable(
-                "pdn.tag",
                 f"ResultPoints {tags['ResultPoints']!r} is not a number",
-                game.tag_lines.get("ResultPoints", game.line),
+                code="pdn.tag",
+                line=game.tag_lines.get("ResultPoints", game.line),
             )
         points = int(tags["ResultPoints"])
     if "ResultReason" not in tags:
@@ -390,9 +391,9 @@ def _result(
     except ValueError:
         known = ", ".join(r.value for r in Reason)
         raise _Unreadable(
-            "pdn.tag",
             f"ResultReason {tags['ResultReason']!r} is not one of {known}",
-            game.tag_lines.get("ResultReason", game.line),
+            code="pdn.tag",
+            line=game.tag_lines.get("ResultReason", game.line),
         ) from None
     detail = tags.get("ResultDetail")
     return Result(winner=winner, points=points, reason=reason, detail=detail)

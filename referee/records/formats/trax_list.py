@@ -41,9 +41,9 @@ def _header_result(game: gamelist.ListedGame) -> Result | None:
     reasons = {reason.value for reason in Reason}
     if match is None or match.group(3).lower() not in reasons:
         raise RecordError(
-            "trax-list.result",
             f"Result header {text!r} is not 'white wins (reason)', 'black wins (reason)' or "
             f"'draw (reason)' with a reason of {', '.join(sorted(reasons))}",
+            code="trax-list.result",
         )
     colour, draw, reason = match.groups()
     winner = None if draw else COLOURS.index(colour.lower())
@@ -76,7 +76,7 @@ def to_record(game: gamelist.ListedGame) -> TraxRecord:
     if game.resign is not None:
         if result is not None:
             raise RecordError(
-                "trax-list.result", "a game ends either with Resign or with a Result header"
+                "a game ends either with Resign or with a Result header", code="trax-list.result"
             )
         result = Result(winner=1 - len(moves) % 2, points=1, reason=Reason.RESIGN)
     elif result is None:
@@ -144,9 +144,6 @@ def from_record(record: Record) -> str:
 
 
 class TraxListFormat(FileFormat):
-    name = "trax"
-    description = "Trax game lists: official notation tokens, one blank-line separated game each"
-    extensions = (".trx", ".trax")
     game = "trax"
 
     def sniff(self, head: bytes) -> bool:
@@ -177,7 +174,7 @@ def _games(lines: Iterable[str]) -> Iterator[tuple[int, Loaded]]:
     for number, item in enumerate(gamelist.read_games(lines), 1):
         if isinstance(item, gamelist.GameListError):
             message = f"{item.message} (column {item.column})"
-            yield item.line, Loaded(number, item.line, error=RecordError(item.code, message))
+            yield item.line, Loaded(number, item.line, error=RecordError(message, code=item.code))
             continue
         try:
             record = to_record(item)
