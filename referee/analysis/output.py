@@ -11,13 +11,11 @@ from __future__ import annotations
 import csv
 import heapq
 import io
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
-from referee.analysis.formats import AnalysisFormat
 from referee.analysis.summary import GameAnalysis, SeatSummary
 from referee.analysis.turns import TurnAnalysis
 from referee.escaping import csv_cell, markdown_cell, printable, printable_json
@@ -231,6 +229,10 @@ TEXT = frozenset({"player", "played", "best"})
 class Writer:
     """The lines of one format: `head` before the games, `game` for each, `tail` after."""
 
+    prose = True
+    """Lines for a reader, printed as messages are (above a progress display, wrapped on a
+    narrow terminal); False for lines other tools read, printed as they are."""
+
     def __init__(self) -> None:
         self.totals = Totals()
 
@@ -246,12 +248,16 @@ class Writer:
 
 
 class JsonWriter(Writer):
+    prose = False
+
     def game(self, analysis: GameAnalysis) -> list[str]:
         return [json_line(analysis)]
 
 
 class CsvWriter(Writer):
     """A row per game and seat, the figures as numbers at full precision."""
+
+    prose = False
 
     COLUMNS = (
         "file", "game_number", "line", "game", "engine", "seat", "player", "result",
@@ -362,11 +368,3 @@ class TableWriter(Writer):
             lines += ["", "largest errors", _text_row(WORST_COLUMNS, list(WORST_COLUMNS))]
             lines += [_text_row(WORST_COLUMNS, row) for row in worst]
         return lines
-
-
-WRITERS: dict[AnalysisFormat, Callable[[], Writer]] = {
-    AnalysisFormat.table: TableWriter,
-    AnalysisFormat.json: JsonWriter,
-    AnalysisFormat.csv: CsvWriter,
-    AnalysisFormat.markdown: MarkdownWriter,
-}

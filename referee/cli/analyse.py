@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import sys
 from contextlib import ExitStack
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.analysis.formats import AnalysisFormat
+from referee.analysis.formats import ANALYSIS_OUTPUTS
 from referee.bounds import MAX_JOBS
 from referee.cli.output import echo, fail
 
 if TYPE_CHECKING:
     from referee.cli.progress import GameProgress
+
+# The choices are the registry's names (mypy sees no member of an enum made from them).
+AnalysisFormat = StrEnum(  # type: ignore[misc]
+    "AnalysisFormat", [(name, name) for name in ANALYSIS_OUTPUTS.names()]
+)
 
 
 def analyse(
@@ -30,7 +36,9 @@ def analyse(
             "search:depth=N,scale=X (Trax, Thai)  [default: each game's own]",
         ),
     ] = None,
-    format: Annotated[AnalysisFormat, typer.Option(help="output format")] = AnalysisFormat.table,
+    output_format: Annotated[
+        AnalysisFormat, typer.Option("--format", help="output format")
+    ] = AnalysisFormat["table"],
     jobs: Annotated[
         int,
         typer.Option(
@@ -57,7 +65,7 @@ def analyse(
     best move), blunders, the luck of the seat's rolls and the luck-adjusted result. Records
     are read, never written. Exit 0, or 2 at the first game that cannot be analysed.
     """
-    from referee.analysis.output import WRITERS, json_line
+    from referee.analysis.output import json_line
     from referee.analysis.run import analyse_files
     from referee.files import write_atomically
     from referee.path_names import STDIN
@@ -73,12 +81,11 @@ def analyse(
         file != STDIN and Path(file).resolve() == out.resolve() for file in files
     ):
         fail(f"--out {out} is a record file read: records are never written")
-    writer = WRITERS[format]()
-    # Tables go through `echo` (above a progress display); JSON and CSV lines as they are.
-    show = echo if format in (AnalysisFormat.table, AnalysisFormat.markdown) else typer.echo
+    writer = ANALYSIS_OUTPUTS.named(output_format).load()()
+    show = echo if writer.prose else typer.echo
     with ExitStack() as stack:
         analysis_file = None if out is None else stack.enter_context(write_atomically(out))
-        progress = _progress(len(files), format, stack)
+        progress = _progress(len(files), writer.prose, stack)
         for line in writer.head():
             show(line)
         for analysis in analyse_files(files, engine, jobs):
@@ -92,14 +99,13 @@ def analyse(
             show(line)
 
 
-def _progress(files: int, format: AnalysisFormat, stack: ExitStack) -> GameProgress | None:
+def _progress(files: int, prose: bool, stack: ExitStack) -> GameProgress | None:
     """A display of the games analysed, on a terminal only, and not while the output goes to a
-    pipe (whose reader writes it to the terminal out of step) or writes JSON or CSV lines to
+    pipe (whose reader writes it to the terminal out of step) or lines for other tools go to
     the terminal (printed as they are, not above the display)."""
     from referee.cli.output import piped
 
-    tables = format in (AnalysisFormat.table, AnalysisFormat.markdown)
-    if not sys.stderr.isatty() or piped(sys.stdout) or not (tables or not sys.stdout.isatty()):
+    if not sys.stderr.isatty() or piped(sys.stdout) or not (prose or not sys.stdout.isatty()):
         return None
     from referee.cli.progress import GameProgress
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.analysis.formats import ANALYSIS_OUTPUTS
 from referee.records.io import record_to_json
 from tests.analysis.helpers import PLAYERS, record
 from tests.cli.commands import SAMPLES, THAX, one_error_line, referee
@@ -79,6 +80,13 @@ def test_markdown_and_the_table_show_games_players_and_the_largest_errors() -> N
     assert "## Players" in markdown and "## Largest errors" in markdown
     table = referee("analyse", str(THAX)).stdout.decode()
     assert "players" in table.splitlines() and "largest errors" in table.splitlines()
+
+
+@pytest.mark.parametrize("name", ANALYSIS_OUTPUTS.names())
+def test_every_registered_format_names_every_player(name: str) -> None:
+    out = referee("analyse", str(SAMPLES / "takhteh.jsonl"), "--format", name)
+    assert out.returncode == 0, out.stderr
+    assert b"random" in out.stdout and b"greedy" in out.stdout
 
 
 def test_the_table_fits_80_columns_whatever_the_names(tmp_path: Path) -> None:
