@@ -10,6 +10,7 @@ their openings above all, are valued once a run in each process.
 
 from __future__ import annotations
 
+import multiprocessing
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -140,7 +141,10 @@ def analyse_files(files: list[str], spec: str | None, jobs: int = 1) -> Iterator
         for file in files:
             yield from analyse_file(file, engines)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # Forked (Python 3.14 defaults to forkserver): workers know the games registered by a call.
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=multiprocessing.get_context("fork")
+    ) as pool:
         parallel = pool.map(_whole_file, on_disk, [spec] * len(on_disk))
         for file in files:
             if file == STDIN:
