@@ -14,7 +14,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-from referee.cli import archive, engine, openings, ratings, records, report, tournament
+from referee.cli import analyse, archive, engine, openings, ratings, records, report, tournament
 from referee.cli.output import USAGE, fail, one_line_warnings, user_error
 from referee.cli.usage import name_metavars, usage_message
 from referee.errors import RefereeError
@@ -90,6 +90,7 @@ ratings.register(app)
 report.register(app)
 openings.register(app)
 archive.register(app)
+analyse.register(app)
 
 
 def main() -> NoReturn:

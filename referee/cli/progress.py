@@ -233,3 +233,39 @@ class FileProgress(_Live):
             if self.current is not None:
                 self.progress.advance(self.task)
             self.current = file
+
+
+class GameProgress(_Live):
+    """Games analysed so far and the files they came from, shown on a terminal only and gone
+    when done."""
+
+    def __init__(self, files: int) -> None:
+        console = Console(stderr=True)
+        self.progress = Progress(
+            TextColumn("[bold]{task.fields[games]}"),
+            BarColumn(bar_width=30),
+            MofNCompleteColumn(),
+            TextColumn("files"),
+            TimeElapsedColumn(),
+            console=console,
+            disable=not console.is_terminal,
+            transient=True,
+            redirect_stdout=False,
+            redirect_stderr=False,
+        )
+        self.task = self.progress.add_task("files", total=files, games="")
+        self.games = 0
+        self.current: str | None = None
+
+    def __enter__(self) -> Self:
+        self.show()
+        return self
+
+    def seen(self, file: str) -> None:
+        """One game of `file` done."""
+        if file != self.current:
+            if self.current is not None:
+                self.progress.advance(self.task)
+            self.current = file
+        self.games += 1
+        self.progress.update(self.task, games=plural(self.games, "game"))

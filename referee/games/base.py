@@ -190,6 +190,49 @@ class State(ABC, Generic[M]):
         return self.outcome() is not None
 
 
+class Reference(ABC, Generic[S, M]):
+    """A yardstick of play: how likely a seat is to win a position, a draw counting half, by
+    some engine (the solved game, a network, a search). `referee analyse` measures each move
+    by what it loses against the best move and each roll by what it gains against the average
+    roll (docs/analysis.md); a game gives its references through `Game.reference`."""
+
+    spec: str
+    """The reference as a spec that names it again, every option written out
+    (`search:depth=2,scale=20`)."""
+
+    @abstractmethod
+    def values(self, states: Sequence[S], seat: int) -> list[float]:
+        """`seat`'s chance of winning from each of `states`, from 0 to 1 (a draw counting
+        half), whatever comes next: a roll, a decision (worth its best move's value by
+        `move_values`, the one the analysis takes as the best) or nothing (the game is over,
+        worth its outcome)."""
+
+    def move_values(self, state: S, moves: Sequence[M]) -> list[float]:
+        """The mover's chance after each of `moves` of the decision `state`."""
+        mover = state.to_move
+        assert mover is not None
+        return self.values([state.play(move) for move in moves], mover)
+
+    def roll_values(self, state: S, seat: int) -> list[float]:
+        """`seat`'s chance after each roll of the chance node `state`, in the order of
+        `state.chance_outcomes()`."""
+        return self.values([state.apply_chance(roll) for roll, _ in state.chance_outcomes()], seat)
+
+    def roll_mean(self, state: S, seat: int) -> float:
+        """The mean of `roll_values`, each weighted by its roll's chance."""
+        mean = 0.0
+        outcomes = state.chance_outcomes()
+        for (_, chance), value in zip(outcomes, self.roll_values(state, seat), strict=True):
+            mean += chance * value
+        return mean
+
+    def luck(self, state: S, rolled: S, seat: int) -> float:
+        """What the roll that made `rolled` of the chance node `state` gains `seat`: the
+        value of `rolled` less the mean of every roll's (so the luck's own mean is zero,
+        whatever the values)."""
+        return self.values([rolled], seat)[0] - self.roll_mean(state, seat)
+
+
 class Game(ABC, Generic[S, M]):
     """One game: its rulesets, start positions, notation and rendering; `S` is its state
     class and `M` its move. Code that finds a game by name (`get_game`) holds a
@@ -309,6 +352,12 @@ class Game(ABC, Generic[S, M]):
 
     def play_text(self, state: S, text: str) -> S:
         return self.read_move(state, text)[1]
+
+    def reference(self, spec: str | None = None) -> Reference[S, M] | None:
+        """The reference `referee analyse` measures play by, from its spec (`name:key=value,
+        ...`; None: the game's default); None when the game has none. A spec the game does not
+        know raises a GameError."""
+        return None
 
 
 def chance_children(state: S) -> list[S]:

@@ -143,6 +143,7 @@ def base_args(path: tuple[str, ...], where: Path) -> list[str]:
         "openings": ["-g", "trax"],
         "select": [str(THAX)],
         "stats": [str(THAX)],
+        "analyse": [str(THAX)],
         "tournament run": ["--out", str(where / "new"), "-g", "thax", "--bots", "random,greedy"],
         "tournament resume": [tournament],
         "tournament status": [tournament],

@@ -6,7 +6,14 @@ from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from referee.games.agent import Bot
-from referee.games.base import DemoSetup, Game, NotationError, Ruleset, RulesetError
+from referee.games.base import (
+    DemoSetup,
+    Game,
+    NotationError,
+    Reference,
+    Ruleset,
+    RulesetError,
+)
 from referee.games.takhteh import notation, position_id, render
 from referee.games.takhteh.rules import (
     NO_MOVE,
@@ -114,6 +121,12 @@ class TakhtehGame(Game[TakhtehState, TakhtehMove]):
 
     def render_svg(self, state: TakhtehState, before: TakhtehState | None = None) -> str:
         return render.render_svg(state, before)
+
+    def reference(self, spec: str | None = None) -> Reference[TakhtehState, TakhtehMove]:
+        """`tdnet:depth=0`, the network's chance of winning (takhteh/reference.py)."""
+        from referee.games.takhteh.reference import reference
+
+        return reference(spec)
 
     def bots(self) -> dict[str, type[Bot[TakhtehState, TakhtehMove]]]:
         # The bots load when a tournament asks for them: the rules serve `moves`, `perft`

@@ -6,7 +6,7 @@ from collections.abc import Hashable
 from typing import ClassVar
 
 from referee.games.agent import Bot
-from referee.games.base import DemoSetup, Game, GameError, NotationError, Ruleset
+from referee.games.base import DemoSetup, Game, GameError, NotationError, Reference, Ruleset
 from referee.games.thai import fen, notation, render
 from referee.games.thai.geometry import BLACK, WHITE
 from referee.games.thai.rules import ThaiMove, ThaiState, check_position
@@ -79,6 +79,12 @@ class ThaiGame(Game[ThaiState, ThaiMove]):
 
     def render_svg(self, state: ThaiState, before: ThaiState | None = None) -> str:
         return render.render_svg(state, before)
+
+    def reference(self, spec: str | None = None) -> Reference[ThaiState, ThaiMove]:
+        """`search:depth=4,scale=150`, the search bot's score (thai/reference.py)."""
+        from referee.games.thai.reference import reference
+
+        return reference(spec)
 
     def bots(self) -> dict[str, type[Bot[ThaiState, ThaiMove]]]:
         # The bots load when a tournament asks for them: the rules serve `moves`, `perft`

@@ -289,6 +289,17 @@ class SearchBot(Bot[ThaiState, ThaiMove]):
         self.info = MoveInfo(found.score, found.depth, self.nodes)
         return found.move
 
+    def score(self, state: ThaiState, depth: int) -> int:
+        """The score of `state` for its player to move, searched to `depth` plies with no time
+        limit and tables of its own: the same for a position however often it is asked (the
+        reference of `referee analyse`, reference.py)."""
+        self._deadline = float("inf")
+        self._draws = 0
+        self._table, self._old_table = {}, {}
+        self._killers = [[None, None] for _ in range(MAX_PLY + 1)]
+        self._history = ({}, {})
+        return self._search(state, depth, -WIN - 1, WIN + 1, 0)
+
     def _root(
         self,
         state: ThaiState,

@@ -6,7 +6,7 @@ from collections.abc import Collection, Hashable
 from typing import ClassVar
 
 from referee.games.agent import Bot
-from referee.games.base import DemoSetup, Game, NotationError, Ruleset
+from referee.games.base import DemoSetup, Game, NotationError, Reference, Ruleset
 from referee.games.thax import notation, render
 from referee.games.thax.rules import EMPTY_SIDE, PASS, SPACES, ThaxMove, ThaxState
 
@@ -73,6 +73,12 @@ class ThaxGame(Game[ThaxState, ThaxMove]):
 
     def render_svg(self, state: ThaxState, before: ThaxState | None = None) -> str:
         return render.render_svg(state, before)
+
+    def reference(self, spec: str | None = None) -> Reference[ThaxState, ThaxMove]:
+        """`exact`, the solved game (thax/reference.py)."""
+        from referee.games.thax.reference import reference
+
+        return reference(spec)
 
     def bots(self) -> dict[str, type[Bot[ThaxState, ThaxMove]]]:
         # The bots load when a tournament asks for them: the rules serve `moves`, `perft`

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -149,19 +150,25 @@ def unsolved_table() -> Path | None:
 def values() -> np.ndarray:
     """The solved values, computed once (about half a minute) and kept in the cache folder
     (computed at every start when there is none: no home folder to find one in)."""
+    return kept(CACHE_NAME, solve)
+
+
+def kept(name: str, compute: Callable[[], np.ndarray]) -> np.ndarray:
+    """The table `compute` gives, kept in the cache folder as `name`: read from there when it
+    is there, else computed and written (computed at every call without a cache folder)."""
     folder = cache_folder()
     if folder is None:
-        return solve()
+        return compute()
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / CACHE_NAME
+    path = folder / name
     # Tournament workers may all ask at once: one computes, the others wait for its file.
-    with (folder / (CACHE_NAME + ".lock")).open("w") as lock:
+    with (folder / (name + ".lock")).open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if path.exists():
             table: np.ndarray = np.load(path)
             if table.shape == (POSITIONS,):
                 return table
-        table = solve()
+        table = compute()
         temporary = path.with_suffix(".tmp.npy")
         np.save(temporary, table)
         os.replace(temporary, path)

@@ -11,6 +11,7 @@ from referee.games.base import (
     Game,
     IllegalMove,
     NotationError,
+    Reference,
     Ruleset,
     RulesetError,
 )
@@ -85,6 +86,12 @@ class TraxGame(Game[TraxState, TraxMove]):
 
     def render_svg(self, state: TraxState, before: TraxState | None = None) -> str:
         return render.render_svg(state, before)
+
+    def reference(self, spec: str | None = None) -> Reference[TraxState, TraxMove]:
+        """`search:depth=1,scale=20`, the search bot's score (trax/reference.py)."""
+        from referee.games.trax.reference import reference
+
+        return reference(spec)
 
     def bots(self) -> dict[str, type[Bot[TraxState, TraxMove]]]:
         # The bots load when a tournament asks for them: the rules serve `moves`, `perft`

@@ -199,6 +199,18 @@ class TraxSearchBot(_TimedSearch):
         self.info = _info(found, self.nodes)
         return state.move_at(*found.move)
 
+    def score(self, state: TraxState, depth: int) -> float:
+        """The score of `state` for its side to move, searched to `depth` moves with no time
+        limit (the reference of `referee analyse`, reference.py). The outlooks of the
+        positions met are kept from call to call (up to KEPT_OUTLOOKS): an outlook depends on
+        its position alone, and the searches of the moves of one position, and of the next
+        turns, meet the same positions again and again."""
+        self._deadline = float("inf")
+        if len(self._outlooks) > KEPT_OUTLOOKS:
+            self._outlooks = {}
+        # The full window makes the score exact, whatever order the history puts moves in.
+        return self._negamax(state, depth, -WIN - 1, WIN + 1, 0)
+
     def _root(
         self,
         state: TraxState,
@@ -497,6 +509,8 @@ def _gone(after: TraxState, threat: Move, attack: int) -> bool:
     return not probe(after, key, tile).result & attack
 
 
+KEPT_OUTLOOKS = 10_000
+"""The most outlooks `score` keeps (some ten kilobytes each) before it starts again."""
 EXTENSION = 4
 """Forced replies are followed this many plies beyond the depth of the iteration."""
 NARROW = 1e-6
