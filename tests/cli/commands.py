@@ -131,7 +131,7 @@ def base_args(path: tuple[str, ...], where: Path) -> list[str]:
     return {
         "validate": [str(THAX)],
         "schema": ["--out", str(where / "schemas")],
-        "convert": [str(THAX), str(where / "out.pdn")],
+        "convert": [str(THAX), str(where / "out.json")],
         "moves": ["--record", str(THAX)],
         "perft": ["-g", "thax", "--depth", "1"],
         "bots": [],
@@ -148,7 +148,7 @@ def base_args(path: tuple[str, ...], where: Path) -> list[str]:
         "tournament resume": [tournament],
         "tournament status": [tournament],
         "tournament repair": [tournament],
-        "tournament extend": [tournament],
+        "tournament extend": [tournament, "--rounds", "2"],
     }[" ".join(path)]
 
 
