@@ -1,8 +1,10 @@
 """The premises of the benchmark scripts: a rebuilt state is the same position with nothing
-worked out yet, the anchors count the work they did, the summary is the median and range."""
+worked out yet, the anchors count the work they did, the summary is the median and range, a
+pair score sums a seat-swapped pair and the games needed give a 10 Elo interval."""
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import statistics
@@ -16,8 +18,12 @@ from common import spread
 from engines import fresh, playout, start_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from luck_variance import ELO_HALF_WIDTH, Z, games_needed, pair_scores
 
+from referee.analysis.run import analyse_files
 from referee.games import GAME_NAMES, get_game
+from referee.tournament.config import BotEntry, build_config
+from referee.tournament.runner import run_tournament
 
 
 @settings(max_examples=12, deadline=None)
@@ -82,3 +88,55 @@ def test_the_side_by_side_comparison_runs_against_a_checkout_and_refuses_others(
     assert refused.stderr.strip() == (
         f"{tmp_path}: not a checkout of referee (no referee/validator/check.py)"
     )
+
+
+def _elo(score: float) -> float:
+    return -400 * math.log10(1 / score - 1)
+
+
+@settings(max_examples=50, deadline=None)
+@given(score=st.floats(0.05, 0.95), pair_sd=st.floats(0.05, 1.4))
+def test_the_games_needed_give_a_ten_elo_interval(score: float, pair_sd: float) -> None:
+    """With the games given, 1.96 standard errors of the per-game score span 10 Elo on the
+    logistic curve itself (to the first order the formula takes), and a pair fewer would not."""
+    games = games_needed(score, pair_sd)
+    assert games is not None and games % 2 == 0
+    pairs = games // 2
+
+    def half_width(pairs: int) -> float:
+        error = Z * pair_sd / 2 / math.sqrt(pairs)
+        return (_elo(min(score + error, 1 - 1e-12)) - _elo(max(score - error, 1e-12))) / 2
+
+    assert half_width(pairs) == pytest.approx(ELO_HALF_WIDTH, rel=0.02, abs=0.5) or pairs == 1
+    assert half_width(pairs) <= ELO_HALF_WIDTH * 1.02
+    if pairs > 1:
+        error = Z * pair_sd / 2 / math.sqrt(pairs - 1)
+        slope = 400 / (math.log(10) * score * (1 - score))
+        assert error * slope > ELO_HALF_WIDTH
+    assert games_needed(0.0, pair_sd) is None and games_needed(1.0, pair_sd) is None
+
+
+def test_pair_scores_sum_each_seat_swapped_pair(tmp_path: Path) -> None:
+    """A THAX tournament's analyses, in any order: a row per pair, the sums of the bot's two
+    results and adjusted results; a pair short of a game is refused."""
+    config = build_config(
+        game="thax",
+        bots=[BotEntry(name="greedy", spec="greedy"), BotEntry(name="random", spec="random")],
+        games_per_pair=8,
+        seed="pairs",
+    )
+    run_tournament(tmp_path / "t", config, concurrency=1, verify="none")
+    analyses = list(analyse_files([str(tmp_path / "t" / "games.jsonl")], None))
+    plain, adjusted = pair_scores(reversed(analyses), "random")
+    by_number = {analysis.key[2]: analysis for analysis in analyses if analysis.key}
+    for pair in range(4):
+        games = [by_number[2 * pair], by_number[2 * pair + 1]]
+        assert [game.players.index("random") for game in games] == [1, 0]
+        first, second = (game.result for game in games)
+        assert first is not None and second is not None
+        assert plain[pair] == first[1] + second[0]
+        first, second = (game.adjusted for game in games)
+        assert first is not None and second is not None
+        assert adjusted[pair] == pytest.approx(first[1] + second[0])
+    with pytest.raises(ValueError, match="not two seat-swapped games"):
+        pair_scores(analyses[1:], "random")
