@@ -15,7 +15,7 @@ from referee.bounds import MAX_JOBS
 from referee.cli.output import echo, fail
 
 if TYPE_CHECKING:
-    from referee.cli.progress import GameProgress
+    from referee.cli.progress import FileProgress
 
 # The choices are the registry's names (mypy sees no member of an enum made from them).
 AnalysisFormat = StrEnum(  # type: ignore[misc]
@@ -99,7 +99,7 @@ def analyse(
             show(line)
 
 
-def _progress(files: int, prose: bool, stack: ExitStack) -> GameProgress | None:
+def _progress(files: int, prose: bool, stack: ExitStack) -> FileProgress | None:
     """A display of the games analysed, on a terminal only, and not while the output goes to a
     pipe (whose reader writes it to the terminal out of step) or lines for other tools go to
     the terminal (printed as they are, not above the display)."""
@@ -107,9 +107,9 @@ def _progress(files: int, prose: bool, stack: ExitStack) -> GameProgress | None:
 
     if not sys.stderr.isatty() or piped(sys.stdout) or not (prose or not sys.stdout.isatty()):
         return None
-    from referee.cli.progress import GameProgress
+    from referee.cli.progress import FileProgress
 
-    return stack.enter_context(GameProgress(files))
+    return stack.enter_context(FileProgress(files, games=True))
 
 
 def register(app: typer.Typer) -> None:

@@ -206,14 +206,16 @@ def stopped_message(directory: Path, stored: int) -> str:
 
 
 class FileProgress(_Live):
-    """Files checked so far, shown on a terminal only and gone when done."""
+    """Files done so far (with `games`, also the games done in them: analyse), shown on a
+    terminal only and gone when done."""
 
-    def __init__(self, files: int, enabled: bool = True) -> None:
+    def __init__(self, files: int, enabled: bool = True, games: bool = False) -> None:
         console = Console(stderr=True)
         self.progress = Progress(
-            TextColumn("[bold]files"),
+            TextColumn("[bold]{task.fields[games]}" if games else "[bold]files"),
             BarColumn(bar_width=30),
             MofNCompleteColumn(),
+            *([TextColumn("files")] if games else []),
             TimeElapsedColumn(),
             console=console,
             disable=not (enabled and console.is_terminal),
@@ -221,39 +223,8 @@ class FileProgress(_Live):
             redirect_stdout=False,
             redirect_stderr=False,
         )
-        self.task = self.progress.add_task("files", total=files)
-        self.current: str | None = None
-
-    def __enter__(self) -> Self:
-        self.show()
-        return self
-
-    def seen(self, file: str) -> None:
-        if file != self.current:
-            if self.current is not None:
-                self.progress.advance(self.task)
-            self.current = file
-
-
-class GameProgress(_Live):
-    """Games analysed so far and the files they came from, shown on a terminal only and gone
-    when done."""
-
-    def __init__(self, files: int) -> None:
-        console = Console(stderr=True)
-        self.progress = Progress(
-            TextColumn("[bold]{task.fields[games]}"),
-            BarColumn(bar_width=30),
-            MofNCompleteColumn(),
-            TextColumn("files"),
-            TimeElapsedColumn(),
-            console=console,
-            disable=not console.is_terminal,
-            transient=True,
-            redirect_stdout=False,
-            redirect_stderr=False,
-        )
         self.task = self.progress.add_task("files", total=files, games="")
+        self.counting = games
         self.games = 0
         self.current: str | None = None
 
@@ -262,10 +233,11 @@ class GameProgress(_Live):
         return self
 
     def seen(self, file: str) -> None:
-        """One game of `file` done."""
+        """A file, or with `games` one game of it, done."""
         if file != self.current:
             if self.current is not None:
                 self.progress.advance(self.task)
             self.current = file
-        self.games += 1
-        self.progress.update(self.task, games=plural(self.games, "game"))
+        if self.counting:
+            self.games += 1
+            self.progress.update(self.task, games=plural(self.games, "game"))
