@@ -1,20 +1,24 @@
 """The `referee` command: a thin layer that parses arguments and calls the library.
 
 The command modules import the library inside their functions, so that `referee --help` and
-the engine tools start without pandas, matplotlib, numpy or dask (benchmarks/startup.py).
+the engine tools start without pandas, matplotlib, numpy or dask (benchmarks/startup.py). A
+command given by name is built alone (`main`): typer turns every registered command into
+click's objects at each start, which took a quarter of the start of every command when all
+of them were built.
 """
 
 from __future__ import annotations
 
+import importlib
 import io
 import os
 import sys
+from collections.abc import Sequence
 from typing import Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
 
-from referee.cli import analyse, archive, engine, openings, ratings, records, report, tournament
 from referee.cli.output import USAGE, fail, one_line_warnings, user_error
 from referee.cli.usage import name_metavars, usage_message
 from referee.errors import RefereeError
@@ -60,18 +64,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-app = typer.Typer(
-    name="referee",
-    cls=RefereeGroup,
-    help="Game records, a validator, bot tournaments and rating tables for "
-    "THAX, Takhteh, Trax and Thai checkers.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
-
-
-@app.callback()
 def _root(
     version: Annotated[
         bool,
@@ -83,14 +75,64 @@ def _root(
     pass
 
 
-records.register(app)
-engine.register(app)
-tournament.register(app)
-ratings.register(app)
-report.register(app)
-openings.register(app)
-archive.register(app)
-analyse.register(app)
+MODULES = ("records", "engine", "tournament", "ratings", "report", "openings", "archive", "analyse")
+"""The modules of `referee.cli` that register commands, in the order the help lists them."""
+
+COMMAND_MODULES = {
+    "validate": "records",
+    "schema": "records",
+    "convert": "records",
+    "moves": "engine",
+    "perft": "engine",
+    "bots": "engine",
+    "tournament": "tournament",
+    "demo": "tournament",
+    "ratings": "ratings",
+    "export": "ratings",
+    "report": "report",
+    "show": "report",
+    "openings": "openings",
+    "select": "archive",
+    "stats": "archive",
+    "analyse": "analyse",
+}
+"""The module that registers each command (a test holds it to what the modules register)."""
+
+
+def build_app(modules: Sequence[str] = MODULES) -> typer.Typer:
+    """The command line with the commands of `modules`."""
+    built = typer.Typer(
+        name="referee",
+        cls=RefereeGroup,
+        help="Game records, a validator, bot tournaments and rating tables for "
+        "THAX, Takhteh, Trax and Thai checkers.",
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+    built.callback()(_root)
+    for module in modules:
+        importlib.import_module(f"referee.cli.{module}").register(built)
+    return built
+
+
+def wanted_modules(args: Sequence[str], environ: dict[str, str]) -> tuple[str, ...]:
+    """The modules a command line needs: its command's alone, or every one for what lists or
+    may suggest them all (the root's help and options, no command, a name that is no command,
+    shell completion)."""
+    completing = any(name.startswith("_") and name.endswith("_COMPLETE") for name in environ)
+    if args and args[0] in COMMAND_MODULES and not completing:
+        return (COMMAND_MODULES[args[0]],)
+    return MODULES
+
+
+def __getattr__(name: str) -> Any:
+    # `app`, every command (what tests and programs that drive the command line import),
+    # built on first use rather than at each start.
+    if name == "app":
+        globals()["app"] = made = build_app()
+        return made
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> NoReturn:
@@ -104,7 +146,7 @@ def main() -> NoReturn:
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
     try:
-        app()
+        build_app(wanted_modules(sys.argv[1:], dict(os.environ)))()
     except BrokenPipeError:
         # The reader of our output went away (`referee moves ... | head`): stop quietly, and
         # keep Python from complaining again while it flushes stdout on exit.

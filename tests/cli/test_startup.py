@@ -6,6 +6,14 @@ import subprocess
 import sys
 
 import pytest
+import typer
+import typer.main
+from hypothesis import given
+from hypothesis import strategies as st
+from typer.core import TyperGroup
+from typer.testing import CliRunner
+
+from referee.cli.app import COMMAND_MODULES, MODULES, build_app, wanted_modules
 
 HEAVY = ("pandas", "matplotlib", "numpy", "dask", "distributed")
 
@@ -30,7 +38,7 @@ def loaded(args: list[str], body: str = "from referee.cli.app import main; main(
 
 
 def test_importing_the_app_loads_no_heavy_library() -> None:
-    assert loaded([], body="import referee.cli.app") == []
+    assert loaded([], body="from referee.cli.app import app") == []
 
 
 @pytest.mark.parametrize(
@@ -110,3 +118,49 @@ def test_shell_completion_is_offered_and_completes_commands() -> None:
 
     assert complete("referee tourn") == ["tournament"]
     assert set(complete("referee tournament run --ga")) == {"--game", "--games-per-pair"}
+
+
+def _commands(app: typer.Typer) -> list[str]:
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    return list(group.commands)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_each_command_is_built_with_the_module_that_registers_it(module: str) -> None:
+    named = sorted(name for name, owner in COMMAND_MODULES.items() if owner == module)
+    assert sorted(_commands(build_app([module]))) == named
+
+
+def test_the_whole_app_lists_every_command_once() -> None:
+    assert sorted(_commands(build_app())) == sorted(COMMAND_MODULES)
+
+
+@pytest.mark.parametrize("command", sorted(COMMAND_MODULES))
+def test_a_command_built_alone_reads_as_in_the_whole_app(command: str) -> None:
+    alone = CliRunner().invoke(build_app([COMMAND_MODULES[command]]), [command, "--help"])
+    whole = CliRunner().invoke(build_app(), [command, "--help"])
+    assert alone.exit_code == whole.exit_code == 0
+    assert alone.output == whole.output
+
+
+def test_a_command_loads_its_own_module_alone() -> None:
+    modules = referee_modules(["perft", "--game", "thax", "--depth", "1"])
+    command_modules = {name for name in modules if name.startswith("referee.cli.")}
+    assert "referee.cli.engine" in command_modules
+    assert command_modules.isdisjoint(
+        {f"referee.cli.{module}" for module in MODULES} - {"referee.cli.engine"}
+    )
+
+
+@given(
+    st.lists(st.sampled_from([*COMMAND_MODULES, "--help", "--version", "valdate", "-", "x"])),
+    st.booleans(),
+)
+def test_the_command_line_builds_its_command_or_all(args: list[str], completing: bool) -> None:
+    environ = {"_REFEREE_COMPLETE": "bash_complete"} if completing else {}
+    wanted = wanted_modules(args, environ)
+    if args and args[0] in COMMAND_MODULES and not completing:
+        assert wanted == (COMMAND_MODULES[args[0]],)
+    else:
+        assert wanted == MODULES
