@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 import unicodedata
+from collections.abc import Iterable
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """The first characters that make a spreadsheet read a cell as a formula (OWASP, CSV
@@ -92,3 +93,8 @@ def markdown_cell(text: str) -> str:
     and a backslash or a `|` escaped so that neither ends the cell."""
     shown = html.escape(printable(text), quote=False)
     return shown.replace("\\", "\\\\").replace("|", "\\|")
+
+
+def markdown_row(cells: Iterable[str]) -> str:
+    """A Markdown table's row, each cell a `markdown_cell`."""
+    return "| " + " | ".join(markdown_cell(cell) for cell in cells) + " |"

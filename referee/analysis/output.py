@@ -18,7 +18,7 @@ import msgspec
 
 from referee.analysis.summary import GameAnalysis, SeatSummary
 from referee.analysis.turns import TurnAnalysis
-from referee.escaping import csv_cell, markdown_cell, printable, printable_json
+from referee.escaping import csv_cell, markdown_row, printable, printable_json
 
 WORST_SHOWN = 10
 """The largest errors listed after the tables."""
@@ -298,11 +298,8 @@ class CsvWriter(Writer):
 class MarkdownWriter(Writer):
     """The tables in Markdown: the games, the players, the largest errors."""
 
-    def _row(self, cells: list[str]) -> str:
-        return "| " + " | ".join(markdown_cell(cell) for cell in cells) + " |"
-
     def _head(self, columns: tuple[str, ...]) -> list[str]:
-        return [self._row(list(columns)), "|" + "|".join(" --- " for _ in columns) + "|"]
+        return [markdown_row(list(columns)), "|" + "|".join(" --- " for _ in columns) + "|"]
 
     def head(self) -> list[str]:
         return ["## Games", "", *self._head(("file", "reference", *GAME_COLUMNS))]
@@ -311,17 +308,17 @@ class MarkdownWriter(Writer):
         super().game(analysis)
         first = [analysis.file, analysis.engine, str(analysis.game_number)]
         return [
-            self._row([*(first if seat == 0 else ["", "", ""]), *row])
+            markdown_row([*(first if seat == 0 else ["", "", ""]), *row])
             for seat, row in enumerate(seat_rows(analysis))
         ]
 
     def tail(self) -> list[str]:
         lines = ["", "## Players", "", *self._head(PLAYER_COLUMNS)]
-        lines += [self._row(row) for row in self.totals.player_rows()]
+        lines += [markdown_row(row) for row in self.totals.player_rows()]
         worst = self.totals.worst_rows()
         if worst:
             lines += ["", "## Largest errors", "", *self._head(WORST_COLUMNS)]
-            lines += [self._row(row) for row in worst]
+            lines += [markdown_row(row) for row in worst]
         return lines
 
 

@@ -21,7 +21,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from referee.escaping import csv_cell, markdown_cell, printable, printable_json
+from referee.escaping import csv_cell, markdown_cell, markdown_row, printable, printable_json
 from referee.ratings.formats import RATING_OUTPUTS
 from referee.ratings.standings import FORFEIT_REASONS
 from referee.ratings.table import STANDINGS_COLUMNS, RatingTable
@@ -170,10 +170,10 @@ def _rounded(table: RatingTable) -> pd.DataFrame:
 def _md_table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: frozenset[str]) -> str:
     align = ["---:" if header in right else ":---" for header in headers]
     lines = [
-        "| " + " | ".join(markdown_cell(h) for h in headers) + " |",
+        markdown_row(headers),
         "| " + " | ".join(align) + " |",
     ]
-    lines += ["| " + " | ".join(markdown_cell(cell) for cell in row) + " |" for row in rows]
+    lines += [markdown_row(row) for row in rows]
     return "\n".join(lines)
 
 
