@@ -5,7 +5,8 @@ those that read it cannot disagree (imports nothing of referee: every layer may 
 A tournament folder (docs/tournaments.md) holds TOURNAMENT_FILE and GAMES_FILE, the folders
 SPOOL_FOLDER, BOTS_FOLDER, LOGS_FOLDER and SCRATCH_FOLDER while or after games are played,
 LOCK_FILE while a process plays it, REJECTED_FILE and REJECTED_NOTES after a repair, and
-FAILED_START_FILE after a program could not start; REPORT_FILE is the report written into it.
+FAILED_START_FILE after a program could not start, ANALYSIS_FILE when its SPRT is
+luck-adjusted; REPORT_FILE is the report written into it.
 File names made from names a user chose are `file_names.file_stem`'s.
 """
 
@@ -39,6 +40,9 @@ LOGS_FOLDER = "logs"
 """The programs' stderr logs, `NAME.stderr.log` each."""
 SCRATCH_FOLDER = "scratch"
 """The working folder of the programs that name no `dir` of their own."""
+ANALYSIS_FILE = "analysis.jsonl"
+"""A luck-adjusted tournament's analysis of each stored game, a line each as `referee analyse
+--out` writes them (`analysis.stored`), appended as games are stored."""
 REPORT_FILE = "report.html"
 """The report of a tournament folder, in it; of several inputs or of standard input, in the
 current folder."""

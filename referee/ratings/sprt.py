@@ -24,6 +24,18 @@ from the first result on.
 Elo is logistic Elo: a score of `1 / (1 + 10^(-elo / 400))`, as fishtest, cutechess-cli and
 fastchess read it by default.
 
+A luck-adjusted test (`--luck-adjusted`, docs/ratings.md) counts the same pairs by a
+continuous score instead: A's two luck-adjusted results (each its result less its own rolls'
+luck plus its opponent's, referee.analysis), per game. Those scores have no five outcomes
+to count, so the model is normal: the pair scores are independent, with a mean (the score
+each hypothesis gives) and a variance not known. The generalized likelihood ratio of a normal
+model with its variance unknown is `(n / 2) log(V0 / V1)`, `Vk` the mean square of the pair
+scores about hypothesis k's score (its variance's maximum-likelihood estimate under that
+hypothesis): `normal_llr`. It needs the pair scores' count, sum and sum of squares only
+(`PairMoments`). A normal model fits a mean of many pairs whatever the scores' own
+distribution (the central limit theorem); so that the variance is not read from a handful of
+pairs, the test counts nothing before MIN_NORMAL_PAIRS pairs.
+
 Every function takes counts with any number of leading axes, so that one call can run
 thousands of simulated tests at once.
 """
@@ -47,6 +59,9 @@ TRINOMIAL_SCORES = np.array([0.0, 0.5, 1.0])
 EMPTY_CELL = 1e-3
 """The count given to an outcome never seen (fishtest's regularisation)."""
 _NEWTON_STEPS = 200
+MIN_NORMAL_PAIRS = 10
+"""A luck-adjusted test's LLR is 0 before this many pairs: the variance of two or three pair
+scores can be near 0 by chance, and their LLR would then be as large as it likes."""
 
 Decision = Literal["H0", "H1"]
 
@@ -188,6 +203,63 @@ def llr(spec: SprtSpec, pentanomial: np.ndarray, trinomial: np.ndarray | None = 
 
 
 @dataclass(frozen=True)
+class PairMoments:
+    """The luck-adjusted pair scores of a test (A's score per game over a pair), as the normal
+    model needs them: their count, sum and sum of squares (arrays of any one shape, one entry
+    a test)."""
+
+    count: np.ndarray
+    total: np.ndarray
+    squares: np.ndarray
+
+    @staticmethod
+    def of(scores: np.ndarray) -> PairMoments:
+        """The moments of the scores along the last axis."""
+        scores = np.asarray(scores, dtype=float)
+        return PairMoments(
+            np.full(scores.shape[:-1], scores.shape[-1], dtype=float),
+            scores.sum(axis=-1),
+            (scores**2).sum(axis=-1),
+        )
+
+    def add(self, score: float) -> PairMoments:
+        """These moments and one score more (a test's: 0-d arrays)."""
+        return PairMoments(self.count + 1, self.total + score, self.squares + score * score)
+
+
+def normal_llr(spec: SprtSpec, moments: PairMoments) -> np.ndarray:
+    """The LLR of H1 against H0 under the normal model of pair scores with an unknown
+    variance: (n / 2) log(V0 / V1), Vk the mean square of the scores about hypothesis k's
+    score; 0 before MIN_NORMAL_PAIRS pairs."""
+    n = np.asarray(moments.count, dtype=float)
+    s0, s1 = float(logistic_score(spec.elo0)), float(logistic_score(spec.elo1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean, square = moments.total / n, moments.squares / n
+        v0 = square - 2 * s0 * mean + s0 * s0
+        v1 = square - 2 * s1 * mean + s1 * s1
+        ratio = n / 2 * np.log(np.maximum(v0, 1e-300) / np.maximum(v1, 1e-300))
+    return np.where(n >= MIN_NORMAL_PAIRS, ratio, 0.0)
+
+
+def normal_estimate(moments: PairMoments) -> EloEstimate:
+    """A's Elo advantage from the mean of its pair scores, with the 95% interval of that mean
+    (the pair scores' sample standard deviation over the square root of their count)."""
+    n = float(moments.count)
+    if n == 0:
+        return EloEstimate(math.nan, -math.inf, math.inf)
+    mean = float(moments.total) / n
+    variance = max(float(moments.squares) / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    se = math.sqrt(variance / n)
+    # The mean of adjusted scores may leave [0, 1] by chance: its Elo is then infinite.
+    clipped = min(max(mean, 0.0), 1.0)
+    return EloEstimate(
+        float(logistic_elo(clipped)),
+        float(logistic_elo(min(max(mean - 1.959964 * se, 0.0), 1.0))),
+        float(logistic_elo(min(max(mean + 1.959964 * se, 0.0), 1.0))),
+    )
+
+
+@dataclass(frozen=True)
 class EloEstimate:
     """A's Elo advantage estimated from the counts, with a 95% interval."""
 
@@ -234,6 +306,8 @@ class SprtState:
     pairs: int
     singles: int
     estimate: EloEstimate
+    luck_adjusted: bool = False
+    """Whether the pairs are scored by their luck-adjusted results (`normal_llr`)."""
 
     @property
     def decision(self) -> Decision | None:
@@ -252,8 +326,9 @@ class SprtState:
         (406 pairs); Elo +12.3 [+4.1, +20.6]`."""
         verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision"}[self.decision]
         est = self.estimate
+        adjusted = " (luck-adjusted)" if self.luck_adjusted else ""
         return (
-            f"SPRT {self.spec.text()}: LLR {self.llr:.2f} "
+            f"SPRT {self.spec.text()}{adjusted}: LLR {self.llr:.2f} "
             f"[{self.spec.lower:.2f}, {self.spec.upper:.2f}] {verdict} after {self.counted()}; "
             f"Elo {est.elo:+.1f} [{est.lower:+.1f}, {est.upper:+.1f}]"
         )
@@ -275,6 +350,18 @@ def sprt_state(
         int(pentanomial.sum()),
         int(tri.sum()),
         elo_estimate(pentanomial, tri),
+    )
+
+
+def normal_state(spec: SprtSpec, moments: PairMoments) -> SprtState:
+    """A luck-adjusted test after these pair scores (one test: 0-d moments)."""
+    return SprtState(
+        spec,
+        float(normal_llr(spec, moments)),
+        int(moments.count),
+        0,
+        normal_estimate(moments),
+        luck_adjusted=True,
     )
 
 
