@@ -27,6 +27,7 @@ from referee.path_names import STDIN, STDIN_NAME
 from referee.records.formats import detect_stream
 from referee.records.io import Loaded
 from referee.records.keys import game_key
+from referee.records.model import Record
 from referee.records.replay import ReplayError, game_of
 
 
@@ -58,30 +59,42 @@ class Engines:
 def analyse_loaded(file: str, loaded: Loaded, engines: Engines) -> GameAnalysis:
     """The analysis of one game read from `file`; AnalysisError, at its line, if it cannot be
     read, replayed or analysed."""
-    line = loaded.line or None
-    where = f"game {loaded.number}"
     record = loaded.record
     if record is None:
         error = loaded.error
         assert error is not None
-        raise AnalysisError(f"{where}: {error.message} [{error.code}]", path=file, line=line)
+        raise AnalysisError(
+            f"game {loaded.number}: {error.message} [{error.code}]",
+            path=file,
+            line=loaded.line or None,
+        )
+    return analyse_record(record, engines, file=file, number=loaded.number, line=loaded.line)
+
+
+def analyse_record(
+    record: Record, engines: Engines, *, file: str = "", number: int = 1, line: int = 0
+) -> GameAnalysis:
+    """The analysis of a game's record (game `number` of `file`, at `line`: where messages
+    and the analysis say it is); AnalysisError if it cannot be replayed or analysed."""
+    where = f"game {number}"
+    path, at = file or None, line or None
     try:
         game = game_of(record)
         reference = engines.reference(game)
         opening, turns = analyse_turns(record, game, reference)
     except (AnalysisError, GameError) as error:  # no reference, or not the one asked for
-        raise AnalysisError(f"{error.message}", code=error.code, path=file, line=line) from None
+        raise AnalysisError(f"{error.message}", code=error.code, path=path, line=at) from None
     except ReplayError as error:
         if error.turn is not None:
             where += f", turn {error.turn + 1}"
         raise AnalysisError(
-            f"{where}: {error.message} [{error.code}]", path=file, line=line
+            f"{where}: {error.message} [{error.code}]", path=path, line=at
         ) from None
     first, second = record.players
     return GameAnalysis(
         file=file,
-        game_number=loaded.number,
-        line=loaded.line,
+        game_number=number,
+        line=line,
         key=game_key(record),
         game=record.game,
         engine=reference.spec,
@@ -114,14 +127,20 @@ def analyse_file(file: str, engines: Engines) -> Iterator[GameAnalysis]:
         yield from analyse_stream(stream, escaped(file), engines)
 
 
-_worker_engines: dict[str | None, Engines] = {}
-"""A worker process's references, kept from file to file."""
+_engines: dict[str | None, Engines] = {}
+"""This process's references by spec, kept from file to file and game to game (a forked
+worker starts with those its parent made)."""
+
+
+def engines_for(spec: str | None) -> Engines:
+    """This process's references of the spec `spec` (None: each game's default)."""
+    return _engines.setdefault(spec, Engines(spec))
 
 
 def _whole_file(file: str, spec: str | None) -> tuple[list[GameAnalysis], str | None]:
     """In a worker: a file's analyses, and the error that stopped them (as its one line: an
     error's own fields do not cross the process boundary)."""
-    engines = _worker_engines.setdefault(spec, Engines(spec))
+    engines = engines_for(spec)
     found: list[GameAnalysis] = []
     try:
         found.extend(analyse_file(file, engines))

@@ -118,6 +118,15 @@ class StoredAnalysis(msgspec.Struct, frozen=True):
 _DECODE = msgspec.json.Decoder(StoredAnalysis).decode
 
 
+def decode_analysis(raw: bytes) -> StoredAnalysis:
+    """One line's analysis; msgspec.DecodeError, or ValueError saying what no type says."""
+    stored = _DECODE(raw)
+    problem = stored.problem()
+    if problem is not None:
+        raise ValueError(problem)
+    return stored
+
+
 def read_analysis_file(path: Path) -> Iterator[StoredAnalysis]:
     """Every game's analysis in an analysis file, in order; AnalysisFileError at the first
     line that is not one (blank lines are skipped)."""

@@ -183,7 +183,9 @@ def _sprt_lines(paths: list[Path]) -> list[str]:
         try:
             info = store.load()
             state = (
-                sprt_status(info, store.tally(results=True).results) if info.config.sprt else None
+                sprt_status(info, store.tally(results=True).results, store.directory)
+                if info.config.sprt
+                else None
             )
         except (ConfigError, GameError):  # the table above is made; the test is extra
             continue

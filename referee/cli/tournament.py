@@ -375,6 +375,22 @@ def run(
             "--games-per-pair",
         ),
     ] = None,
+    luck_adjusted: Annotated[
+        bool,
+        typer.Option(
+            "--luck-adjusted",
+            help="THAX, Takhteh: the SPRT scores each pair by its games' luck-adjusted "
+            "results (docs/ratings.md), analysed as they end",
+        ),
+    ] = False,
+    engine: Annotated[
+        str | None,
+        typer.Option(
+            metavar="SPEC",
+            help="--luck-adjusted: the reference that values the rolls, as `referee analyse "
+            "--engine` takes it  [default: the game's own]",
+        ),
+    ] = None,
     concurrency: ConcurrencyOption = 1,
     dask: DaskOption = None,
     quiet: QuietOption = False,
@@ -425,6 +441,15 @@ def run(
     config = with_bot_options(config, bot_option or [], Path.cwd())
     if openings is not None:
         config = with_openings(config, openings, Path.cwd(), start=openings_start)
+    if engine is not None and not luck_adjusted:
+        fail("--engine goes with --luck-adjusted")
+    if luck_adjusted and config.sprt is None:
+        fail("--luck-adjusted scores an SPRT's pairs: give --sprt too")
+    if luck_adjusted or config.luck_adjusted is not None:
+        from referee.tournament.luck import with_luck_adjustment
+
+        # The reference as it writes itself, so that its analyses are found by its name.
+        config = with_luck_adjustment(config, engine or config.luck_adjusted)
     _run(out, config, concurrency, dask, quiet, keep_going=keep_going, verify=verify)
 
 
@@ -475,7 +500,7 @@ def status(
     echo(f"bots: {', '.join(bot.name for bot in config.bots)}")
     duplicates = list(tally.repeats.items())
     repeats = sum(count - 1 for _, count in duplicates)
-    test = stored_test(info, tally.results)
+    test = stored_test(info, tally.results, directory)
     decided = test is not None and test.decided_at is not None
     finished = (
         f"{tally.jobs} finished (the SPRT's cap: {total})"

@@ -214,7 +214,7 @@ def _about(paths: list[Path], files: list[Path], events: set[str | None]) -> tup
             f"seed {config.seed}; bots: {bots}."
         )
         if config.sprt is not None:
-            state = sprt_status(info, store.tally(results=True).results)
+            state = sprt_status(info, store.tally(results=True).results, store.directory)
             if state is not None:
                 facts.append(state.text())
     facts.append("Games from " + ", ".join(str(file) for file in files) + ".")

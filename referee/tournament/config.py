@@ -15,9 +15,11 @@ from pydantic import (
     Field,
     PlainSerializer,
     PlainValidator,
+    SerializerFunctionWrapHandler,
     ValidationError,
     field_serializer,
     field_validator,
+    model_serializer,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -260,6 +262,22 @@ class TournamentConfig(BaseModel):
     sprt: SprtField | None = Field(
         default=None, description="'elo0=0,elo1=5,alpha=0.05,beta=0.05': stop at a decision"
     )
+    luck_adjusted: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_NAME,
+        description="the SPRT scores pairs by their luck-adjusted results, by this reference "
+        "(`referee analyse --engine`)",
+    )
+
+    @model_serializer(mode="wrap")
+    def _without_unset_luck(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Written only when set: the configurations of every tournament before it, their
+        # files and their ids (a digest of the configuration), stay as they were.
+        data: dict[str, Any] = handler(self)
+        if self.luck_adjusted is None:
+            data.pop("luck_adjusted", None)
+        return data
 
     @model_validator(mode="after")
     def _coherent(self) -> TournamentConfig:
@@ -278,6 +296,8 @@ class TournamentConfig(BaseModel):
             )
         if self.sprt is not None and (len(self.bots) != 2 or self.pairing_system != "round-robin"):
             raise ValueError("an SPRT tests two bots: give exactly two, in a round robin")
+        if self.luck_adjusted is not None and self.sprt is None:
+            raise ValueError("--luck-adjusted scores an SPRT's pairs: give --sprt too")
         if self.openings is None and self.openings_start != 1:
             raise ValueError("--openings-start goes with --openings")
         if self.openings is not None:

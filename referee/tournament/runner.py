@@ -26,6 +26,7 @@ from referee.records.keys import GameKey, describe_key
 from referee.records.model import Reason
 from referee.tournament.config import TournamentConfig, with_environment, without_secrets
 from referee.tournament.executors import ExecutorFactory, process_pool, shutdown, stop_at_once
+from referee.tournament.luck import LuckBook, luck_reference_spec
 from referee.tournament.play import Scored, job_finished
 from referee.tournament.schedule import GameJob
 from referee.tournament.sequential import SprtTracker, wave_of
@@ -292,7 +293,15 @@ def _run_locked(
             damaged.add(stored.damage)
         if stored.key is not None:
             ledger.add(stored.key[2], stored.ending)
-    tracker = None if spec is None else SprtTracker(spec, info.pairs(), length)
+    luck = None
+    if info.config.luck_adjusted is not None:
+        # Checked before a game is played (a hand-edited configuration), and made here so
+        # that forked workers start with the reference's tables.
+        luck_reference_spec(info.config, info.config.luck_adjusted)
+        luck = LuckBook(directory, info.id, info.config.luck_adjusted).load(repair=True)
+        luck.complete(store.games_path)
+    adjusted = None if luck is None else luck.adjusted
+    tracker = None if spec is None else SprtTracker(spec, info.pairs(), length, adjusted)
     if tracker is not None:
         _look(tracker, ledger)
 
@@ -338,6 +347,7 @@ def _run_locked(
         tournament_id=info.id,
         config=playing,
         ledger=ledger,
+        luck=luck,
         summary=summary,
         options=options,
         progress=progress,
@@ -409,6 +419,8 @@ class _Run:
     tournament_id: str
     config: TournamentConfig
     ledger: Ledger
+    luck: LuckBook | None
+    """A luck-adjusted test's analyses, kept as games are stored."""
     summary: RunSummary
     options: RunOptions
     progress: Progress | None
@@ -537,7 +549,9 @@ class _Run:
         if not keyed:
             return
         played = [game for _, game in keyed]
-        _store(self.store, out, played, [key for key, _ in keyed], self.summary)
+        kept = _store(self.store, out, played, [key for key, _ in keyed], self.summary)
+        if self.luck is not None:
+            self.luck.add(kept)
         by_number: dict[int, list[PlayedGame]] = {}
         finished = set()
         for game in played:
@@ -601,9 +615,10 @@ def _store(
     played: list[PlayedGame],
     keys: list[GameKey],
     summary: RunSummary,
-) -> None:
+) -> list[PlayedGame]:
     """Append the games of a batch together (one sync), saying what is wrong with any that
-    the worker found invalid, at its place in the file."""
+    the worker found invalid, at its place in the file; the games stored (not those stored
+    before)."""
     lines = list(zip(keys, (game.line for game in played), strict=True))
     end = out.tell()  # where the batch's first line goes: the file's end
     refused = set(store.append_lines(out, lines))
@@ -629,3 +644,4 @@ def _store(
             result = parse_record_json(game.line).result
             detail = result.detail if result is not None else None
             summary.crashed[loser] = (detail or "").partition(": ")[2]
+    return kept

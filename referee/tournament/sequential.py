@@ -6,6 +6,10 @@ arrival: the test looks at the longest run of finished pairs from the first, and
 first of them after which the LLR is outside its bounds. So concurrency, batching and an
 interruption never change the decision or the pair it is made at.
 
+A luck-adjusted test (`luck_adjusted` in the configuration, luck.py) counts the same pairs in
+the same order, each by A's two luck-adjusted results (referee.ratings.sprt's normal model);
+the runner has every stored game analysed before it looks.
+
 The runner plays the schedule in waves of WAVE_PAIRS pairs, fixed by the pairs' numbers and not
 by the concurrency, and looks at the test after each wave: the games played are the waves up
 to the one holding the decision, whatever the concurrency, and a resumed run plays the same.
@@ -15,6 +19,7 @@ The pairs of that wave after the decision are played and stored, but not counted
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from referee.tournament.config import ConfigError
@@ -24,7 +29,8 @@ from referee.tournament.schedule import GameJob, Pairs
 if TYPE_CHECKING:
     import numpy as np
 
-    from referee.ratings.sprt import SprtSpec, SprtState
+    from referee.ratings.sprt import PairMoments, SprtSpec, SprtState
+    from referee.tournament.luck import Adjusted
     from referee.tournament.store import TournamentFile, TournamentStore
 
 WAVE_PAIRS = 16
@@ -40,13 +46,27 @@ class SprtTracker:
     works out each pair's jobs from the pair's number when it counts it: setting up a test of
     a million games lists none of them."""
 
-    def __init__(self, spec: SprtSpec, pairs: Pairs, match_length: int) -> None:
+    def __init__(
+        self,
+        spec: SprtSpec,
+        pairs: Pairs,
+        match_length: int,
+        adjusted: Mapping[int, Adjusted] | None = None,
+    ) -> None:
         import numpy as np
+
+        from referee.ratings.sprt import PairMoments
 
         self.spec = spec
         self.match_length = match_length
         self.pairs = pairs
         self.counts: np.ndarray = np.zeros(5)
+        """The pentanomial counts of the pairs counted (a plain test)."""
+        self.adjusted = adjusted
+        """A luck-adjusted test's adjusted results of the stored games, by job number (kept up
+        to date by the runner); None for a plain test."""
+        self.moments: PairMoments = PairMoments.of(np.zeros(0))
+        """The luck-adjusted pair scores counted (a luck-adjusted test)."""
         self.counted = 0
         """Pairs counted: the first `counted` pairs of the schedule."""
         self.decided_at: int | None = None
@@ -56,22 +76,29 @@ class SprtTracker:
         """Count the pairs that have finished since the last look, in schedule order, up to
         the first one not finished or the decision; `stored` holds the results of the stored
         games by job number (those of the pairs counted already may be dropped)."""
-        from referee.ratings.sprt import llr
+        from referee.ratings.sprt import llr, normal_llr
 
         while self.decided_at is None and self.counted < len(self.pairs):
             pair = self.pairs[self.counted]
             games = [stored.get(job.number, []) for job in pair]
             if not all(job_finished(g, self.match_length) for g in games):
                 return
-            points = 0
+            halves = []
             for job, results in zip(pair, games, strict=True):
                 half = self._half_points(job, results)
                 if half is None:
                     return
-                points += half
-            self.counts[points] += 1
+                halves.append(half)
             self.counted += 1
-            ratio = float(llr(self.spec, self.counts))
+            if self.adjusted is None:
+                self.counts[sum(halves)] += 1
+                ratio = float(llr(self.spec, self.counts))
+            else:
+                scores = [
+                    self._adjusted_score(job, half) for job, half in zip(pair, halves, strict=True)
+                ]
+                self.moments = self.moments.add(sum(scores) / len(scores))
+                ratio = float(normal_llr(self.spec, self.moments))
             if ratio >= self.spec.upper or ratio <= self.spec.lower:
                 self.decided_at = self.counted - 1
 
@@ -99,9 +126,18 @@ class SprtTracker:
         )
 
     def state(self) -> SprtState:
-        from referee.ratings.sprt import sprt_state
+        from referee.ratings.sprt import normal_state, sprt_state
 
+        if self.adjusted is not None:
+            return normal_state(self.spec, self.moments)
         return sprt_state(self.spec, self.counts)
+
+    def _adjusted_score(self, job: GameJob, half: int) -> float:
+        """A's luck-adjusted result in a finished game; its plain result for a game that has
+        no analysis (luck.py: one no reference can make)."""
+        assert self.adjusted is not None
+        found = self.adjusted.get(job.number)
+        return half / 2 if found is None else found[job.seats.index(0)]
 
     def _half_points(self, job: GameJob, results: list[Scored | None]) -> int | None:
         """A's score in a finished game (or match) of the schedule, in half points (2 a win);
@@ -119,25 +155,29 @@ class SprtTracker:
 
 
 def stored_test(
-    info: TournamentFile, stored: Mapping[int, Sequence[Scored | None]]
+    info: TournamentFile, stored: Mapping[int, Sequence[Scored | None]], folder: Path
 ) -> SprtTracker | None:
-    """The SPRT of a tournament over its stored games, given the results of each job's games
-    (`TournamentStore.tally`); None when it runs none."""
+    """The SPRT of the tournament in `folder` over its stored games, given the results of
+    each job's games (`TournamentStore.tally`), a luck-adjusted test's by the analyses the
+    folder holds; None when it runs none."""
+    from referee.tournament.luck import stored_adjusted
+
     spec = info.config.sprt
     if spec is None:
         return None
     game, ruleset = info.config.rules()
-    tracker = SprtTracker(spec, info.pairs(), game.match_length(ruleset))
+    adjusted = stored_adjusted(folder, info.config, info.id)
+    tracker = SprtTracker(spec, info.pairs(), game.match_length(ruleset), adjusted)
     tracker.update({number: list(results) for number, results in stored.items()})
     return tracker
 
 
 def sprt_status(
-    info: TournamentFile, stored: Mapping[int, Sequence[Scored | None]]
+    info: TournamentFile, stored: Mapping[int, Sequence[Scored | None]], folder: Path
 ) -> SprtState | None:
-    """Where the SPRT of a tournament stands over its stored games, given the results of each
-    job's games (`TournamentStore.tally`); None when it runs none."""
-    tracker = stored_test(info, stored)
+    """Where the SPRT of the tournament in `folder` stands over its stored games, given the
+    results of each job's games (`TournamentStore.tally`); None when it runs none."""
+    tracker = stored_test(info, stored, folder)
     return None if tracker is None else tracker.state()
 
 
@@ -153,7 +193,9 @@ def extend_tournament(
     start would have."""
 
     def undecided(grown: TournamentFile) -> None:
-        tracker = stored_test(grown, store.tally(grown.size(), results=True).results)
+        tracker = stored_test(
+            grown, store.tally(grown.size(), results=True).results, store.directory
+        )
         if tracker is None or tracker.decided_at is None:
             return
         state = tracker.state()

@@ -19,7 +19,7 @@ def tournament_status(directory: Path) -> dict[str, Any]:
     total = info.size()
     tally = store.tally(total, results=config.sprt is not None)
     game, ruleset = config.rules()
-    test = stored_test(info, tally.results)
+    test = stored_test(info, tally.results, directory)
     sprt = None if test is None else test.state()
     decided = test is not None and test.decided_at is not None
     left = test.unplayed(tally.results) if test is not None and decided else total - tally.jobs
@@ -55,6 +55,7 @@ def _sprt(state: SprtState) -> dict[str, Any]:
         "elo1": spec.elo1,
         "alpha": spec.alpha,
         "beta": spec.beta,
+        "luck_adjusted": state.luck_adjusted,
         "llr": state.llr,
         "lower": spec.lower,
         "upper": spec.upper,

@@ -25,6 +25,7 @@ from referee.records.model import EventInfo, Player
 from referee.records.scan import scan_jsonl
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.jsonline import json_line
+from referee.tournament.luck import analyse_game, analysis_line
 from referee.tournament.openings import Opening, opening_order, read_opening
 from referee.tournament.play import (
     Ending,
@@ -134,6 +135,11 @@ class PlayedGame(NamedTuple):
     """Whether the record replays and its result holds, checked where it was played (the
     runner is one process, and checking there would cap a large pool); None: not replayed
     (`--verify`)."""
+    analysis: bytes | None = None
+    """A luck-adjusted test's analysis of the game, as a line of the analysis file (luck.py),
+    made where it was played; None without one."""
+    adjusted: tuple[float, float] | None = None
+    """Each seat's luck-adjusted result, from that analysis."""
 
 
 class PlayedBatch(NamedTuple):
@@ -300,7 +306,7 @@ def play_batch(
                 if failed is not None:
                     unstarted.append(failed)
                     break  # the rest of a match waits for the program too
-                games.append(compact(record, job.number, check))
+                games.append(compact(record, job.number, check, config.luck_adjusted))
                 spooled.write(games[-1])
             if not keep_going and _second_failure(unstarted):
                 break
@@ -348,13 +354,19 @@ def stop_spooling() -> None:
     _spooling = False
 
 
-def compact(data: dict[str, Any], number: int, check: bool) -> PlayedGame:
+def compact(data: dict[str, Any], number: int, check: bool, luck: str | None = None) -> PlayedGame:
     """The game (its record as JSON data) as a worker sends it back, replayed through the
-    validator when `check`."""
+    validator when `check`, analysed against the reference `luck` when given."""
     line = json_line(data)
-    valid = None
-    if check:
-        valid = validate_record(parse_record(data), "", 0).valid
+    valid = analysis = adjusted = None
+    if check or luck is not None:
+        record = parse_record(data)
+        if check:
+            valid = validate_record(record, "", 0).valid
+        if luck is not None:
+            analysed = analyse_game(record, luck)
+            if analysed is not None and analysed.adjusted is not None:
+                analysis, adjusted = analysis_line(analysed), analysed.adjusted
     return PlayedGame(
         line,
         number,
@@ -362,6 +374,8 @@ def compact(data: dict[str, Any], number: int, check: bool) -> PlayedGame:
         (data["players"][0]["name"], data["players"][1]["name"]),
         Ending.of_data(data),
         valid,
+        analysis,
+        adjusted,
     )
 
 
