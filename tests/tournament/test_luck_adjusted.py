@@ -109,7 +109,7 @@ def test_the_test_decides_where_the_normal_model_over_the_adjusted_pairs_does(
 def test_a_lost_or_cut_analysis_file_is_made_again_and_decides_the_same(
     played: tuple[Path, str], tmp_path: Path
 ) -> None:
-    out, output = played
+    out, _ = played
     whole = (out / "analysis.jsonl").read_bytes()
     lines = whole.splitlines(keepends=True)
     for damage in (b"", b"".join(lines[:5]) + lines[5][:40]):
