@@ -75,7 +75,8 @@ def analyse_record(
     record: Record, engines: Engines, *, file: str = "", number: int = 1, line: int = 0
 ) -> GameAnalysis:
     """The analysis of a game's record (game `number` of `file`, at `line`: where messages
-    and the analysis say it is); AnalysisError if it cannot be replayed or analysed."""
+    and the analysis say it is, 0 where not known); AnalysisError if it cannot be replayed or
+    analysed."""
     where = f"game {number}"
     path, at = file or None, line or None
     try:

@@ -72,7 +72,9 @@ class StoredAnalysis(msgspec.Struct, frozen=True):
     """One game's analysis as an analysis file holds it (`analysis.output.game_data`)."""
 
     file: str
-    game_number: Annotated[int, msgspec.Meta(ge=1)]
+    game_number: Count
+    """1-based place in `file`; 0 in a tournament's analysis file, whose games are known by
+    their key (made where the game was played, before its place was known)."""
     line: Count
     key: StoredKey | None
     game: str

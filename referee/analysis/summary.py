@@ -43,7 +43,8 @@ class GameAnalysis:
 
     file: str
     game_number: int
-    """1-based place of the game in its file."""
+    """1-based place of the game in its file; 0 where not known (a tournament's analysis,
+    made where the game was played)."""
     line: int
     key: GameKey | None
     """The tournament game it is (tournament, pairing, game number, match game), if any."""

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from referee.path_names import ANALYSIS_FILE
+from referee.path_names import ANALYSIS_FILE, GAMES_FILE
 from referee.tournament.config import ConfigError, TournamentConfig
 
 if TYPE_CHECKING:
@@ -81,7 +81,8 @@ def analyse_game(record: Record, spec: str) -> GameAnalysis | None:
     from referee.analysis.run import AnalysisError, analyse_record, engines_for
 
     try:
-        return analyse_record(record, engines_for(spec))
+        # Its place in games.jsonl is not known where it is played: its key says which it is.
+        return analyse_record(record, engines_for(spec), file=GAMES_FILE, number=0)
     except AnalysisError:
         return None
 
