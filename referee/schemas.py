@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from pydantic import BaseModel, TypeAdapter
 
+from referee.analysis.stored import StoredAnalysis
 from referee.files import write_atomically
 from referee.games import game_names
 from referee.records.model import record_adapter
@@ -17,9 +19,13 @@ from referee.validator.diagnostics import GameReport
 BASE_URL = "https://referee.invalid/schemas/"
 
 
-def _schema(adapter: TypeAdapter[Any] | type[BaseModel], name: str, title: str) -> dict[str, Any]:
+def _schema(
+    adapter: TypeAdapter[Any] | type[BaseModel] | type[msgspec.Struct], name: str, title: str
+) -> dict[str, Any]:
     if isinstance(adapter, TypeAdapter):
         body = adapter.json_schema()
+    elif issubclass(adapter, msgspec.Struct):
+        body = msgspec.json.schema(adapter)
     else:
         body = adapter.model_json_schema()
     return {
@@ -42,6 +48,11 @@ def schemas() -> dict[str, dict[str, Any]]:
         ),
         "validation-report.schema.json": _schema(
             GameReport, "validation-report.schema.json", "one game of `referee validate --json`"
+        ),
+        "analysis.schema.json": _schema(
+            StoredAnalysis,
+            "analysis.schema.json",
+            "one game of `referee analyse --format json`, a line of an analysis file",
         ),
     }
 

@@ -10,10 +10,13 @@ import json
 import shutil
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from referee.analysis.formats import ANALYSIS_OUTPUTS
+from referee.analysis.stored import read_analysis_file
 from referee.records.io import record_to_json
+from referee.schemas import schemas
 from tests.analysis.helpers import PLAYERS, record
 from tests.cli.commands import SAMPLES, THAX, one_error_line, referee
 
@@ -47,6 +50,21 @@ def test_json_gives_each_games_summary_and_turns() -> None:
             assert seats[seat]["decisions"] == sum(turn["choices"] > 1 for turn in own)
             assert seats[seat]["error_total"] == pytest.approx(sum(t["error"] for t in own))
         assert all("best" in turn for turn in game["turns"] if turn["error"] > 0)
+
+
+def test_every_line_follows_the_published_schema_and_reads_back(tmp_path: Path) -> None:
+    schema = schemas()["analysis.schema.json"]
+    out = referee("analyse", str(THAX), str(SAMPLES / "takhteh.jsonl"), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    printed = lines(out.stdout)
+    for game in printed:
+        jsonschema.validate(game, schema)
+    (tmp_path / "a.jsonl").write_bytes(out.stdout)
+    back = list(read_analysis_file(tmp_path / "a.jsonl"))
+    assert [game.adjusted for game in back] == [game["adjusted"] for game in printed]
+    assert [game.game_key for game in back] == [
+        tuple(game["key"].values()) if game["key"] else None for game in printed
+    ]
 
 
 def test_the_analysis_file_holds_what_json_prints_and_the_records_stay(tmp_path: Path) -> None:
