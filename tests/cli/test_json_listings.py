@@ -75,11 +75,13 @@ def test_status_json_of_an_sprt(tmp_path: Path) -> None:
     # The bounds of Wald's test: log(beta / (1 - alpha)) and log((1 - beta) / alpha).
     assert abs(sprt["lower"] - -1.5040774) < 1e-6 and abs(sprt["upper"] - 2.0794415) < 1e-6
     assert sprt["decision"] in ("H0", "H1", None)
+    assert sprt["luck_adjusted"] is False
     assert set(sprt) == {
         "elo0",
         "elo1",
         "alpha",
         "beta",
+        "luck_adjusted",
         "llr",
         "lower",
         "upper",

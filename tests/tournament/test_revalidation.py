@@ -36,9 +36,11 @@ def test_a_resumed_run_names_a_game_failing_its_check_by_its_line(
 
     compact = worker.compact
 
-    def faulty(data: dict[str, Any], number: int, check: bool) -> worker.PlayedGame:
+    def faulty(
+        data: dict[str, Any], number: int, check: bool, luck: str | None = None
+    ) -> worker.PlayedGame:
         data["turns"][0]["move"] = BAD_MOVE
-        return compact(data, number, check)
+        return compact(data, number, check, luck)
 
     monkeypatch.setattr(worker, "compact", faulty)
     summary = run_tournament(tmp_path, executor_factory=one_by_one, verify="all")
