@@ -6,16 +6,20 @@ import sys
 from enum import StrEnum
 from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.bounds import MAX_RATING, MAX_SAMPLES, MAX_SEED
+from referee.bounds import MAX_JOBS, MAX_RATING, MAX_SAMPLES, MAX_SEED
 from referee.cli.output import echo, fail, wide_console
 from referee.escaping import quoted
 from referee.path_names import STDIN
 from referee.ratings.formats import RATING_OUTPUTS, RESULT_EXPORTS
 from referee.wording import plural
+
+if TYPE_CHECKING:
+    from referee.ratings.results import Games
+    from referee.ratings.table import RatingOptions
 
 # The choices are the registries' names (mypy sees no member of an enum made from them).
 TableFormat = StrEnum(  # type: ignore[misc]
@@ -91,6 +95,40 @@ def ratings(
             "the file is unchanged (in $REFEREE_CACHE_DIR, else ~/.cache/referee)"
         ),
     ] = True,
+    luck_adjusted: Annotated[
+        bool,
+        typer.Option(
+            "--luck-adjusted",
+            help="score each game by its luck-adjusted result (docs/ratings.md): from "
+            "--analysis files and tournament folders' analysis.jsonl, else analysed now",
+        ),
+    ] = False,
+    engine: Annotated[
+        str | None,
+        typer.Option(
+            metavar="SPEC",
+            help="with --luck-adjusted, the reference (as referee analyse takes it)  "
+            "[default: each game's own]",
+        ),
+    ] = None,
+    analysis: Annotated[
+        list[Path] | None,
+        typer.Option(
+            metavar="FILE",
+            help="with --luck-adjusted, an analysis file (referee analyse --out); repeat for "
+            "several",
+        ),
+    ] = None,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            max=MAX_JOBS,
+            help="with --luck-adjusted, files analysed at once",
+        ),
+    ] = 1,
 ) -> None:
     """Rating tables per game and variant from any tournaments and record files."""
     from referee.cache import cache_folder
@@ -108,7 +146,11 @@ def ratings(
         samples=samples,
         seed=seed,
         pairs=pairs,
+        luck_adjusted=luck_adjusted,
     )
+    if not luck_adjusted and (engine is not None or analysis or jobs != 1):
+        fail("--engine, --analysis and --jobs are options of --luck-adjusted")
+    options.check()  # before any game is read or analysed
     # Standard input is read once, so its copy gets no summary.
     folder = cache_folder() if cache and not names_stdin(paths) else None
     summaries = None if folder is None else Summaries(folder)
@@ -117,6 +159,9 @@ def ratings(
         games = read_games(
             given, game=game, variant=variant, bots=bot, summaries=summaries, warn=warn
         )
+        if luck_adjusted:
+            # Inside the block: standard input's copy is analysed by its path.
+            games, options = _adjusted(games, options, given, engine, analysis or [], jobs)
     tables = build_tables(games, options)
     if not tables:
         fail("no finished games match")
@@ -166,6 +211,30 @@ def export(
                 count = export_results(given, output_format.value, stream)
     if output is not None:
         echo(f"{plural(count, 'game')} written to {output}")
+
+
+def _adjusted(
+    games: Games,
+    options: RatingOptions,
+    given: list[Path],
+    engine: str | None,
+    analysis: list[Path],
+    jobs: int,
+) -> tuple[Games, RatingOptions]:
+    """The games with their luck-adjusted results, and the options naming the references."""
+    from dataclasses import replace
+
+    from referee.analysis.adjusted import LuckAdjustment
+    from referee.cli.progress import FileProgress
+    from referee.path_names import ANALYSIS_FILE
+
+    folders = [path / ANALYSIS_FILE for path in given if path.is_dir()]
+    stored = [*analysis, *(path for path in folders if path.is_file())]
+    luck = LuckAdjustment(games, engine, stored)
+    if luck.files:
+        with FileProgress(len(luck.files), games=True) as progress:
+            luck.analyse(jobs, progress.seen)
+    return luck.games(), replace(options, references=tuple(luck.references.items()))
 
 
 def _sprt_lines(paths: list[Path]) -> list[str]:

@@ -13,6 +13,13 @@ weak prior is added: `prior` virtual drawn games per bot, spread over the pairs 
 met (`prior_weights`), so that it weighs as much with 500 bots as with 5 and fades as games
 grow. Which ratings then rest on the prior rather than on the games is found from the
 results themselves (`bounds`). docs/ratings.md explains the choices.
+
+Luck-adjusted ratings fit each game's luck-adjusted result, a float that may leave [0, 1],
+by the same equations: sum(score - expected) = 0 is the estimating equation of the
+quasi-likelihood y*d - log(1 + e^d), concave in d for any y, so Newton's method holds as it
+is. Only the robust intervals then apply: the games' spread, the colour-swapped (duplicate
+dice) pairs as units, without the floor of the win-loss model's variance, and no bounds
+(`fit_ratings`).
 """
 
 from __future__ import annotations
@@ -86,6 +93,8 @@ class FitGames:
     mover's score in half points (2 win, 1 draw, 0 loss), `cluster` a number per game naming
     its colour-swapped pair (-1 for a game alone): the two games of a pair are not
     independent, and the robust intervals and the bootstrap treat a pair as one unit.
+    `adjusted`, when given, is the first mover's luck-adjusted result of each game, a float
+    that may leave [0, 1]: the fit then scores it instead of `half` (docs/ratings.md).
     """
 
     n: int
@@ -93,9 +102,17 @@ class FitGames:
     second: np.ndarray
     half: np.ndarray
     cluster: np.ndarray
+    adjusted: np.ndarray | None = None
 
     @staticmethod
-    def of(n: int, first: object, second: object, half: object, cluster: object = None) -> FitGames:
+    def of(
+        n: int,
+        first: object,
+        second: object,
+        half: object,
+        cluster: object = None,
+        adjusted: object = None,
+    ) -> FitGames:
         first_ = np.asarray(first, dtype=np.int64)
         cluster_ = np.full(len(first_), -1) if cluster is None else np.asarray(cluster)
         return FitGames(
@@ -104,7 +121,14 @@ class FitGames:
             np.asarray(second, dtype=np.int64),
             np.asarray(half, dtype=np.int64),
             cluster_.astype(np.int64),
+            None if adjusted is None else np.asarray(adjusted, dtype=np.float64),
         )
+
+    @property
+    def score(self) -> np.ndarray:
+        """The first mover's score of each game as the fit counts it: its luck-adjusted
+        result, or its result (1, 0.5, 0)."""
+        return self.half / 2 if self.adjusted is None else self.adjusted
 
 
 def prior_weights(counts: PairCounts, prior: float) -> np.ndarray:
@@ -133,7 +157,7 @@ def _cells(
     key = games.first * n + games.second
     w = np.ones(len(key)) if weight is None else weight
     played = np.bincount(key, weights=w, minlength=n * n)
-    scored = np.bincount(key, weights=w * games.half / 2, minlength=n * n)
+    scored = np.bincount(key, weights=w * games.score, minlength=n * n)
     met = np.flatnonzero(played)
     # The virtual draws of a pair, half with each bot moving first: they pull the
     # first-move advantage towards 0 as weakly as they pull the ratings together.
@@ -292,7 +316,7 @@ def _clustered_meat(games: FitGames, theta: np.ndarray, advantage: float) -> np.
     sums are taken by seats first (a million games sit on a hundred seatings) and the outer
     products made once per seating, or per two seatings for the cross terms of a pair."""
     n = games.n
-    cells = _Cells(games.first, games.second, np.ones(len(games.first)), games.half / 2)
+    cells = _Cells(games.first, games.second, np.ones(len(games.first)), games.score)
     residual = cells.score - _expected(theta, advantage, cells)
     seatings, seating = np.unique(games.first * n + games.second, return_inverse=True)
     index, sign = _design(n, seatings // n, seatings % n)
@@ -337,7 +361,14 @@ def fit_ratings(
     the sandwich of the information and the spread of the scores, colour-swapped pairs
     taken as units), from the information alone (`information`), or from `samples`
     bootstrap replicates that redraw whole pairs (`bootstrap`, seeded with `seed`).
+
+    Luck-adjusted games (`FitGames.adjusted`) take the robust intervals only, without the
+    floor of the model's variance and without `bounds` (the module's note): ValueError for
+    another interval.
     """
+    adjusted = games.adjusted is not None
+    if adjusted and interval != "robust":
+        raise ValueError("luck-adjusted scores take robust intervals only")
     n = counts.n
     anchored = dict(anchors or {})
     pools = pools_of(n, counts.pairs)
@@ -372,18 +403,26 @@ def fit_ratings(
         if interval == "robust":
             meat = _clustered_meat(games, params[:n], params[n])[np.ix_(free, free)]
             robust, robust_advantage = _rating_covariance(inverse @ meat @ inverse, free, gauge, n)
-            # Never below half the model's variance: where the fitted chances are near 0 or
-            # 1 every residual is near 0 and the sandwich alone would claim certainty; half,
-            # because two games of a pair that always split still leave the pair's count.
-            floor = np.diag(covariance) / 2
-            covariance = robust + np.diag(np.clip(floor - np.diag(robust), 0.0, None))
-            advantage_variance = max(robust_advantage, advantage_variance / 2)
+            if adjusted:
+                # The model's variance is that of wins and losses, which the luck taken out
+                # makes much larger than the adjusted scores' own: the sandwich alone.
+                covariance, advantage_variance = robust, robust_advantage
+            else:
+                # Never below half the model's variance: where the fitted chances are near 0
+                # or 1 every residual is near 0 and the sandwich alone would claim certainty;
+                # half, because two games of a pair that always split still leave the pair's
+                # count.
+                floor = np.diag(covariance) / 2
+                covariance = robust + np.diag(np.clip(floor - np.diag(robust), 0.0, None))
+                advantage_variance = max(robust_advantage, advantage_variance / 2)
         error = Z95 * np.sqrt(np.clip(np.diag(covariance), 0.0, None))
         low, high = ratings - error, ratings + error
         adv_error = Z95 * math.sqrt(max(advantage_variance, 0.0))
         adv_low, adv_high = fitted_advantage - adv_error, fitted_advantage + adv_error
-    # Where the games set no limit, neither does the interval.
-    found = bounds(counts, pools, set(anchored))
+    # Where the games set no limit, neither does the interval. Adjusted scores are never
+    # all of one kind (a win's adjusted result is rarely 1), so no count of wins and
+    # losses says where they set none.
+    found: list[Bound] = [""] * n if adjusted else bounds(counts, pools, set(anchored))
     unbounded_above = np.array([bound in ("lower", "both") for bound in found], dtype=bool)
     unbounded_below = np.array([bound in ("upper", "both") for bound in found], dtype=bool)
     high = np.where(unbounded_above, np.inf, high)

@@ -38,6 +38,10 @@ MAX_POINTS = 2**31 - 1
 """The most points a game may give to be rated: no game gives more, and the table adds the
 points of every game up in 64-bit integers."""
 
+ADJUSTED = "adjusted"
+"""The column of seat 0's luck-adjusted result that `analysis.adjusted` adds to a games
+frame for luck-adjusted ratings (not one of `COLUMNS`: plain tables have none)."""
+
 DRAW = -1
 """The `winner` of a drawn game in the games frame (otherwise the winner's seat, 0 or 1)."""
 
@@ -53,6 +57,7 @@ COLUMNS: dict[str, str] = {
     "tournament": "object",
     "pairing": "Int64",
     "game_number": "Int64",
+    "match_game": "int64",
     "file": "category",
     "line": "int64",
 }
@@ -62,8 +67,9 @@ COLUMNS: dict[str, str] = {
 `DRAW`; `first` is the seat that made the first move (seat 0 when the game has none);
 `points` are the points the winner got (a Takhteh gammon gives 2); `reason` is the
 result's reason (`rules`, `resign`, `time`, ...); `tournament`, `pairing` and `game_number` come
-from the record's event data (missing values are null); `file` and `line` say where the record
-was read.
+from the record's event data (missing values are null), `match_game` is the game's number in
+its match (0 outside a match), so that these four are `records.keys.game_key`; `file` and
+`line` say where the record was read.
 """
 
 
@@ -287,6 +293,7 @@ class GameRows:
                 ],
                 "pairing": _nullable(row["pairing"][kept]),
                 "game_number": _nullable(row["game_number"][kept]),
+                "match_game": row["match_game"][kept],
                 "file": self.files.column(row["file"][kept]),
                 "line": row["line"][kept],
             }

@@ -15,7 +15,7 @@ from referee.ratings.errors import RatingsError
 from referee.ratings.fit import Bound, Fit, FitGames, Interval, fit_ratings, los_matrix
 from referee.ratings.incremental import DEFAULT_K, incremental_elo
 from referee.ratings.pentanomial import PairCounts, count_pairs
-from referee.ratings.results import Games
+from referee.ratings.results import ADJUSTED, Games
 from referee.ratings.standings import FORFEIT_REASONS, crosstable, standings
 from referee.wording import plural
 
@@ -76,6 +76,12 @@ class RatingOptions:
     """Resample colour-swapped game pairs as units (pentanomial) in the bootstrap."""
     elo_k: float = DEFAULT_K
     """K-factor of the incremental Elo column."""
+    luck_adjusted: bool = False
+    """Score each game by its luck-adjusted result (the games frame's `ADJUSTED` column)
+    instead of 1, 0.5 or 0: robust intervals only, and no bounds (docs/ratings.md)."""
+    references: tuple[tuple[str, str], ...] = ()
+    """With `luck_adjusted`, the reference each game's results were adjusted by (game name,
+    spec; '' for a game without dice), for the notes."""
 
     def anchored(self) -> tuple[tuple[str, float], ...]:
         """Every anchor with its rating: `anchor` at `rating`, then `anchors`."""
@@ -98,6 +104,11 @@ class RatingOptions:
         if self.advantage is not None and not math.isfinite(self.advantage):
             raise RatingsError(
                 f"the first-move advantage must be a finite number, not {self.advantage}"
+            )
+        if self.luck_adjusted and self.interval != "robust":
+            raise RatingsError(
+                f"luck-adjusted ratings take robust intervals only, not {self.interval}: their "
+                "scores are no wins and losses for the information or the bootstrap to count"
             )
         if self.interval == "bootstrap" and self.samples < 100:
             raise RatingsError(f"at least 100 bootstrap samples are needed, not {self.samples}")
@@ -189,7 +200,10 @@ def _table(
     pair_key = _pair_keys(part) if options.pairs else None
     counts = count_pairs(n, seat0, seat1, half_points, pair_key)
     anchors = {bots.index(name): value for name, value in options.anchored() if name in bots}
-    fit = _fit(part, rated, half_points, pair_key, counts, anchors, options)
+    # Seat 0's score of each game as the ratings count it: its result, or luck-adjusted.
+    adjusted = part[ADJUSTED].to_numpy(dtype=np.float64) if options.luck_adjusted else None
+    score = half_points / 2 if adjusted is None else adjusted
+    fit = _fit(part, rated, half_points, adjusted, pair_key, counts, anchors, options)
 
     table = standings(
         n,
@@ -200,6 +214,10 @@ def _table(
         part["reason"].astype(str).to_numpy(dtype=object),
     )
     table["bot"] = bots
+    cross = crosstable(counts, bots)
+    if adjusted is not None:
+        table["score_pct"] = _adjusted_pct(n, seat0, seat1, adjusted)
+        cross = _adjusted_crosstable(cross, bots, seat0, seat1, adjusted)
     table["elo"] = fit.ratings
     table["elo_low"] = fit.low
     table["elo_high"] = fit.high
@@ -209,20 +227,20 @@ def _table(
         n,
         seat0[order],
         seat1[order],
-        half_points[order] / 2,
+        score[order],
         initial=float(fit.ratings.mean()),
         k_factor=options.elo_k,
     )
     table, los_frame = _ranked(table, fit, bots)
 
-    notes = _notes(options, bool(anchors), unfinished, rated.self_play)
+    notes = _luck_notes(options, game) + _notes(options, bool(anchors), unfinished, rated.self_play)
     notes += _pool_notes(fit.pools, bots, anchors)
     notes += [BOUND_NOTES[bound] for bound in ("lower", "upper", "both") if bound in fit.bounds]
     return RatingTable(
         game=game,
         variant=variant,
         standings=table[list(STANDINGS_COLUMNS)],
-        crosstable=crosstable(counts, bots),
+        crosstable=cross,
         los=los_frame,
         games=len(part),
         anchor=_anchor_words(options, anchors, bots),
@@ -271,12 +289,14 @@ def _fit(
     part: pd.DataFrame,
     rated: _Rated,
     half_points: np.ndarray,
+    adjusted: np.ndarray | None,
     pair_key: np.ndarray | None,
     counts: PairCounts,
     anchors: dict[int, float],
     options: RatingOptions,
 ) -> Fit:
-    """The joint fit, each game seen from the seat that moved first."""
+    """The joint fit, each game seen from the seat that moved first (with seat 0's
+    luck-adjusted results `adjusted`, scored by them)."""
     first_seat = part["first"].to_numpy(dtype=np.int64)
     seat0, seat1 = rated.seat0, rated.seat1
     fit_games = FitGames.of(
@@ -285,6 +305,7 @@ def _fit(
         np.where(first_seat == 0, seat1, seat0),
         np.where(first_seat == 0, half_points, 2 - half_points),
         pair_key,
+        None if adjusted is None else np.where(first_seat == 0, adjusted, 1 - adjusted),
     )
     try:
         return fit_ratings(
@@ -329,6 +350,31 @@ def _ranked(table: pd.DataFrame, fit: Fit, bots: list[str]) -> tuple[pd.DataFram
     return table, los_frame
 
 
+def _adjusted_pct(n: int, seat0: np.ndarray, seat1: np.ndarray, adjusted: np.ndarray) -> np.ndarray:
+    """Each bot's mean luck-adjusted score in percent (the two seats' add up to 1)."""
+    total = np.bincount(seat0, weights=adjusted, minlength=n)
+    total += np.bincount(seat1, weights=1 - adjusted, minlength=n)
+    games = np.bincount(seat0, minlength=n) + np.bincount(seat1, minlength=n)
+    return 100 * total / np.maximum(games, 1)
+
+
+def _adjusted_crosstable(
+    cross: pd.DataFrame,
+    bots: list[str],
+    seat0: np.ndarray,
+    seat1: np.ndarray,
+    adjusted: np.ndarray,
+) -> pd.DataFrame:
+    """The crosstable with each bot's mean luck-adjusted score against the opponent."""
+    n = len(bots)
+    total = np.bincount(seat0 * n + seat1, weights=adjusted, minlength=n * n)
+    total += np.bincount(seat1 * n + seat0, weights=1 - adjusted, minlength=n * n)
+    index = pd.Index(bots)
+    bot = index.get_indexer(pd.Index(cross["bot"]))
+    opponent = index.get_indexer(pd.Index(cross["opponent"]))
+    return cross.assign(score_pct=100 * total[bot * n + opponent] / cross["games"].to_numpy())
+
+
 def _bot_codes(column: pd.Series, names: list[str]) -> np.ndarray:
     """The number of each game's bot in `names`, through the categories (fast for 1M rows)."""
     categorical = column.astype("category")
@@ -369,6 +415,21 @@ def _interval_words(options: RatingOptions, pairs: int) -> str:
     if options.interval == "robust":
         return f"95% robust (sandwich) standard errors, ± 1.96{unit}"
     return f"95% bootstrap ({options.samples} samples, seed {options.seed}{unit})"
+
+
+def _luck_notes(options: RatingOptions, game: str) -> list[str]:
+    if not options.luck_adjusted:
+        return []
+    reference = dict(options.references).get(game, "")
+    if not reference:
+        return [
+            f"luck-adjusted ratings: {game} has no dice, so no luck: each game scores its "
+            "result, with intervals from the spread of the game pairs' scores"
+        ]
+    return [
+        f"luck-adjusted ratings: each game scores its result less its luck, measured by the "
+        f"reference {reference} (docs/ratings.md); the scores shown are adjusted too"
+    ]
 
 
 def _notes(options: RatingOptions, anchored: bool, unfinished: int, self_play: int) -> list[str]:
