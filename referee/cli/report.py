@@ -48,10 +48,20 @@ def report(
             "from a bot in its middle  [default: none, the average is --rating]"
         ),
     ] = None,
+    analysis: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--analysis",
+            metavar="FILE",
+            help="an analysis file (`referee analyse --out`) whose errors and luck the report "
+            "shows; repeat for more  [default: a tournament folder's analysis.jsonl]",
+        ),
+    ] = None,
 ) -> None:
     """One self-contained HTML page: standings, crosstable, rating plot, forfeits and every
-    game in a viewer. It replaces an earlier report of the same paths, and no other file
-    without --force."""
+    game in a viewer, with each move's error and each roll's luck when the games are
+    analysed. It replaces an earlier report of the same paths, and no other file without
+    --force."""
     from referee.cli.inputs import spooled
     from referee.files import write_atomically
     from referee.ratings.results import record_files
@@ -67,7 +77,8 @@ def report(
         record_files(given)
         if not force:
             check_output(output, made_from)
-        text = build_report(given, RatingOptions(rating=rating, anchor=anchor), made_from)
+        options = RatingOptions(rating=rating, anchor=anchor)
+        text = build_report(given, options, made_from, analysis or ())
         with write_atomically(output) as file:
             file.write(text)
     echo(f"wrote {output} ({len(text.encode('utf-8')) / 1e6:.1f} MB)")

@@ -11,7 +11,7 @@ import html
 import io
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -285,13 +285,20 @@ _STYLE = (
 )
 
 
-def table_html(table: RatingTable) -> str:
+def table_html(
+    table: RatingTable, more: tuple[Sequence[str], Mapping[str, Sequence[str]]] | None = None
+) -> str:
     """One table as an HTML fragment: its title, summary, standings, crosstable, LOS matrix,
-    pentanomial counts and notes (the standalone page and the tournament report share it)."""
+    pentanomial counts and notes (the standalone page and the tournament report share it).
+    `more` adds numeric columns to the standings: their headers, and each bot's cells by its
+    name (a bot without cells has them empty); the report's analysis figures."""
+    headers, cells = more or ((), {})
+    blank = [""] * len(headers)
+    standings = [[*row, *cells.get(row[1], blank)] for row in _display(table)]
     parts = [
         f"<h2>{html.escape(table.title)}</h2>",
         f"<p>{html.escape(printable(_summary(table)))}</p>",
-        _html_table(HEADERS, _display(table), RIGHT_ALIGNED),
+        _html_table([*HEADERS, *headers], standings, RIGHT_ALIGNED | frozenset(headers)),
     ]
     headers, rows = _crosstable_cells(table)
     parts.append("<h3>Crosstable</h3>")

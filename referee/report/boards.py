@@ -66,10 +66,12 @@ class BoardEncoder:
         states: list[State[Any]],
         befores: list[State[Any]],
         turns: list[Any],
+        analysis: dict[str, Any] | None = None,
     ) -> str:
-        """One game for the viewer: its `turns` and the token numbers of each position of
-        `states` (none without an engine), packed. `befores[i]` is the position the move that
-        led to `states[i + 1]` was played in: each board after the start marks that move."""
+        """One game for the viewer: its `turns`, the token numbers of each position of
+        `states` (none without an engine) and its `analysis` when it has one, packed.
+        `befores[i]` is the position the move that led to `states[i + 1]` was played in: each
+        board after the start marks that move."""
         if game is None:
             positions = []
         else:
@@ -78,7 +80,10 @@ class BoardEncoder:
                 self._position(game, state, before)
                 for state, before in zip(states, previous, strict=True)
             ]
-        return pack({"turns": turns, "positions": positions})
+        game_data: dict[str, Any] = {"turns": turns, "positions": positions}
+        if analysis is not None:
+            game_data["analysis"] = analysis
+        return pack(game_data)
 
     def pack_tokens(self) -> str:
         """The dictionary, packed: token number n is the n-th string."""

@@ -2,7 +2,9 @@
 
 The rating tables come from the same code as `referee ratings` (so the two always agree); the
 games are read a second time in full, for the list and the viewer, and replayed through their
-engines so that every position can be drawn.
+engines so that every position can be drawn. Each game's analysis, when an analysis file holds
+it (`analysed.py`), comes with it: its figures in the list, each turn's in the viewer, each
+bot's in the standings.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.games import get_game
-from referee.games.base import Game, RulesetError, State
+from referee.games.base import Game, RulesetError, State, ruleset_variant
 from referee.ratings.errors import RatingsInputError
 from referee.ratings.plot import ratings_svg
 from referee.ratings.results import read_games, record_files
@@ -21,6 +23,14 @@ from referee.ratings.table import RatingOptions, RatingTable, build_tables
 from referee.records.formats import detect_stream
 from referee.records.model import FORFEITS, Record, Result, Turn
 from referee.records.replay import ReplayError, game_of, replay, start_state
+from referee.report.analysed import (
+    Analyses,
+    BotFigures,
+    analysis_files,
+    bot_figures,
+    seat_figures,
+    turn_figures,
+)
 from referee.report.boards import BoardEncoder
 from referee.tournament.config import ConfigError
 from referee.tournament.sequential import sprt_status
@@ -44,6 +54,9 @@ class GameRow:
     turns: int
     forfeited_by: str | None
     """The player who lost by a forfeit (time, crash, illegal move, protocol error)."""
+    analysis: list[list[Any]] | None = None
+    """Each seat's [error per decision, blunders, net luck] when the game is analysed
+    (`analysed.seat_figures`)."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +76,9 @@ class Report:
     """Per game, why its record stops replaying, if it does."""
     tokens: str
     """The SVG tokens of all boards, packed (`boards.BoardEncoder.pack_tokens`)."""
+    bots: dict[tuple[str, str], dict[str, BotFigures]]
+    """Per (game, variant) of a rating table, each bot's analysed games summed up; empty
+    without an analysis."""
 
 
 def _result_text(result: Result | None) -> str:
@@ -80,7 +96,9 @@ def _reason_text(result: Result | None) -> str:
     return f"{reason}, {result.points} points" if result.points != 1 else reason
 
 
-def _row(file: str, number: int, record: Record) -> GameRow:
+def _row(
+    file: str, number: int, record: Record, analysis: list[list[Any]] | None = None
+) -> GameRow:
     result = record.result
     players = (record.players[0].name, record.players[1].name)
     forfeited_by = None
@@ -96,6 +114,7 @@ def _row(file: str, number: int, record: Record) -> GameRow:
         detail=(result.detail or "") if result is not None else "",
         turns=len(record.turns),
         forfeited_by=forfeited_by,
+        analysis=analysis,
     )
 
 
@@ -225,16 +244,24 @@ def _about(paths: list[Path], files: list[Path], events: set[str | None]) -> tup
     return "Games of " + ", ".join(file.name for file in files), facts
 
 
-def collect(paths: Iterable[str | Path], options: RatingOptions | None = None) -> Report:
+def collect(
+    paths: Iterable[str | Path],
+    options: RatingOptions | None = None,
+    analyses: Iterable[str | Path] = (),
+) -> Report:
     """Everything a report shows, from tournament folders and record files (any mix), with
-    the rating tables fitted with `options` (`referee ratings`' defaults when None).
+    the rating tables fitted with `options` (`referee ratings`' defaults when None), and the
+    analysis of each game that the tournament folders' analysis files or `analyses` hold.
 
     Raises `RatingsInputError` for a missing path, a folder that is no tournament folder or
-    a record that cannot be read.
+    a record that cannot be read, `AnalysisFileError` for an analysis file that cannot be
+    read or that holds an analysis of another game.
     """
     given = [Path(path) for path in paths]
     tables = build_tables(read_games(given), options)
     files = record_files(given)
+    found = Analyses(analysis_files(given, [Path(path) for path in analyses]))
+    analysed = []
     rows: list[GameRow] = []
     packs: list[str] = []
     errors: list[str | None] = []
@@ -243,11 +270,24 @@ def collect(paths: Iterable[str | Path], options: RatingOptions | None = None) -
     for file in files:
         for number, record in enumerate(_records(file), 1):
             events.add(record.event.event)
-            rows.append(_row(str(file), number, record))
+            stored = found.find(file, number, record)
+            if stored is not None:
+                analysed.append(((record.game, ruleset_variant(record.ruleset)), stored))
+            rows.append(
+                _row(str(file), number, record, None if stored is None else seat_figures(stored))
+            )
             game, states, befores, error = _positions(record)
-            packs.append(encoder.pack_game(game, states, befores, _turns(record)))
+            figures = None if stored is None else turn_figures(stored)
+            packs.append(encoder.pack_game(game, states, befores, _turns(record), figures))
             errors.append(error)
     title, facts = _about(given, files, events)
+    if found.files:
+        engines = ", ".join(sorted({stored.engine for _, stored in analysed})) or "none"
+        facts.append(
+            f"Analysis of {len(analysed)} of {len(rows)} games (reference {engines}) from "
+            + ", ".join(str(file) for file in found.files)
+            + "."
+        )
     return Report(
         title=title,
         facts=facts,
@@ -258,4 +298,5 @@ def collect(paths: Iterable[str | Path], options: RatingOptions | None = None) -
         packs=packs,
         errors=errors,
         tokens=encoder.pack_tokens(),
+        bots=bot_figures(analysed),
     )

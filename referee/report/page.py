@@ -18,7 +18,8 @@ from typing import Any
 
 from referee.escaping import escaped, printable, printable_json
 from referee.ratings.output import table_html
-from referee.ratings.table import RatingOptions
+from referee.ratings.table import RatingOptions, RatingTable
+from referee.report.analysed import BOT_HEADERS
 from referee.report.build import GameRow, Report, collect
 from referee.report.target import sources, sources_meta
 
@@ -59,6 +60,17 @@ def _forfeits(report: Report, several_files: bool) -> str:
     return _table(["game", "lost by", "reason", "detail", "players"], rows)
 
 
+def _bot_columns(
+    report: Report, table: RatingTable
+) -> tuple[Sequence[str], dict[str, list[str]]] | None:
+    """The standings' columns of the analysis: each bot's analysed games, error per
+    decision, blunders and luck per game; none when no game of the table is analysed."""
+    bots = report.bots.get((table.game, table.variant))
+    if not bots:
+        return None
+    return BOT_HEADERS, {name: figures.cells() for name, figures in bots.items()}
+
+
 def _data(report: Report, several_files: bool) -> str:
     """The viewer's data as JSON that is safe inside a script element."""
     files = {file: index for index, file in enumerate(report.files)}
@@ -78,8 +90,15 @@ def _data(report: Report, several_files: bool) -> str:
         }
         if error is not None:
             game["error"] = error
+        if row.analysis is not None:
+            game["analysis"] = row.analysis
         games.append(game)
-    data = {"files": report.files, "tokens": report.tokens, "games": games}
+    data = {
+        "files": report.files,
+        "tokens": report.tokens,
+        "games": games,
+        "analysed": any(row.analysis is not None for row in report.games),
+    }
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     # `</script>` or `<!--` inside the data would end or change the script element; no `<` at
     # all is the simplest guarantee, and JSON reads \u003c back as `<`.
@@ -103,6 +122,7 @@ _VIEWER = """<dialog id="viewer" aria-labelledby="viewer-title">
 <button type="button" data-step="last" aria-label="last position" title="End">▶|</button>
 </div>
 <p id="caption"></p>
+<figure id="equity" hidden></figure>
 <p id="replay-error" hidden></p>
 <p class="hint">In a terminal: <code id="show-command"></code></p>
 </div>
@@ -115,11 +135,14 @@ def build_report(
     paths: Sequence[str | Path],
     options: RatingOptions | None = None,
     made_from: Sequence[str] | None = None,
+    analyses: Sequence[str | Path] = (),
 ) -> str:
     """The report of tournament folders and record files (any mix) as HTML text, its ratings
-    fitted with `options` (`referee ratings`' defaults when None); the page names
-    `made_from` as its sources (`target.sources(paths)` when None)."""
-    page = render_page(collect(paths, options), sources(paths) if made_from is None else made_from)
+    fitted with `options` (`referee ratings`' defaults when None), with the analyses of the
+    tournament folders' analysis files and of `analyses`; the page names `made_from` as its
+    sources (`target.sources(paths)` when None)."""
+    report = collect(paths, options, analyses)
+    page = render_page(report, sources(paths) if made_from is None else made_from)
     return escaped(page)  # the names of files whose bytes are no UTF-8, which no page holds
 
 
@@ -129,7 +152,9 @@ def render_page(report: Report, made_from: Sequence[str] = ()) -> str:
     facts = "".join(f"<p>{html.escape(printable(fact))}</p>" for fact in report.facts)
     if report.tables:
         tables = "\n".join(
-            f'<section class="ratings">\n{table_html(table)}\n</section>' for table in report.tables
+            f'<section class="ratings">\n{table_html(table, _bot_columns(report, table))}\n'
+            "</section>"
+            for table in report.tables
         )
     else:
         tables = '<section class="ratings"><p>No finished game to rate.</p></section>'

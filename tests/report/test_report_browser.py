@@ -15,8 +15,13 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+from typer.testing import CliRunner
 
+from referee.analysis.stored import StoredAnalysis, read_analysis_file
+from referee.analysis.summary import BLUNDER
+from referee.cli.app import app
 from referee.games import GAME_NAMES
+from referee.path_names import ANALYSIS_FILE
 from referee.records.io import iter_jsonl
 from referee.records.model import Record, Turn
 from referee.report.page import build_report
@@ -257,3 +262,135 @@ def test_the_move_list_fits_moves_with_scores(
             page.screenshot(path=str(Path(shots) / f"takhteh-scores-{width}.png"))
     finally:
         context.close()
+
+
+ANALYSED = {
+    "thax": (("greedy", "greedy"), ("thax-perfect", "thax-perfect")),
+    "takhteh": (("greedy", "greedy"), ("random", "random")),
+}
+
+
+def analysed_tournament(
+    game: str, tmp_path: Path, make_tournament: MakeTournament
+) -> tuple[Path, list[StoredAnalysis]]:
+    """A report of a small tournament with its analysis (`referee analyse DIR --out FILE`):
+    THAX's in the folder's analysis.jsonl, Takhteh's given as --analysis."""
+    directory = make_tournament(tmp_path / "t", game=game, games_per_pair=2, bots=ANALYSED[game])
+    out = directory / ANALYSIS_FILE if game == "thax" else tmp_path / "analysis.jsonl"
+    result = CliRunner().invoke(app, ["analyse", str(directory), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    report = tmp_path / "report.html"
+    given = [] if game == "thax" else [out]
+    report.write_text(build_report([directory], analyses=given), encoding="utf-8")
+    return report, list(read_analysis_file(out))
+
+
+NO_OVERFLOW = """() => ({
+  page: document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+  viewer: document.getElementById("viewer").scrollWidth
+    <= document.getElementById("viewer").clientWidth,
+})"""
+
+
+@pytest.mark.parametrize("game", ["thax", "takhteh"])
+@pytest.mark.parametrize("viewport", [(1400, 1000), (390, 844)], ids=["desktop", "phone"])
+def test_the_analysis_in_the_standings_the_list_and_the_viewer(
+    game: str,
+    viewport: tuple[int, int],
+    browser: Browser,
+    tmp_path: Path,
+    make_tournament: MakeTournament,
+) -> None:
+    report, analyses = analysed_tournament(game, tmp_path, make_tournament)
+    width, height = viewport
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        open_report(page, report)
+        # The standings: each bot's error per decision, blunders and luck per game.
+        standings = page.locator("section.ratings table").first
+        expect(standings.locator("thead th").last).to_have_text("luck/game")
+        for row in standings.locator("tbody tr").all():
+            name = row.locator("td").nth(1).inner_text()
+            seats = [a.seats[a.players.index(name)] for a in analyses if name in a.players]
+            decisions = sum(seat.decisions for seat in seats)
+            error = sum(seat.error_total for seat in seats) / decisions
+            luck = sum(seat.luck for seat in seats) / len(seats)
+            expect(row.locator("td").nth(-3)).to_have_text(f"{error:.4f}")
+            expect(row.locator("td").nth(-1)).to_have_text(f"{luck:+.3f}")
+
+        # The list: each seat's error per decision, blunders and net luck.
+        heads = ["error 0", "blunders 0", "luck 0", "error 1", "blunders 1", "luck 1"]
+        expect(page.locator("#game-list thead th").nth(-1)).to_have_text("luck 1")
+        columns = page.locator("#game-list thead th").all_inner_texts()
+        assert columns[-6:] == heads
+        rows = page.locator("#game-list tbody tr")
+        expect(rows).to_have_count(len(analyses))
+        for row, stored in zip(rows.all(), analyses, strict=True):
+            cells = row.locator("td").all_inner_texts()[-6:]
+            net = stored.seats[0].luck - stored.seats[1].luck
+            for seat, sign in ((0, 1), (1, -1)):
+                rate, blunders, luck = cells[3 * seat : 3 * seat + 3]
+                summary = stored.seats[seat]
+                assert summary.error_rate is not None
+                assert abs(float(rate) - summary.error_rate) < 1e-4
+                assert blunders == str(summary.blunders)
+                assert abs(float(luck) - sign * net) < 1e-3
+        assert page.evaluate(NO_OVERFLOW)["page"], "the page is wider than the screen"
+        page.screenshot(path=str(tmp_path / f"{game}-{width}-page.png"), full_page=True)
+
+        # The viewer of the game with the most blunders.
+        number, stored = max(
+            enumerate(analyses, 1), key=lambda item: sum(s.blunders for s in item[1].seats)
+        )
+        blunders = [
+            turn
+            for turn in stored.turns
+            if turn.choices > 1 and turn.error >= BLUNDER and turn.value is not None
+        ]
+        page.evaluate(f"location.hash = '#game-{number}'")
+        graph = page.locator("#equity svg")
+        expect(graph).to_be_visible()
+        box = graph.bounding_box()
+        assert box is not None and box["width"] > 150 and box["x"] + box["width"] <= width
+        assert page.locator("#equity .equity-line").get_attribute("d")
+        expect(page.locator("#equity .blunder-dot")).to_have_count(len(blunders))
+        expect(page.locator("#moves li.blunder")).to_have_count(len(blunders))
+        expect(page.locator("#moves li").first.locator(".figures")).to_have_text("luckerror")
+        # Each line shows its roll's luck and its move's error.
+        items = page.locator("#moves li")
+        for turn in stored.turns[:6]:
+            item = items.nth(turn.turn)
+            assert turn.luck is not None
+            assert abs(float(item.locator(".luck").inner_text()) - turn.luck) < 6e-4
+            error = item.locator(".error").inner_text()
+            if turn.choices > 1:
+                assert abs(float(error.rstrip("?")) - turn.error) < 6e-4
+            else:
+                assert error == ""
+        # A blunder's caption names the best move; a click on the graph shows a turn.
+        if blunders:
+            worst = blunders[0]
+            page.evaluate(f"location.hash = '#game-{number}/turn-{worst.turn}'")
+            expect(page.locator("#caption")).to_contain_text(f"a blunder; best: {worst.best}.")
+        page.keyboard.press("Home")
+        expect(page.locator("#counter")).to_have_text(f"0 / {len(stored.turns)}")
+        graph.click(position={"x": box["width"] - 10, "y": box["height"] / 2})
+        expect(page.locator("#counter")).not_to_have_text(f"0 / {len(stored.turns)}")
+        # The line marking the turn shown (a vertical line, of no width to a locator) is
+        # where the click was, give or take half a turn's step.
+        here = page.locator("#equity .here")
+        assert here.evaluate("(line) => getComputedStyle(line).visibility") == "visible"
+        step = box["width"] / (len(stored.turns) - 1)
+        assert abs(float(here.get_attribute("x1") or "nan") - (box["width"] - 10)) < step
+        assert page.evaluate(NO_OVERFLOW) == {"page": True, "viewer": True}
+        page.screenshot(path=str(tmp_path / f"{game}-{width}-viewer.png"))
+        shots = os.environ.get("REFEREE_SCREENSHOTS")
+        if shots:
+            for name in ("page", "viewer"):
+                shutil.copy(tmp_path / f"{game}-{width}-{name}.png", shots)
+    finally:
+        context.close()
+    assert not errors, errors
