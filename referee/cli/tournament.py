@@ -449,7 +449,9 @@ def run(
         from referee.tournament.luck import with_luck_adjustment
 
         # The reference as it writes itself, so that its analyses are found by its name.
-        config = with_luck_adjustment(config, engine or config.luck_adjusted)
+        config = with_luck_adjustment(
+            config, engine if engine is not None else config.luck_adjusted
+        )
     _run(out, config, concurrency, dask, quiet, keep_going=keep_going, verify=verify)
 
 

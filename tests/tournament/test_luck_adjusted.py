@@ -145,6 +145,7 @@ def test_a_plain_sprt_writes_no_analysis_and_its_configuration_no_luck_key(
     [
         (["--luck-adjusted", "--engine", "tdnet"], "THAX has no reference 'tdnet'"),
         (["--engine", "exact"], "--engine goes with --luck-adjusted"),
+        (["--luck-adjusted", "--engine", ""], "THAX has no reference ''"),
     ],
 )
 def test_wrong_luck_options_are_one_error_line(
