@@ -17,14 +17,20 @@ that both meet the same moments of a loaded machine; their ratio is taken run by
 
 Anchors (`pip install -e '.[bench]'`): OpenSpiel's checkers, legal actions from Python on
 states rebuilt from their serialised text, beside Thai checkers; OpenSpiel's backgammon random
-playouts, by the same loop, beside Takhteh.
+playouts, by the same loop, beside Takhteh. The C++ Trax engine peryaudo/trax, built with its
+Makefile, when the environment variable TRAX_CPP names its binary: its `--perft
+--perft_depth=6` (which counts depths 0 to 6 one after another, each move played) as a
+child process, its CPU time beside Trax's perft 6 (issue 34: within 5x); skipped otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import random
+import resource
+import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -244,18 +250,57 @@ PERFTS = [
 ]
 
 
+TRAX_CPP_COUNT = 7_209_480
+"""Trax perft 6 from the empty board, which the C++ anchor must print to be timed."""
+
+
+def trax_cpp_perft(binary: str) -> float:
+    """The C++ Trax engine's perft 6: the CPU seconds of its process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(
+        [binary, "--perft", "--perft_depth=6"], capture_output=True, text=True, check=True
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if f"leaves: {TRAX_CPP_COUNT} " not in done.stderr:
+        raise SystemExit(f"{binary} did not count {TRAX_CPP_COUNT:,} at depth 6")
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
 def perfts(runs: int, deepest: bool) -> str:
-    """Move-sequence counts and their CPU time; the slowest count only with `deepest`."""
+    """Move-sequence counts and their CPU time; the slowest count only with `deepest`, and
+    beside it the C++ Trax engine when TRAX_CPP names its binary."""
     cases = [case for case in PERFTS if deepest or case[3] < 6 or case[1] != "trax"]
     timed = [Runs() for _ in cases]
+    binary = os.environ.get("TRAX_CPP") if deepest else None
+    if binary is not None and not os.access(binary, os.X_OK):
+        print(f"TRAX_CPP: {binary} is not an executable; the C++ anchor is skipped")
+        binary = None
+    anchor: list[float] = []
     for _ in range(runs):
         for (_, name, text, depth, _), runs_of in zip(cases, timed, strict=True):
             start = start_of(get_game(name), text)
             run((runs_of, [lambda start=start, depth=depth: perft_counts(start, depth)[-1]]))
+            if binary is not None and (name, depth) == ("trax", 6):
+                anchor.append(trax_cpp_perft(binary))
     rows = [
         [label, str(depth), f"{runs_of.work[0]:,}", spread(runs_of.seconds, 2), target]
         for (label, _, _, depth, target), runs_of in zip(cases, timed, strict=True)
     ]
+    if anchor:
+        ours = next(
+            runs_of.seconds
+            for (_, name, _, depth, _), runs_of in zip(cases, timed, strict=True)
+            if (name, depth) == ("trax", 6)
+        )
+        rows.append(
+            [
+                "trax, empty board: C++ peryaudo/trax",
+                "6",
+                f"{TRAX_CPP_COUNT:,}",
+                spread(anchor, 2),
+                f"referee / C++: {ratios(ours, anchor)} (issue 34: within 5x)",
+            ]
+        )
     return table(["position", "depth", "count", "CPU s", "target"], rows)
 
 

@@ -178,6 +178,10 @@ class State(ABC, Generic[M]):
     def legal_moves(self) -> list[M]:
         """Every legal move, each distinct move once."""
 
+    def count_legal_moves(self) -> int:
+        """len(legal_moves()); a game may count them without making the moves."""
+        return len(self.legal_moves())
+
     @abstractmethod
     def play(self, move: M) -> Self:
         """The state after `move`; raises IllegalMove naming the rule broken."""
@@ -376,11 +380,13 @@ def perft_counts(state: State[Any], depth: int) -> list[int]:
             for child in chance_children(node):
                 walk(child, level)
             return
+        if level + 1 == depth:
+            counts[depth] += node.count_legal_moves()
+            return
         moves = node.legal_moves()
         counts[level + 1] += len(moves)
-        if level + 1 < depth:
-            for move in moves:
-                walk(node.play(move), level + 1)
+        for move in moves:
+            walk(node.play(move), level + 1)
 
     if depth > 0:
         walk(state, 0)
@@ -401,5 +407,5 @@ def perft(state: State[Any], depth: int) -> int:
     if state.is_chance():
         return sum(perft(child, depth) for child in chance_children(state))
     if depth == 1:
-        return len(state.legal_moves())
+        return state.count_legal_moves()
     return sum(perft(state.play(move), depth - 1) for move in state.legal_moves())

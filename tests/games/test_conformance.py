@@ -193,6 +193,7 @@ def test_every_legal_move_reads_back_as_itself(name: str, variant: str, effort: 
             state = visit.state
             moves = state.legal_moves()
             assert distinct(moves), state
+            assert state.count_legal_moves() == len(moves), state
             texts = [game.format_move(state, move) for move in moves]
             assert len(set(texts)) == len(texts), (state, texts)
             for move, text in zip(moves, texts, strict=True):

@@ -1,5 +1,5 @@
 """The forced-play walk (`rules.forced_play`) against the slow reading of the rules, and the
-places held to it: `legal_turns` (which repeats the walk's first two steps for speed), `play_turn`
+places held to it: `legal_turns` (which follows the simple turns itself, for speed), `play_turn`
 (which repeats the walk on the board itself, for speed) and the bots' probes."""
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""The Trax engine as it was before its speed-up: see rules.py."""
