@@ -185,7 +185,8 @@ def wilson(successes: int, trials: int) -> tuple[float, float]:
     half = (
         Z * math.sqrt(p * (1 - p) / trials + Z * Z / (4 * trials * trials)) / (1 + Z * Z / trials)
     )
-    return max(centre - half, 0.0), min(centre + half, 1.0)
+    # At 0 or all successes one end is the proportion itself, up to rounding.
+    return min(max(centre - half, 0.0), p), max(min(centre + half, 1.0), p)
 
 
 def rate(hits: int, trials: int) -> str:
@@ -307,7 +308,8 @@ def main() -> None:
         f"The pool: those {size:,} pairs. Its unweighted means are off the exact score by"
         f" {offsets[0]:+.2f} standard errors (plain) and {offsets[1]:+.2f} (adjusted); the"
         f" tilted weights that make both exact ({tilt_cpu:.2f} s of CPU) are"
-        f" {divergence:.5f} nats from uniform (Kullback-Leibler). SPRTs, alpha = beta = {ALPHA:g}, elo1 - elo0 ="
+        f" {divergence:.5f} nats from uniform (Kullback-Leibler). SPRTs, alpha = beta ="
+        f" {ALPHA:g}, elo1 - elo0 ="
         f" {args.delta:g}, {args.tests:,} tests per row, pairs drawn i.i.d. from the weighted"
         f" pool, the LLR looked at after every pair, cap {args.cap:,} pairs; seeded, so every"
         " run on these games gives these figures. H1 accepted with a Wilson 95% interval;"
