@@ -59,6 +59,8 @@ TARGET_RATIO = 3.0
 """The acceptance: the pentanomial test's mean games over the luck-adjusted test's."""
 BATCHES = 5
 """Each method's tests run in this many batches (seeded apart), timed one by one."""
+CONTROL = 200_000
+"""Normal scores drawn for the control."""
 _NEWTON_STEPS = 100
 
 
@@ -205,12 +207,12 @@ def run_tests(
     seed: int,
 ) -> tuple[Simulation, list[float]]:
     """`tests` tests of one method in BATCHES batches, and each batch's CPU seconds."""
-    probabilities = pentanomial_probabilities(plain, weights)
     runs, cpu = [], []
     for batch, size in enumerate(np.diff(np.linspace(0, tests, BATCHES + 1).astype(int))):
         rng = np.random.default_rng([seed, batch])
         started = time.process_time()
         if method == "pentanomial":
+            probabilities = pentanomial_probabilities(plain, weights)
             runs.append(simulate(spec, probabilities, int(size), cap, rng))
         else:
             runs.append(simulate_adjusted(spec, adjusted, weights, int(size), cap, rng))
@@ -251,6 +253,14 @@ def main() -> None:
     weights = tilt(np.column_stack([plain, adjusted]), np.array([exact, exact]))
     tilt_cpu = time.process_time() - started
     divergence = float((weights * np.log(weights * size)).sum())
+    centred = adjusted - exact
+    variance = float(weights @ centred**2)
+    skewness = float(weights @ centred**3) / variance**1.5
+    # The control: normal scores of the weighted pool's mean and variance, so that what the
+    # luck-adjusted test does on the pool and not on them is the scores' shape's doing.
+    normal = np.random.default_rng(CONTROL).normal(0, 1, CONTROL)
+    normal = exact + (normal - normal.mean()) / normal.std() * math.sqrt(variance)
+    uniform = np.full(CONTROL, 1 / CONTROL)
 
     rows, cpu_rows, ratios = [], [], []
     cases = (
@@ -259,16 +269,14 @@ def main() -> None:
     )
     for seed, (truth, spec) in enumerate(cases):
         games = {}
-        for method in ("pentanomial", "luck-adjusted"):
+        methods = (
+            ("pentanomial", "pentanomial", adjusted, weights),
+            ("luck-adjusted", "luck-adjusted", adjusted, weights),
+            ("control: normal scores", "luck-adjusted", normal, uniform),
+        )
+        for number, (method, kind, scores, chances) in enumerate(methods):
             sim, cpu = run_tests(
-                method,
-                spec,
-                plain,
-                adjusted,
-                weights,
-                args.tests,
-                args.cap,
-                2 * seed + (method == "pentanomial"),
+                kind, spec, plain, scores, chances, args.tests, args.cap, 3 * seed + number
             )
             accepted = int((sim.decisions == 1).sum())
             decided = int((sim.decisions >= 0).sum())
@@ -308,11 +316,14 @@ def main() -> None:
         f"The pool: those {size:,} pairs. Its unweighted means are off the exact score by"
         f" {offsets[0]:+.2f} standard errors (plain) and {offsets[1]:+.2f} (adjusted); the"
         f" tilted weights that make both exact ({tilt_cpu:.2f} s of CPU) are"
-        f" {divergence:.5f} nats from uniform (Kullback-Leibler). SPRTs, alpha = beta ="
+        f" {divergence:.5f} nats from uniform (Kullback-Leibler); under them the adjusted"
+        f" scores' skewness is {skewness:+.2f}. SPRTs, alpha = beta ="
         f" {ALPHA:g}, elo1 - elo0 ="
         f" {args.delta:g}, {args.tests:,} tests per row, pairs drawn i.i.d. from the weighted"
         f" pool, the LLR looked at after every pair, cap {args.cap:,} pairs; seeded, so every"
-        " run on these games gives these figures. H1 accepted with a Wilson 95% interval;"
+        " run on these games gives these figures. The control runs the luck-adjusted test on"
+        f" {CONTROL:,} normal scores of the weighted pool's adjusted mean and variance instead."
+        " H1 accepted with a Wilson 95% interval;"
         " games are two per pair:\n\n"
         + table(
             [
