@@ -116,13 +116,27 @@ def factor_interval(plain: np.ndarray, adjusted: np.ndarray, seed: int = 0) -> t
     return float(low), float(high)
 
 
-def measure(case: Case, pairs: int) -> tuple[list[str], list[str], float, float]:
-    """The case's rows (means, variances) and the CPU seconds of playing and of analysing."""
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A tournament's pair scores (`pair_scores`) and what it took."""
+
+    plain: np.ndarray
+    adjusted: np.ndarray
+    engines: set[str]
+    """The analysis' references, each game's default."""
+    playing: float
+    """CPU seconds of playing (`_cpu`)."""
+    analysing: float
+
+
+def play_pairs(game: str, bots: tuple[str, str], pairs: int, seed: str) -> Played:
+    """`pairs` seat-swapped pairs of the two bots, played through the library with one worker
+    and analysed with each game's default reference; the first bot's pair scores."""
     config = build_config(
-        game=case.game,
-        bots=[BotEntry(name=name, spec=name) for name in case.bots],
+        game=game,
+        bots=[BotEntry(name=name, spec=name) for name in bots],
         games_per_pair=2 * pairs,
-        seed=SEED,
+        seed=seed,
     )
     with tempfile.TemporaryDirectory(prefix="referee-luck-") as name:
         folder = Path(name) / "t"
@@ -132,9 +146,16 @@ def measure(case: Case, pairs: int) -> tuple[list[str], list[str], float, float]
         started = _cpu()
         analyses = list(analyse_files([str(folder / "games.jsonl")], None))
         analysed = _cpu() - started
-    assert {analysis.engine for analysis in analyses} == {case.reference}
-    plain, adjusted = pair_scores(analyses, case.bots[0])
+    plain, adjusted = pair_scores(analyses, bots[0])
     assert len(plain) == pairs
+    return Played(plain, adjusted, {a.engine for a in analyses}, played, analysed)
+
+
+def measure(case: Case, pairs: int) -> tuple[list[str], list[str], float, float]:
+    """The case's rows (means, variances) and the CPU seconds of playing and of analysing."""
+    played = play_pairs(case.game, case.bots, pairs, SEED)
+    assert played.engines == {case.reference}
+    plain, adjusted = played.plain, played.adjusted
     factor = plain.var(ddof=1) / adjusted.var(ddof=1)
     low, high = factor_interval(plain, adjusted)
     score = plain.mean() / 2
@@ -160,7 +181,7 @@ def measure(case: Case, pairs: int) -> tuple[list[str], list[str], float, float]
             )
         ),
     ]
-    return means, variances, played, analysed
+    return means, variances, played.playing, played.analysing
 
 
 def main() -> None:

@@ -20,6 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from referee.games.thax import solver
+from referee.games.thax.rules import EMPTY_SIDE
 from referee.games.thax.solver import FULL, POSITIONS, RADIX, SIDES, STRIDE
 
 Choice = list[np.ndarray]
@@ -138,3 +139,14 @@ def win_chances(first: Choice, second: Choice, table: solver.Successors) -> np.n
         chances = updated
         if change < TOLERANCE:
             return chances.reshape(2, POSITIONS)
+
+
+def expected_score(first: str, second: str) -> float:
+    """The exact expected score per game of the bot `first` against `second` (names of
+    POLICIES), from the empty board: the opening roll makes either player the first to roll
+    with chance 1/2, whichever seat each sits in, so the score is the mean of `first`'s chance
+    of winning when it rolls first and when `second` does."""
+    table = solver.successors()
+    chances = win_chances(POLICIES[first](table), POLICIES[second](table), table)
+    start = solver.position_index(EMPTY_SIDE, EMPTY_SIDE)
+    return float((chances[0, start] + 1 - chances[1, start]) / 2)
