@@ -159,7 +159,7 @@ def simulate_adjusted(
     `normal_llr` after every pair: `simulate` with the normal model's pair scores."""
     cumulative = np.cumsum(weights)
     cumulative /= cumulative[-1]
-    count, total, squares = (np.zeros(tests) for _ in range(3))
+    count, total, squares, cubes = (np.zeros(tests) for _ in range(4))
     decisions = np.full(tests, -1)
     pairs = np.full(tests, cap_pairs)
     active = np.arange(tests)
@@ -171,8 +171,10 @@ def simulate_adjusted(
         count[active] += 1
         total[active] += drawn
         squares[active] += drawn * drawn
+        cubes[active] += drawn**3
         played += 1
-        ratio = normal_llr(spec, PairMoments(count[active], total[active], squares[active]))
+        moments = PairMoments(count[active], total[active], squares[active], cubes[active])
+        ratio = normal_llr(spec, moments)
         done = (ratio >= spec.upper) | (ratio <= spec.lower)
         decisions[active[done]] = np.where(ratio[done] >= spec.upper, 1, 0)
         pairs[active[done]] = played

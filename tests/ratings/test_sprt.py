@@ -11,7 +11,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize
 
-from referee.ratings.sprt import SprtError, SprtSpec, elo_estimate, llr, simulate, sprt_state
+from referee.ratings.sprt import (
+    MIN_NORMAL_PAIRS,
+    PairMoments,
+    SprtError,
+    SprtSpec,
+    elo_estimate,
+    llr,
+    logistic_score,
+    normal_llr,
+    simulate,
+    sprt_state,
+)
 
 
 def expected_score(elo: float) -> float:
@@ -176,3 +187,48 @@ def test_the_llr_is_the_same_seen_from_the_other_bot(
     forward = float(llr(SprtSpec(elo0, elo1), np.array(counts)))
     mirrored = float(llr(SprtSpec(-elo1, -elo0), np.array(counts[::-1])))
     assert mirrored == pytest.approx(-forward, abs=1e-6)
+
+
+# The luck-adjusted test's normal model (normal_llr).
+
+
+def test_normal_llr_of_symmetric_scores_is_the_normal_likelihood_ratio() -> None:
+    """Without skew the corrected deviations are the plain ones: (n/2) log(V0/V1), Vk the
+    mean square about sk, as written out here."""
+    spec = SprtSpec(0, 20)
+    base = np.array([0.40, 0.45, 0.50, 0.55, 0.60])
+    scores = np.concatenate([base + 0.01 * k for k in range(-2, 3)])  # 25 scores, no skew
+    s0, s1 = float(logistic_score(0)), float(logistic_score(20))
+    v0 = float(((scores - s0) ** 2).mean())
+    v1 = float(((scores - s1) ** 2).mean())
+    assert float(normal_llr(spec, PairMoments.of(scores))) == pytest.approx(
+        len(scores) / 2 * math.log(v0 / v1), rel=1e-9
+    )
+
+
+def test_normal_llr_counts_nothing_before_its_minimum_of_pairs() -> None:
+    spec = SprtSpec(0, 20)
+    few = np.linspace(0.7, 0.9, MIN_NORMAL_PAIRS - 1)
+    assert float(normal_llr(spec, PairMoments.of(few))) == 0.0
+    assert float(normal_llr(spec, PairMoments.of(np.append(few, 0.8)))) > 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(min_value=MIN_NORMAL_PAIRS, max_value=80),
+    st.floats(min_value=0.5, max_value=5.0),
+    st.floats(min_value=0.01, max_value=0.3),
+    st.floats(min_value=0.001, max_value=1.0),
+    st.booleans(),
+)
+def test_normal_llr_says_h1_for_scores_above_both_hypotheses_whatever_their_skew(
+    n: int, bend: float, spread: float, above: float, lower_tail: bool
+) -> None:
+    """Hall's transformation is monotone, so a mean above s1 always counts for H1 however
+    skewed the scores (Johnson's quadratic correction alone can turn it into evidence for
+    H0): scores with a long tail, their mean `above` over s1."""
+    spec = SprtSpec(-20, 20)
+    tail = np.exp(bend * np.linspace(0, 1, n))
+    data = spread * (tail - tail.mean()) / tail.std() * (-1 if lower_tail else 1)
+    data = data + float(logistic_score(20)) + above
+    assert float(normal_llr(spec, PairMoments.of(data))) > 0

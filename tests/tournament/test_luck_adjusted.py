@@ -17,8 +17,8 @@ from referee.cli.app import app
 RUNNER = CliRunner()
 BOUNDS = "elo0=-90,elo1=-70"
 """greedy against thax-perfect (about -79 Elo): decided within a few dozen pairs."""
-MIN_PAIRS = 10
-"""The normal model's LLR is 0 before this many pairs (docs/ratings.md)."""
+MIN_PAIRS = 20
+"""The normal model's LLR is 0 before this many pairs (docs/tournaments.md)."""
 
 
 def run(out: Path, *options: str) -> tuple[int, str]:
@@ -32,6 +32,19 @@ def run(out: Path, *options: str) -> tuple[int, str]:
 
 def logistic(elo: float) -> float:
     return 1 / (1 + 10 ** (-elo / 400))
+
+
+def mean_square(scores: list[float], score: float) -> float:
+    """The scores' variance plus the square of their mean's deviation from `score`, that
+    deviation corrected for their skewness by Hall's transformation of the t statistic."""
+    n = len(scores)
+    mean = sum(scores) / n
+    variance = sum((x - mean) ** 2 for x in scores) / n
+    skewness = sum((x - mean) ** 3 for x in scores) / n / variance**1.5
+    a = skewness / (3 * math.sqrt(n))
+    t = (mean - score) / math.sqrt(variance / n)
+    deviation = (t + a / 2 + a * t * t + a * a * t**3 / 3) * math.sqrt(variance / n)
+    return variance + deviation**2
 
 
 def decision_from_files(directory: Path) -> tuple[int, str] | None:
@@ -52,9 +65,8 @@ def decision_from_files(directory: Path) -> tuple[int, str] | None:
         pair += 1
         if len(scores) < MIN_PAIRS:
             continue
-        v0 = sum((x - s0) ** 2 for x in scores) / len(scores)
-        v1 = sum((x - s1) ** 2 for x in scores) / len(scores)
-        ratio = len(scores) / 2 * math.log(v0 / v1)
+        n = len(scores)
+        ratio = n / 2 * math.log(mean_square(scores, s0) / mean_square(scores, s1))
         if ratio >= upper:
             return pair, "H1"
         if ratio <= lower:
