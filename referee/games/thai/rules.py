@@ -318,6 +318,183 @@ def _capture_moves(
     return moves
 
 
+_new_move = tuple.__new__
+
+
+def _king_quiet_rays(
+    square: int,
+) -> tuple[tuple[int, bool, tuple[int, ...], tuple[tuple[ThaiMove, ...], ...]], ...]:
+    """Per diagonal ray from `square`: its mask, whether it runs to higher bits, its step
+    table, and by the first occupied square on it (32 for none) the moves along it up to that
+    square."""
+    rays = []
+    for d in DIRECTIONS:
+        ray = RAY[d][square]
+        if ray:
+            moves = tuple(QUIET_MOVES[square][target + 1] for target in ray)
+            upto = [moves] * 33
+            for n, target in enumerate(ray):
+                upto[target] = moves[:n]
+            rays.append((RAY_MASK[d][square], INCREASING[d], STEP[d], tuple(upto)))
+    return tuple(rays)
+
+
+_KING_QUIET = tuple(_king_quiet_rays(square) for square in range(32))
+
+_MAN_STEP_MOVES = tuple(
+    tuple(
+        tuple(
+            (1 << STEP[d][square], QUIET_MOVES[square][STEP[d][square] + 1])
+            for d in FORWARD[seat]
+            if STEP[d][square] >= 0
+        )
+        for square in range(32)
+    )
+    for seat in (BLACK, WHITE)
+)
+"""_MAN_STEP_MOVES[seat][i]: per forward step of a man of `seat` on bit i, in direction order,
+(the target square's bit, the move)."""
+
+
+def _quiet_moves(
+    turn: int, own: int, occupied: int, kings: int, opponent: int
+) -> list[ThaiMove] | None:
+    """Every move without a capture: a man one square forward, a king any distance along a
+    free diagonal. None as soon as a king turns out able to capture (the test of
+    `_king_can_capture`, made on the way along the king's rays): the captures are the moves
+    then. The men's captures are for the caller to rule out first."""
+    moves: list[ThaiMove] = []
+    steps = _MAN_STEP_MOVES[turn]
+    while own:
+        low = own & -own
+        own ^= low
+        square = low.bit_length() - 1
+        if kings & low:
+            for mask, increasing, step, upto in _KING_QUIET[square]:
+                blockers = mask & occupied
+                if not blockers:
+                    moves += upto[32]
+                    continue
+                first = (blockers & -blockers if increasing else blockers).bit_length() - 1
+                if (opponent >> first) & 1:
+                    land = step[first]
+                    if land >= 0 and not (occupied >> land) & 1:
+                        return None
+                moves += upto[first]
+        else:
+            for target, move in steps[square]:
+                if not occupied & target:
+                    moves.append(move)
+    return moves
+
+
+_EVEN_ROWS = 0x0F0F0F0F
+_ODD_ROWS = 0xF0F0F0F0
+"""The squares of rows 0, 2, 4, 6 and of rows 1, 3, 5, 7 (four bits a row)."""
+
+
+def _men_row_table(seat: int, row: int) -> tuple[tuple[ThaiMove, ...], ...]:
+    """The quiet moves of `seat`'s men on `row`, by an 8-bit key: the row and the row ahead
+    (the men on one, the empty squares of the other), lower row in the low four bits.
+
+    Each entry is what `_quiet_moves` lists for those men and empty squares, so the table
+    holds the same moves in the same order; it is built from that function. Equal entries
+    are one tuple: the fewer objects a lookup may meet, the more of them stay in the cache
+    of a processor that runs other work between calls.
+    """
+    ahead = row - 1 if seat == BLACK else row + 1
+    if not 0 <= ahead < 8:
+        return ((),) * 256
+    low = min(row, ahead)
+    men_row, ahead_row = 15 << 4 * row, 15 << 4 * ahead
+    table = []
+    entries: dict[tuple[ThaiMove, ...], tuple[ThaiMove, ...]] = {}
+    for key in range(256):
+        word = key << 4 * low
+        men, occupied = word & men_row, ALL & ~(word & ahead_row)
+        moves = tuple(_quiet_moves(seat, men, occupied, 0, 0) or ())
+        table.append(entries.setdefault(moves, moves))
+    return tuple(table)
+
+
+_MEN_ROWS = tuple(tuple(_men_row_table(seat, row) for row in range(8)) for seat in (BLACK, WHITE))
+
+
+def _legal_moves_method() -> Callable[[ThaiState], list[ThaiMove]]:
+    """`ThaiState.legal_moves`, made here so that the tables it reads are its own variables.
+
+    The common case, a side of men only that cannot capture, runs without a call: the men's
+    capture test of `CAPTURING_MEN` (the same expression, written out for each seat;
+    tests/games/thai/test_oracle.py holds the engine to the rules), then the quiet moves a
+    table lookup a row, rows in order, so that they come in the order of `_quiet_moves`, which
+    built the tables. The key of a row is cut from a word holding the men on rows of its
+    parity and the empty squares on the others; row r's key starts at row r - 1 for Black
+    (moving up the board, to lower bits), at row r for White.
+    """
+    _, b1, b2, b3, b4, b5, b6, b7 = _MEN_ROWS[BLACK]
+    w0, w1, w2, w3, w4, w5, w6, _ = _MEN_ROWS[WHITE]
+    even_rows, odd_rows = _EVEN_ROWS, _ODD_ROWS
+    quiet, captures, men_capturing = _quiet_moves, _capture_moves, CAPTURING_MEN
+
+    def legal_moves(self: ThaiState) -> list[ThaiMove]:
+        # Worked out on each call, not kept: a caller asks once per position. Every capture
+        # line when there is one, else every quiet move; by start square.
+        if self.history and self._draw() is not None:
+            return []
+        kings, turn = self.kings, self.turn
+        if turn:  # White
+            own, opponent = self.white, self.black
+            if not own & kings:
+                empty = ~(own | opponent) & ALL
+                capturing = own & (
+                    (opponent >> 3 & 0x00E0E0E0 | opponent >> 4 & 0x000E0E0E) & empty >> 7
+                    | (opponent >> 4 & 0x00707070 | opponent >> 5 & 0x00070707) & empty >> 9
+                )
+                if capturing:
+                    return captures(capturing, WHITE, own | opponent, opponent, kings)
+                even = own & even_rows | empty & odd_rows
+                odd = own & odd_rows | empty & even_rows
+                return [
+                    *w0[even & 255],
+                    *w1[odd >> 4 & 255],
+                    *w2[even >> 8 & 255],
+                    *w3[odd >> 12 & 255],
+                    *w4[even >> 16 & 255],
+                    *w5[odd >> 20 & 255],
+                    *w6[even >> 24 & 255],
+                ]
+        else:
+            own, opponent = self.black, self.white
+            if not own & kings:
+                empty = ~(own | opponent) & ALL
+                capturing = own & (
+                    (opponent << 4 & 0x0E0E0E00 | opponent << 5 & 0xE0E0E000) & empty << 9
+                    | (opponent << 3 & 0x07070700 | opponent << 4 & 0x70707000) & empty << 7
+                )
+                if capturing:
+                    return captures(capturing, BLACK, own | opponent, opponent, kings)
+                even = own & even_rows | empty & odd_rows
+                odd = own & odd_rows | empty & even_rows
+                return [
+                    *b1[odd & 255],
+                    *b2[even >> 4 & 255],
+                    *b3[odd >> 8 & 255],
+                    *b4[even >> 12 & 255],
+                    *b5[odd >> 16 & 255],
+                    *b6[even >> 20 & 255],
+                    *b7[odd >> 24 & 255],
+                ]
+        occupied = own | opponent
+        capturing = men_capturing[turn](own & ~kings, opponent, ~occupied & ALL)
+        if not capturing:
+            listed = quiet(turn, own, occupied, kings, opponent)
+            if listed is not None:
+                return listed
+        return captures(capturing | own & kings, turn, occupied, opponent, kings)
+
+    return legal_moves
+
+
 class _Unset(Enum):
     """The type of `_UNSET`, so that the type checker narrows `is _UNSET` away."""
 
@@ -403,25 +580,7 @@ class ThaiState(State[ThaiMove]):
 
     # -- moves -------------------------------------------------------------------------------
 
-    def legal_moves(self) -> list[ThaiMove]:
-        # Worked out on each call, not kept: a caller asks once per position. Every capture
-        # line when there is one, else every quiet move; by start square.
-        if self.history and self._draw() is not None:
-            return []
-        turn, kings = self.turn, self.kings
-        own, opponent = (self.black, self.white) if turn == BLACK else (self.white, self.black)
-        occupied = own | opponent
-        empty = ~occupied & ALL
-        men = own & ~kings
-        own_kings = own & kings
-        capturing = CAPTURING_MEN[turn](men, opponent, empty)
-        if not capturing:
-            if not own_kings:
-                return _men_quiet_moves(turn, men, empty)
-            moves = _quiet_moves(turn, own, occupied, kings, opponent)
-            if moves is not None:
-                return moves
-        return _capture_moves(capturing | own_kings, turn, occupied, opponent, kings)
+    legal_moves = _legal_moves_method()
 
     def successors(self) -> list[tuple[ThaiMove, ThaiState]]:
         """Every move the pieces allow, each with the position it leads to, for a search.
@@ -708,132 +867,6 @@ class ThaiState(State[ThaiMove]):
             outcome = self._compute_outcome()
             object.__setattr__(self, "_outcome", outcome)
         return outcome is not None
-
-
-_new_move = tuple.__new__
-
-
-def _king_quiet_rays(
-    square: int,
-) -> tuple[tuple[int, bool, tuple[int, ...], tuple[tuple[ThaiMove, ...], ...]], ...]:
-    """Per diagonal ray from `square`: its mask, whether it runs to higher bits, its step
-    table, and by the first occupied square on it (32 for none) the moves along it up to that
-    square."""
-    rays = []
-    for d in DIRECTIONS:
-        ray = RAY[d][square]
-        if ray:
-            moves = tuple(QUIET_MOVES[square][target + 1] for target in ray)
-            upto = [moves] * 33
-            for n, target in enumerate(ray):
-                upto[target] = moves[:n]
-            rays.append((RAY_MASK[d][square], INCREASING[d], STEP[d], tuple(upto)))
-    return tuple(rays)
-
-
-_KING_QUIET = tuple(_king_quiet_rays(square) for square in range(32))
-
-_MAN_STEP_MOVES = tuple(
-    tuple(
-        tuple(
-            (1 << STEP[d][square], QUIET_MOVES[square][STEP[d][square] + 1])
-            for d in FORWARD[seat]
-            if STEP[d][square] >= 0
-        )
-        for square in range(32)
-    )
-    for seat in (BLACK, WHITE)
-)
-"""_MAN_STEP_MOVES[seat][i]: per forward step of a man of `seat` on bit i, in direction order,
-(the target square's bit, the move)."""
-
-
-def _quiet_moves(
-    turn: int, own: int, occupied: int, kings: int, opponent: int
-) -> list[ThaiMove] | None:
-    """Every move without a capture: a man one square forward, a king any distance along a
-    free diagonal. None as soon as a king turns out able to capture (the test of
-    `_king_can_capture`, made on the way along the king's rays): the captures are the moves
-    then. The men's captures are for the caller to rule out first."""
-    moves: list[ThaiMove] = []
-    steps = _MAN_STEP_MOVES[turn]
-    while own:
-        low = own & -own
-        own ^= low
-        square = low.bit_length() - 1
-        if kings & low:
-            for mask, increasing, step, upto in _KING_QUIET[square]:
-                blockers = mask & occupied
-                if not blockers:
-                    moves += upto[32]
-                    continue
-                first = (blockers & -blockers if increasing else blockers).bit_length() - 1
-                if (opponent >> first) & 1:
-                    land = step[first]
-                    if land >= 0 and not (occupied >> land) & 1:
-                        return None
-                moves += upto[first]
-        else:
-            for target, move in steps[square]:
-                if not occupied & target:
-                    moves.append(move)
-    return moves
-
-
-_EVEN_ROWS = 0x0F0F0F0F
-_ODD_ROWS = 0xF0F0F0F0
-"""The squares of rows 0, 2, 4, 6 and of rows 1, 3, 5, 7 (four bits a row)."""
-
-
-def _men_row_table(seat: int, row: int) -> tuple[tuple[ThaiMove, ...], ...]:
-    """The quiet moves of `seat`'s men on `row`, by an 8-bit key: the row and the row ahead
-    (the men on one, the empty squares of the other), lower row in the low four bits.
-
-    Each entry is what `_quiet_moves` lists for those men and empty squares, so the table
-    holds the same moves in the same order; it is built from that function.
-    """
-    ahead = row - 1 if seat == BLACK else row + 1
-    if not 0 <= ahead < 8:
-        return ((),) * 256
-    low = min(row, ahead)
-    men_row, ahead_row = 15 << 4 * row, 15 << 4 * ahead
-    table = []
-    for key in range(256):
-        word = key << 4 * low
-        men, occupied = word & men_row, ALL & ~(word & ahead_row)
-        table.append(tuple(_quiet_moves(seat, men, occupied, 0, 0) or ()))
-    return tuple(table)
-
-
-_MEN_ROWS = tuple(tuple(_men_row_table(seat, row) for row in range(8)) for seat in (BLACK, WHITE))
-
-
-def _men_quiet_moves(turn: int, men: int, empty: int) -> list[ThaiMove]:
-    """`_quiet_moves` for a side without kings, a table lookup a row (rows in order, so the
-    moves come in the same order as there): the key of a row is cut from a word holding the
-    men on rows of its parity and the empty squares on the others."""
-    even = men & _EVEN_ROWS | empty & _ODD_ROWS
-    odd = men & _ODD_ROWS | empty & _EVEN_ROWS
-    t0, t1, t2, t3, t4, t5, t6, t7 = _MEN_ROWS[turn]
-    if turn == BLACK:  # row r's key starts at row r - 1
-        return [
-            *t1[odd & 255],
-            *t2[even >> 4 & 255],
-            *t3[odd >> 8 & 255],
-            *t4[even >> 12 & 255],
-            *t5[odd >> 16 & 255],
-            *t6[even >> 20 & 255],
-            *t7[odd >> 24 & 255],
-        ]
-    return [
-        *t0[even & 255],
-        *t1[odd >> 4 & 255],
-        *t2[even >> 8 & 255],
-        *t3[odd >> 12 & 255],
-        *t4[even >> 16 & 255],
-        *t5[odd >> 20 & 255],
-        *t6[even >> 24 & 255],
-    ]
 
 
 def _jumped_square(
