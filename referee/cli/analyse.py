@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.analysis.formats import ANALYSIS_OUTPUTS
-from referee.bounds import MAX_JOBS
+from referee.cli.inputs import jobs_option
 from referee.cli.output import echo, fail
 
 if TYPE_CHECKING:
@@ -41,13 +41,7 @@ def analyse(
     ] = AnalysisFormat["table"],
     jobs: Annotated[
         int,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=1,
-            max=MAX_JOBS,
-            help="files analysed at once (no more processes than files)",
-        ),
+        jobs_option("files analysed at once (no more processes than files)"),
     ] = 1,
     out: Annotated[
         Path | None,

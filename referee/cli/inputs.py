@@ -1,4 +1,6 @@
-"""`-` for standard input in the commands that read record files more than once or by path."""
+"""What the commands that read record files share: `-` for standard input where they read a
+file more than once or by path, and the `--jobs` option of those that read files in worker
+processes."""
 
 from __future__ import annotations
 
@@ -8,10 +10,19 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+import typer
+
+from referee.bounds import MAX_JOBS
 from referee.cli import output
 from referee.files import cannot_write
 from referee.path_names import STDIN, STDIN_NAME
+
+
+def jobs_option(help: str) -> Any:
+    """`--jobs/-j N`: how many files are worked through at once (`help` says on what)."""
+    return typer.Option("--jobs", "-j", min=1, max=MAX_JOBS, help=help)
 
 
 def names_stdin(paths: Sequence[str | Path]) -> bool:

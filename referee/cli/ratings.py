@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.bounds import MAX_JOBS, MAX_RATING, MAX_SAMPLES, MAX_SEED
+from referee.bounds import MAX_RATING, MAX_SAMPLES, MAX_SEED
+from referee.cli.inputs import jobs_option
 from referee.cli.output import echo, fail, wide_console
 from referee.escaping import quoted
 from referee.path_names import STDIN
@@ -121,13 +122,7 @@ def ratings(
     ] = None,
     jobs: Annotated[
         int,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=1,
-            max=MAX_JOBS,
-            help="with --luck-adjusted, files analysed at once",
-        ),
+        jobs_option("with --luck-adjusted, files analysed at once"),
     ] = 1,
 ) -> None:
     """Rating tables per game and variant from any tournaments and record files."""

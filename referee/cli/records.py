@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.bounds import MAX_JOBS
+from referee.cli.inputs import jobs_option
 from referee.cli.output import echo, fail, piped, warn
 from referee.records.formats import RECORD_FORMATS
 from referee.wording import plural
@@ -30,13 +30,7 @@ def validate(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only the summary")] = False,
     jobs: Annotated[
         int,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=1,
-            max=MAX_JOBS,
-            help="files checked at once (no more processes than files)",
-        ),
+        jobs_option("files checked at once (no more processes than files)"),
     ] = 1,
 ) -> None:
     """Replay every game and report what is wrong, where. Exit 0 valid, 1 invalid, 2 usage."""
