@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import io
 import random
+import sys
 from types import ModuleType
 from typing import Any
 
@@ -92,3 +93,20 @@ def chess_replay(texts: list[str]) -> int:
         assert game is not None and not game.errors, text
         moves += game.end().ply()
     return moves
+
+
+def chess_read_file(path: str) -> int:
+    """Read every game of a PGN file as `chess_replay` reads them: the number of moves."""
+    pgn = importlib.import_module("chess.pgn")
+    moves = 0
+    with open(path, encoding="utf-8") as stream:
+        while (game := pgn.read_game(stream)) is not None:
+            assert not game.errors, game.errors
+            moves += game.end().ply()
+    return moves
+
+
+if __name__ == "__main__":
+    # `python benchmarks/anchors.py FILE.pgn`: python-chess reading a PGN file as a whole
+    # process, the anchor of `referee validate` run as a command (benchmarks/validate.py).
+    print(chess_read_file(sys.argv[1]))

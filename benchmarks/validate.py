@@ -1,14 +1,18 @@
-"""Validation speed: moves per CPU second per game from JSONL on one core, python-chess reading
-PGN in the same runs, memory on a 50 MB file, --jobs 1 against --jobs 2 on many files.
+"""Validation speed against python-chess reading PGN, per game, paired run by run: in process
+(moves per CPU second on one core) and as whole processes (`referee validate -q FILE` against
+`python benchmarks/anchors.py FILE.pgn`, their CPU time start-up included); memory on a 50 MB
+file; --jobs 1 against --jobs 2 on many files.
 
-Run: .venv/bin/python benchmarks/validate.py [--runs 5] [--write]
+Run: .venv/bin/python benchmarks/validate.py [--runs 5] [--moves 100000] [--write]
 (not under `taskset`: the --jobs part wants both cores; the rest runs in one thread and counts
 its own CPU time).
 
-The records are distinct random games of each game's `random` bot, made once into a
-temporary folder. Each run reads the file again and replays every game from its start with
-the engines' notation caches emptied first, as a fresh `referee validate` process would; the
-runs of the four games and of python-chess alternate.
+The records are distinct random games of each game's `random` bot, as many as make `--moves`
+moves or more, made once into a temporary folder, and random chess games of up to 200 plies
+as PGN, as many as make as many moves. Each run reads each file again and replays every game
+from its start with the engines' notation caches emptied first, as a fresh `referee validate`
+process would; each game's run is followed at once by the anchor's, and the ratio is taken
+run by run.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from anchors import CHESS, chess_games, chess_replay, missing, optional
+from anchors import CHESS, chess_games, chess_read_file, chess_replay, missing, optional
 from common import conditions, cpu_seconds, empty_caches, load_average, report, spread, table
 
 from referee.games import GAME_NAMES, get_game
@@ -48,6 +52,20 @@ def random_games(name: str, count: int, seed: str = "bench") -> list[str]:
     ]
 
 
+def games_of_moves(name: str, moves: int) -> tuple[list[str], int]:
+    """Random games of `name` making `moves` moves or more, and their number of moves."""
+    game = get_game(name)
+    ruleset = game.ruleset()
+    lines: list[str] = []
+    made = 0
+    while made < moves:
+        setup = GameSetup(game, ruleset, PLAYERS, f"bench{len(lines)}")
+        record = play_game(setup, [RandomBot(), RandomBot()])
+        lines.append(record_to_json(record))
+        made += len(record.turns)
+    return lines, made
+
+
 def validate(path: Path) -> int:
     """Validate every game of the file: the moves replayed."""
     empty_caches()
@@ -62,41 +80,93 @@ def read_only(path: Path) -> int:
         return sum(len(loaded.record.turns) for loaded in iter_jsonl(stream) if loaded.record)
 
 
-def speed(folder: Path, games: int, runs: int) -> str:
-    paths = {}
+def process_cpu(args: list[str]) -> float:
+    """The CPU seconds (user + system) of a command run to its end, start-up included."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def speed(folder: Path, moves_wanted: int, runs: int) -> str:
+    paths, moves, games = {}, {}, {}
     for name in GAME_NAMES:
+        lines, moves[name] = games_of_moves(name, moves_wanted)
+        games[name] = len(lines)
         paths[name] = folder / f"{name}.jsonl"
-        paths[name].write_text("\n".join(random_games(name, games)) + "\n")
+        paths[name].write_text("\n".join(lines) + "\n")
+        assert read_only(paths[name]) == moves[name]
     chess = optional("chess")
-    pgn = chess_games(chess, games // 3, 1) if chess is not None else []
-    checked: dict[str, list[float]] = {name: [] for name in GAME_NAMES}
+    if chess is None:
+        return missing(CHESS)
+    pgn: list[str] = []
+    chess_moves = 0
+    while chess_moves < moves_wanted:
+        pgn += chess_games(chess, 20, len(pgn))
+        chess_moves = chess_replay(pgn)
+    pgn_path = folder / "chess.pgn"
+    pgn_path.write_text("\n\n".join(pgn) + "\n")
+    assert chess_read_file(str(pgn_path)) == chess_moves
+    anchor_command = [sys.executable, str(Path(__file__).parent / "anchors.py"), str(pgn_path)]
+
+    rates: dict[str, list[float]] = {name: [] for name in GAME_NAMES}
     read: dict[str, list[float]] = {name: [] for name in GAME_NAMES}
-    moves = {name: read_only(paths[name]) for name in GAME_NAMES}
+    ratios: dict[str, list[float]] = {name: [] for name in GAME_NAMES}
     chess_rates: list[float] = []
-    chess_moves = chess_replay(pgn)
+    cli: dict[str, list[float]] = {name: [] for name in GAME_NAMES}
+    cli_ratios: dict[str, list[float]] = {name: [] for name in GAME_NAMES}
+    chess_cli: list[float] = []
     for _ in range(runs):
         for name in GAME_NAMES:
-            checked[name].append(moves[name] / cpu_seconds(validate, paths[name]))
+            rate = moves[name] / cpu_seconds(validate, paths[name])
+            anchor = chess_moves / cpu_seconds(chess_replay, pgn)
+            rates[name].append(rate)
+            chess_rates.append(anchor)
+            ratios[name].append(rate / anchor)
             read[name].append(moves[name] / cpu_seconds(read_only, paths[name]))
-        if pgn:
-            chess_rates.append(chess_moves / cpu_seconds(chess_replay, pgn))
+            command = moves[name] / process_cpu([*REFEREE, "validate", "-q", str(paths[name])])
+            anchor = chess_moves / process_cpu(anchor_command)
+            cli[name].append(command)
+            chess_cli.append(anchor)
+            cli_ratios[name].append(command / anchor)
     rows = [
-        [name, f"{games:,}", f"{moves[name]:,}", spread(checked[name]), spread(read[name])]
+        [
+            name,
+            f"{games[name]:,}",
+            f"{moves[name]:,}",
+            spread(rates[name]),
+            spread(ratios[name], 2),
+            spread(cli[name]),
+            spread(cli_ratios[name], 2),
+            spread(read[name]),
+        ]
         for name in GAME_NAMES
     ]
-    headers = ["game", "games", "moves", "validation, moves/s", "of which reading alone, moves/s"]
-    text = table(headers, rows)
-    if not pgn:
-        return text + "\n\n" + missing(CHESS)
-    anchor = table(
-        ["anchor", "games", "moves", "moves/s"],
-        [["python-chess reading PGN", f"{len(pgn):,}", f"{chess_moves:,}", spread(chess_rates)]],
-    )
+    headers = [
+        "game",
+        "games",
+        "moves",
+        "in process, moves/s",
+        "over python-chess",
+        "`referee validate -q`, moves/s",
+        "over python-chess",
+        "reading alone, moves/s",
+    ]
+    anchor_rows = [
+        [
+            f"{len(pgn):,}",
+            f"{chess_moves:,}",
+            spread(chess_rates),
+            spread(chess_cli),
+        ]
+    ]
     return (
-        text
-        + "\n\nThe anchor, in the same runs: random chess games of up to 200 plies as PGN text, "
-        "read by `chess.pgn.read_game` (each SAN move parsed against its position's legal "
-        "moves and played):\n\n" + anchor
+        table(headers, rows)
+        + "\n\nThe anchor, run right after each game's run: random chess games of up to 200"
+        " plies as PGN text, read by `chess.pgn.read_game` (each SAN move parsed against its"
+        " position's legal moves and played), in process and as a whole process (`python"
+        f" benchmarks/anchors.py FILE.pgn`), {len(GAME_NAMES) * runs} runs of each:\n\n"
+        + table(["games", "moves", "in process, moves/s", "whole process, moves/s"], anchor_rows)
     )
 
 
@@ -150,7 +220,9 @@ def jobs(folder: Path, runs: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=300, help="games per game for speed")
+    parser.add_argument(
+        "--moves", type=int, default=100_000, help="moves per game (and of chess) for speed"
+    )
     parser.add_argument("--runs", type=int, default=5, help="runs of each measurement")
     parser.add_argument("--no-jobs", action="store_true", help="skip --jobs 1 against 2")
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
@@ -158,8 +230,17 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     try:
         load = load_average()
-        parts = [speed(folder, args.games, args.runs)]
-        parts.insert(0, conditions(args.runs, load) + " One core.")
+        parts = [speed(folder, args.moves, args.runs)]
+        parts.insert(
+            0,
+            conditions(
+                args.runs,
+                load,
+                "CPU time: of the process (`time.process_time`) in"
+                " process, of the child (`getrusage`) as a whole process",
+            )
+            + " One core.",
+        )
         parts.append(memory(folder))
         if not args.no_jobs:
             parts.append(jobs(folder, args.runs))
