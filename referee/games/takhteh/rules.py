@@ -387,102 +387,77 @@ def _pair_plays(c: Board, a: int, b: int) -> list[tuple[Leg, ...]]:
     return [()]
 
 
+_FREE_FLOOR = (0, *(-1,) * HOME, *(0,) * (BAR - HOME))
+"""`_double_plays`' checkers free to leave each point, before any leg: `max(c[p], floor)`
+(an opposing blot on a home point is -1, since the checker that hits it is frozen, and
+elsewhere 0; no row starts on, and no leg lands on, a point the opponent holds)."""
+
+
 def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
     """Doubles when no bearing off can happen during the turn.
 
     Legs are taken from non-increasing points: every legal set of legs can be played in that
     order (arrivals on a point come before departures from it), and each set of legs reaches
     its own position (each point has one way forward), so nothing is listed twice.
+
+    In that order every checker that arrives on a point does so before any leaves it, so
+    whether a leg may go needs no board: only how many checkers the point still has free to
+    leave (`free`, by point): those it holds, and one more with each arrival,
+    less one on a home point whose blot the first arrival hits (that checker is frozen: no
+    hit-and-run). A checker on the bar is the row before every point, and enters first.
     """
-    # Points that can send a checker on: their landing is not blocked (that never changes).
-    # Each with its index, its leg and where the leg lands (`steps`), and its leg (`lasts`);
-    # the inner loops start from the outer loop's point by slicing these lists.
+    # Each point that can send a checker on (its landing is not blocked, which never changes
+    # this turn) and can hold one of the mover's (not a point the opponent holds), highest
+    # first, the bar before them, as a row: (its index, the point, its leg, its landing).
+    entry = BAR - d
+    if c[BAR] > 0 and c[entry] < -1:
+        return [()]  # nothing can enter, and nothing else may move
+    free = list(map(max, c, _FREE_FLOOR))
+    rows = [(0, BAR, (BAR, entry), entry)]
     points: list[int] = []
-    steps: list[tuple[int, int, Leg, int]] = []
-    lasts: list[tuple[int, Leg]] = []
     for s in _sources(c, (d, 2 * d, 3 * d)):
         t = s - d
-        if t > 0 and c[t] >= -1:
-            leg = (s, t)
-            steps.append((len(points), s, leg, t))
-            lasts.append((s, leg))
+        if t > 0 and c[t] >= -1 and c[s] >= -1:
             points.append(s)
-    if not points:
-        return _double_walk(c, d, points)
-    # The four legs as nested loops, the same walk as `_double_walk` written out (the tests
-    # hold the two to the same list): doubles are a sixth of all rolls and this is more than
-    # twice as fast as the recursion. Each level takes a checker from the bar while one is
-    # there, as the walk does. No comprehension here: one would make `c` and the legs
-    # closure cells, slower to read at every level, and cost a function call per use.
-    # Entering lands outside the home board, so it never freezes a checker; the loops after
-    # it start from the first point.
-    entry = BAR - d
-    enter = ((0, BAR, (BAR, entry), entry),) if c[entry] >= -1 else ()
-    enter_last = ((BAR, (BAR, entry)),) if enter else ()
+            rows.append((len(points), s, (s, t), t))
+    if c[BAR] > 2:
+        return _double_walk(c, d, points)  # the entries leave one leg at most for the points
+    bar = rows[:1]
+    lasts = [(s, leg) for _, s, leg, _ in rows]
+    # The four legs as nested loops: doubles are a sixth of all rolls and this is more than
+    # twice as fast as the recursion (`_double_walk`, which the tests hold it to). No
+    # comprehension here: one would make the names it reads closure cells, slower at every
+    # level, and cost a function call per use.
     plays: list[tuple[Leg, ...]] = []
     append = plays.append
-    for i1, s1, l1, t1 in steps if c[BAR] <= 0 else enter:
-        if c[s1] <= 0:
+    for i1, s1, l1, t1 in bar if free[BAR] > 0 else rows[1:]:
+        if free[s1] <= 0:
             continue
-        c[s1] -= 1
-        h1 = c[t1] == -1
-        if h1:
-            c[t1] = 1
-            c[0] -= 1
-            f1 = 1 << t1 if t1 <= HOME else 0
-        else:
-            c[t1] += 1
-            f1 = 0
-        for i2, s2, l2, t2 in steps[i1:] if c[BAR] <= 0 else enter:
-            if c[s2] <= (f1 >> s2 & 1):
+        free[s1] -= 1
+        free[t1] += 1
+        for i2, s2, l2, t2 in bar if free[BAR] > 0 else rows[i1:]:
+            if free[s2] <= 0:
                 continue
-            c[s2] -= 1
-            h2 = c[t2] == -1
-            if h2:
-                c[t2] = 1
-                c[0] -= 1
-                f2 = f1 | (1 << t2) if t2 <= HOME else f1
-            else:
-                c[t2] += 1
-                f2 = f1
-            for i3, s3, l3, t3 in steps[i2:] if c[BAR] <= 0 else enter:
-                if c[s3] <= (f2 >> s3 & 1):
+            free[s2] -= 1
+            free[t2] += 1
+            # Two checkers at most on the bar (see above): the last two legs are the
+            # points' own. The third leg's checker has left its point only for the fourth leg
+            # from that point, asked first.
+            for i3, s3, l3, t3 in rows[i2:]:
+                n = free[s3]
+                if n <= 0:
                     continue
-                c[s3] -= 1
-                h3 = c[t3] == -1
-                if h3:
-                    c[t3] = 1
-                    c[0] -= 1
-                    f3 = f2 | (1 << t3) if t3 <= HOME else f2
-                else:
-                    c[t3] += 1
-                    f3 = f2
-                if f3:
-                    for s4, l4 in lasts[i3:] if c[BAR] <= 0 else enter_last:
-                        if c[s4] > (f3 >> s4 & 1):
-                            append((l1, l2, l3, l4))
-                else:
-                    for s4, l4 in lasts[i3:] if c[BAR] <= 0 else enter_last:
-                        if c[s4] > 0:
-                            append((l1, l2, l3, l4))
-                if h3:
-                    c[t3] = -1
-                    c[0] += 1
-                else:
-                    c[t3] -= 1
-                c[s3] += 1
-            if h2:
-                c[t2] = -1
-                c[0] += 1
-            else:
-                c[t2] -= 1
-            c[s2] += 1
-        if h1:
-            c[t1] = -1
-            c[0] += 1
-        else:
-            c[t1] -= 1
-        c[s1] += 1
+                if n > 1:
+                    append((l1, l2, l3, l3))
+                free[t3] += 1
+                for s4, l4 in lasts[i3 + 1 :]:
+                    if free[s4] > 0:
+                        append((l1, l2, l3, l4))
+                free[t3] -= 1
+            free[s2] += 1
+            free[t2] -= 1
+        free[s1] += 1
+        free[t1] -= 1
     return plays or _double_walk(c, d, points)
 
 
