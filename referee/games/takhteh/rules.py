@@ -1091,8 +1091,10 @@ class TakhtehState(State[TakhtehMove]):
         roll = self.roll
         if roll is None or self.winner is not None:
             return []
-        plays = legal_plays(self.board, *roll)
-        _last_listed = (self.board, roll, plays)
+        board = self.board
+        # The dice as two arguments: a call with `*roll` builds a tuple first.
+        plays = legal_plays(board, roll[0], roll[1])
+        _last_listed = (board, roll, plays)
         return list(plays)
 
     def _no_play(self) -> IllegalMove:
