@@ -387,12 +387,6 @@ def _pair_plays(c: Board, a: int, b: int) -> list[tuple[Leg, ...]]:
     return [()]
 
 
-_FREE_FLOOR = (0, *(-1,) * HOME, *(0,) * (BAR - HOME))
-"""`_double_plays`' checkers free to leave each point, before any leg: `max(c[p], floor)`
-(an opposing blot on a home point is -1, since the checker that hits it is frozen, and
-elsewhere 0; no row starts on, and no leg lands on, a point the opponent holds)."""
-
-
 def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
     """Doubles when no bearing off can happen during the turn.
 
@@ -402,9 +396,9 @@ def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
 
     In that order every checker that arrives on a point does so before any leaves it, so
     whether a leg may go needs no board: only how many checkers the point still has free to
-    leave (`free`, by point): those it holds, and one more with each arrival,
-    less one on a home point whose blot the first arrival hits (that checker is frozen: no
-    hit-and-run). A checker on the bar is the row before every point, and enters first.
+    leave (`free`, by point): those it holds, and one more with each arrival, less one on a
+    home point whose blot the first arrival hits (that checker is frozen: no hit-and-run).
+    A checker on the bar is the row before every point, and enters first.
     """
     # Each point that can send a checker on (its landing is not blocked, which never changes
     # this turn) and can hold one of the mover's (not a point the opponent holds), highest
@@ -412,7 +406,8 @@ def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
     entry = BAR - d
     if c[BAR] > 0 and c[entry] < -1:
         return [()]  # nothing can enter, and nothing else may move
-    free = list(map(max, c, _FREE_FLOOR))
+    # Only the rows' counts are read (a landing that is no row is never left again).
+    free = list(c)
     rows = [(0, BAR, (BAR, entry), entry)]
     points: list[int] = []
     for s in _sources(c, (d, 2 * d, 3 * d)):
@@ -420,6 +415,8 @@ def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
         if t > 0 and c[t] >= -1 and c[s] >= -1:
             points.append(s)
             rows.append((len(points), s, (s, t), t))
+            if s > HOME and c[s] == -1:
+                free[s] = 0  # a blot there, hit by the first arrival, which stays free
     if c[BAR] > 2:
         return _double_walk(c, d, points)  # the entries leave one leg at most for the points
     bar = rows[:1]
