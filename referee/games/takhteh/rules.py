@@ -16,8 +16,6 @@ are judged on the set of positions that legal leg sequences reach.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from itertools import compress
-from operator import neg
 
 from referee.games.base import IllegalMove, Outcome, Roll, Ruleset, State
 from referee.games.dice import OPENING_OUTCOMES, SORTED_ROLLS, TURN_OUTCOMES
@@ -55,9 +53,15 @@ split by the engine.
 NO_MOVE: TakhtehMove = ()
 
 
-def flip(board: Board) -> Board:
+def flip(board: Board | list[int]) -> Board:
     """The same position seen from the other player."""
-    return tuple(map(neg, board[::-1]))
+    # Unpacked and written out: twice as fast as negating with `map` (every turn flips).
+    # fmt: off
+    (b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12,
+     b13, b14, b15, b16, b17, b18, b19, b20, b21, b22, b23, b24, b25) = board
+    return (-b25, -b24, -b23, -b22, -b21, -b20, -b19, -b18, -b17, -b16, -b15, -b14, -b13,
+            -b12, -b11, -b10, -b9, -b8, -b7, -b6, -b5, -b4, -b3, -b2, -b1, -b0)
+    # fmt: on
 
 
 def point_name(point: int) -> str:
@@ -69,13 +73,14 @@ def legs_text(legs: Iterable[Leg]) -> str:
     return " ".join(f"{point_name(s)}/{point_name(d)}" for s, d in legs)
 
 
-_POSITIVE = (0).__lt__
-"""Whether a number of checkers is the mover's (more than 0), without a Python frame."""
-
-
 def outside_count(board: Board | list[int]) -> int:
     """The mover's checkers on the bar or outside the home board (bearing off needs none)."""
-    return sum(filter(_POSITIVE, board[HOME + 1 :]))
+    # A loop: `sum(filter((0).__lt__, ...))` calls its method for each point, slower.
+    count = 0
+    for n in board[HOME + 1 :]:
+        if n > 0:
+            count += n
+    return count
 
 
 # --- legal plays -------------------------------------------------------------------------
@@ -109,12 +114,6 @@ def _sources(c: Board | list[int], steps: tuple[int, ...]) -> list[int]:
 
 
 _DOWN = range(24, 0, -1)
-
-
-def _held(c: Board | list[int]) -> list[int]:
-    """The points (highest first) holding a checker of the mover, without a comprehension
-    (which would make `c` a slower closure cell in the generators that call this)."""
-    return list(compress(_DOWN, map(_POSITIVE, c[24:0:-1])))
 
 
 def _steps(c: list[int], d: int, outside: int, frozen: int, sources: list[int]) -> list[Leg]:
@@ -343,14 +342,16 @@ def _pair_plays(c: Board, a: int, b: int) -> list[tuple[Leg, ...]]:
     """
     # Loops, not comprehensions: these run for almost half of all rolls, and a comprehension
     # costs a function call and turns the names it reads into slower closure cells.
-    held = _held(c)
+    held: list[int] = []
     legs_a: list[Leg] = []
     legs_b: list[Leg] = []
-    for s in held:
-        if s > a and c[s - a] >= -1:
-            legs_a.append((s, s - a))
-        if s > b and c[s - b] >= -1:
-            legs_b.append((s, s - b))
+    for s in _DOWN:
+        if c[s] > 0:
+            held.append(s)
+            if s > a and c[s - a] >= -1:
+                legs_a.append((s, s - a))
+            if s > b and c[s - b] >= -1:
+                legs_b.append((s, s - b))
     plays: list[tuple[Leg, ...]] = []
     append = plays.append
     for leg_a in legs_a:
@@ -1145,8 +1146,7 @@ class TakhtehState(State[TakhtehMove]):
                 else:
                     c[dst] += 1
             if not bore_off:
-                c.reverse()
-                return _build(self.ruleset, tuple(map(neg, c)), 1 - seat)
+                return _build(self.ruleset, flip(c), 1 - seat)
             after = tuple(c)
         else:
             # check_play's first step (_read_straight), taken here: most plays need nothing
@@ -1156,8 +1156,7 @@ class TakhtehState(State[TakhtehMove]):
             if straight is not None and straight[2]:
                 reached = straight[0]
                 if not straight[3]:
-                    reached.reverse()
-                    return _build(self.ruleset, tuple(map(neg, reached)), 1 - seat)
+                    return _build(self.ruleset, flip(reached), 1 - seat)
                 after = tuple(reached)
             else:
                 after = check_play(board, roll, move, _legal_play_lookup(board, roll))[0]
@@ -1165,7 +1164,7 @@ class TakhtehState(State[TakhtehMove]):
             # The mover has borne off every checker; the loser keeps all 15 only if none is off.
             points = 2 if sum(after) == -CHECKERS else 1
             return _build(self.ruleset, flip(after), 1 - seat, None, seat, points)
-        return _build(self.ruleset, tuple(map(neg, after[::-1])), 1 - seat)
+        return _build(self.ruleset, flip(after), 1 - seat)
 
     def outcome(self) -> Outcome | None:
         if self.winner is None:
