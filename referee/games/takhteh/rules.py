@@ -411,9 +411,16 @@ def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
     free = list(c)
     rows = [(0, BAR, (BAR, entry), entry)]
     points: list[int] = []
-    for s in _sources(c, (d, 2 * d, 3 * d)):
+    # `_sources(c, (d, 2 * d, 3 * d))`'s test, in this loop: it runs for every double.
+    pad = [*c, *_BEYOND]
+    for s in range(24, d, -1):
         t = s - d
-        if t > 0 and c[t] >= -1 and c[s] >= -1:
+        n = c[s]
+        if (
+            n >= -1
+            and c[t] >= -1
+            and (n > 0 or pad[s + d] > 0 or pad[s + 2 * d] > 0 or pad[s + 3 * d] > 0)
+        ):
             points.append(s)
             rows.append((len(points), s, (s, t), t))
             if s > HOME and c[s] == -1:
