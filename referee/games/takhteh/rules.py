@@ -402,8 +402,9 @@ def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
     A checker on the bar is the row before every point, and enters first.
     """
     # Each point that can send a checker on (its landing is not blocked, which never changes
-    # this turn) and can hold one of the mover's (not a point the opponent holds), highest
-    # first, the bar before them, as a row: (its index, the point, its leg, its landing).
+    # this turn) and may have one to send (it holds one, or the point a die above is a row
+    # or the bar with a checker, so one can come), highest first, the bar before them, as a
+    # row: (its index, the point, its leg, its landing).
     entry = BAR - d
     if c[BAR] > 0 and c[entry] < -1:
         return [()]  # nothing can enter, and nothing else may move
@@ -411,16 +412,13 @@ def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
     free = list(c)
     rows = [(0, BAR, (BAR, entry), entry)]
     points: list[int] = []
-    # `_sources(c, (d, 2 * d, 3 * d))`'s test, in this loop: it runs for every double.
-    pad = [*c, *_BEYOND]
+    sends = [False] * (BAR + 7)  # by point: a row (the bar: a checker on it)
+    sends[BAR] = c[BAR] > 0
     for s in range(24, d, -1):
         t = s - d
         n = c[s]
-        if (
-            n >= -1
-            and c[t] >= -1
-            and (n > 0 or pad[s + d] > 0 or pad[s + 2 * d] > 0 or pad[s + 3 * d] > 0)
-        ):
+        if n >= -1 and c[t] >= -1 and (n > 0 or sends[s + d]):
+            sends[s] = True
             points.append(s)
             rows.append((len(points), s, (s, t), t))
             if s > HOME and c[s] == -1:
