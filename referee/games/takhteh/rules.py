@@ -261,17 +261,16 @@ def _generate_double(c: list[int], d: int, outside: int) -> dict[Board, tuple[Le
 
 def legal_plays(board: Board, high: int, low: int) -> list[tuple[Leg, ...]]:
     """The legs (highest first) of each legal play, one play per position it reaches."""
-    bar = board[BAR]
     if high == low:
         if outside_count(board) > 4 or not _may_bear_off(board, high):
             return _double_plays(list(board), high)
-    elif bar >= 2:
+        return list(_generate(board, high, low).values())
+    bar = board[BAR]
+    if bar >= 2:
         return _entry_plays(board, high, low)
-    elif bar:
+    if bar:
         return _bar_pair_plays(board, high, low)
-    elif outside_count(board) > 1:
-        return _pair_plays(board, high, low)
-    return list(_generate(board, high, low).values())
+    return _pair_plays(board, high, low)
 
 
 def _may_bear_off(board: Board, d: int) -> bool:
@@ -332,7 +331,8 @@ def _bar_pair_plays(c: Board, a: int, b: int) -> list[tuple[Leg, ...]]:
 
 
 def _pair_plays(c: Board, a: int, b: int) -> list[tuple[Leg, ...]]:
-    """Two different dice, nothing on the bar, no bearing off possible this turn.
+    """Two different dice, nothing on the bar. Where bearing off is possible this turn (one
+    checker at most outside the home board) the plays are `_generate`'s; else:
 
     A play of both dice either moves two checkers (or two from one point), landing on no
     point it leaves, and each such pair reaches its own position; or it moves one checker on
@@ -345,13 +345,19 @@ def _pair_plays(c: Board, a: int, b: int) -> list[tuple[Leg, ...]]:
     held: list[int] = []
     legs_a: list[Leg] = []
     legs_b: list[Leg] = []
+    outside = 0  # `outside_count`, counted in this loop
     for s in _DOWN:
-        if c[s] > 0:
+        n = c[s]
+        if n > 0:
             held.append(s)
+            if s > HOME:
+                outside += n
             if s > a and c[s - a] >= -1:
                 legs_a.append((s, s - a))
             if s > b and c[s - b] >= -1:
                 legs_b.append((s, s - b))
+    if outside <= 1:
+        return list(_generate(c, a, b).values())
     plays: list[tuple[Leg, ...]] = []
     append = plays.append
     for leg_a in legs_a:
