@@ -416,23 +416,27 @@ def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
         return [()]  # nothing can enter, and nothing else may move
     # Only the rows' counts are read (a landing that is no row is never left again).
     free = list(c)
-    rows = [(0, BAR, (BAR, entry), entry)]
-    points: list[int] = []
+    enter = (BAR, entry)
+    rows = [(0, BAR, enter, entry)]
+    lasts = [(BAR, enter)]
     sends = [False] * (BAR + 7)  # by point: a row (the bar: a checker on it)
     sends[BAR] = c[BAR] > 0
+    i = 0
     for s in range(24, d, -1):
         t = s - d
         n = c[s]
         if n >= -1 and c[t] >= -1 and (n > 0 or sends[s + d]):
             sends[s] = True
-            points.append(s)
-            rows.append((len(points), s, (s, t), t))
-            if s > HOME and c[s] == -1:
+            i += 1
+            leg = (s, t)
+            rows.append((i, s, leg, t))
+            lasts.append((s, leg))
+            if s > HOME and n == -1:
                 free[s] = 0  # a blot there, hit by the first arrival, which stays free
     if c[BAR] > 2:
-        return _double_walk(c, d, points)  # the entries leave one leg at most for the points
+        # The entries leave one leg at most for the points.
+        return _double_walk(c, d, [s for _, s, _, _ in rows[1:]])
     bar = rows[:1]
-    lasts = [(s, leg) for _, s, leg, _ in rows]
     # The four legs as nested loops: doubles are a sixth of all rolls and this is more than
     # twice as fast as the recursion (`_double_walk`, which the tests hold it to). No
     # comprehension here: one would make the names it reads closure cells, slower at every
@@ -467,7 +471,7 @@ def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
             free[t2] -= 1
         free[s1] += 1
         free[t1] -= 1
-    return plays or _double_walk(c, d, points)
+    return plays or _double_walk(c, d, [s for _, s, _, _ in rows[1:]])
 
 
 def _double_walk(c: list[int], d: int, points: list[int]) -> list[tuple[Leg, ...]]:
