@@ -302,31 +302,34 @@ def _bar_pair_plays(c: Board, a: int, b: int) -> list[tuple[Leg, ...]]:
     plays reach the same position only when the checker enters and moves on with both dice,
     passing no blot either way; that one is listed entering with the larger die.
     """
+    # One loop over the points, not comprehensions (see `_pair_plays`): the plays entering
+    # with a, then those entering with b, each list in the order of the points.
     ea, eb = 25 - a, 25 - b
+    open_a = c[ea] >= -1
+    open_b = c[eb] >= -1
+    chain_a = open_a and c[ea - b] >= -1
+    twice = chain_a and c[ea] != -1 and c[eb] != -1
+    enter_a = (25, ea)
+    enter_b = (25, eb)
     plays: list[tuple[Leg, ...]] = []
-    held = [s for s in range(24, 0, -1) if c[s] > 0]
-    chain_a = c[ea] >= -1 and c[ea - b] >= -1
-    if c[ea] >= -1:
-        enter = (25, ea)
-        plays += [(enter, (s, s - b)) for s in held if s > b and c[s - b] >= -1]
-        if chain_a and c[ea] <= 0:
-            plays.append((enter, (ea, ea - b)))
-    if c[eb] >= -1:
-        enter = (25, eb)
-        twice = chain_a and c[ea] != -1 and c[eb] != -1
-        plays += [
-            (enter, (s, s - a))
-            for s in held
-            if s > a and c[s - a] >= -1 and not (twice and s == eb)
-        ]
-        if c[eb] <= 0 and c[eb - a] >= -1 and not twice:
-            plays.append((enter, (eb, eb - a)))
+    after_b: list[tuple[Leg, ...]] = []
+    for s in _DOWN:
+        if c[s] > 0:
+            if open_a and s > b and c[s - b] >= -1:
+                plays.append((enter_a, (s, s - b)))
+            if open_b and s > a and c[s - a] >= -1 and not (twice and s == eb):
+                after_b.append((enter_b, (s, s - a)))
+    if chain_a and c[ea] <= 0:
+        plays.append((enter_a, (ea, ea - b)))
+    plays += after_b
+    if open_b and c[eb] <= 0 and c[eb - a] >= -1 and not twice:
+        plays.append((enter_b, (eb, eb - a)))
     if plays:
         return plays
-    if c[ea] >= -1:
-        return [((25, ea),)]
-    if c[eb] >= -1:
-        return [((25, eb),)]
+    if open_a:
+        return [(enter_a,)]
+    if open_b:
+        return [(enter_b,)]
     return [()]
 
 
