@@ -1040,6 +1040,11 @@ def _legal_play_lookup(
     return legal_play
 
 
+_TURN_ROLLS: dict[int, Roll] = {id(roll): roll for roll, _ in TURN_OUTCOMES}
+"""The rolls of a turn's `chance_outcomes` by identity (they live as long as the module, so
+no other object takes their ids): each is two ints, larger die first."""
+
+
 @state_class
 class TakhtehState(State[TakhtehMove]):
     """A Takhteh position with who is on roll, the dice once rolled, and the winner if over.
@@ -1086,6 +1091,10 @@ class TakhtehState(State[TakhtehMove]):
     def apply_chance(self, roll: Roll) -> TakhtehState:
         if self.roll is not None or self.winner is not None:
             raise IllegalMove("no dice roll is expected here", rule="takhteh.no-roll-expected")
+        to_move = self.to_move
+        if to_move is not None and _TURN_ROLLS.get(id(roll)) is roll:
+            # One of `chance_outcomes`' own rolls, as a random game plays them: nothing to check.
+            return _build(self.ruleset, self.board, to_move, roll)
         try:
             ordered = SORTED_ROLLS[roll if type(roll) is tuple else tuple(roll)]
         except (KeyError, TypeError):
