@@ -16,8 +16,6 @@ are judged on the set of positions that legal leg sequences reach.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from itertools import compress
-from operator import neg
 
 from referee.games.base import IllegalMove, Outcome, Roll, Ruleset, State
 from referee.games.dice import OPENING_OUTCOMES, SORTED_ROLLS, TURN_OUTCOMES
@@ -55,9 +53,15 @@ split by the engine.
 NO_MOVE: TakhtehMove = ()
 
 
-def flip(board: Board) -> Board:
+def flip(board: Board | list[int]) -> Board:
     """The same position seen from the other player."""
-    return tuple(map(neg, board[::-1]))
+    # Unpacked and written out: twice as fast as negating with `map` (every turn flips).
+    # fmt: off
+    (b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12,
+     b13, b14, b15, b16, b17, b18, b19, b20, b21, b22, b23, b24, b25) = board
+    return (-b25, -b24, -b23, -b22, -b21, -b20, -b19, -b18, -b17, -b16, -b15, -b14, -b13,
+            -b12, -b11, -b10, -b9, -b8, -b7, -b6, -b5, -b4, -b3, -b2, -b1, -b0)
+    # fmt: on
 
 
 def point_name(point: int) -> str:
@@ -69,13 +73,14 @@ def legs_text(legs: Iterable[Leg]) -> str:
     return " ".join(f"{point_name(s)}/{point_name(d)}" for s, d in legs)
 
 
-_POSITIVE = (0).__lt__
-"""Whether a number of checkers is the mover's (more than 0), without a Python frame."""
-
-
 def outside_count(board: Board | list[int]) -> int:
     """The mover's checkers on the bar or outside the home board (bearing off needs none)."""
-    return sum(filter(_POSITIVE, board[HOME + 1 :]))
+    # A loop: `sum(filter((0).__lt__, ...))` calls its method for each point, slower.
+    count = 0
+    for n in board[HOME + 1 :]:
+        if n > 0:
+            count += n
+    return count
 
 
 # --- legal plays -------------------------------------------------------------------------
@@ -109,12 +114,6 @@ def _sources(c: Board | list[int], steps: tuple[int, ...]) -> list[int]:
 
 
 _DOWN = range(24, 0, -1)
-
-
-def _held(c: Board | list[int]) -> list[int]:
-    """The points (highest first) holding a checker of the mover, without a comprehension
-    (which would make `c` a slower closure cell in the generators that call this)."""
-    return list(compress(_DOWN, map(_POSITIVE, c[24:0:-1])))
 
 
 def _steps(c: list[int], d: int, outside: int, frozen: int, sources: list[int]) -> list[Leg]:
@@ -262,17 +261,16 @@ def _generate_double(c: list[int], d: int, outside: int) -> dict[Board, tuple[Le
 
 def legal_plays(board: Board, high: int, low: int) -> list[tuple[Leg, ...]]:
     """The legs (highest first) of each legal play, one play per position it reaches."""
-    bar = board[BAR]
     if high == low:
         if outside_count(board) > 4 or not _may_bear_off(board, high):
             return _double_plays(list(board), high)
-    elif bar >= 2:
+        return list(_generate(board, high, low).values())
+    bar = board[BAR]
+    if bar >= 2:
         return _entry_plays(board, high, low)
-    elif bar:
+    if bar:
         return _bar_pair_plays(board, high, low)
-    elif outside_count(board) > 1:
-        return _pair_plays(board, high, low)
-    return list(_generate(board, high, low).values())
+    return _pair_plays(board, high, low)
 
 
 def _may_bear_off(board: Board, d: int) -> bool:
@@ -304,36 +302,40 @@ def _bar_pair_plays(c: Board, a: int, b: int) -> list[tuple[Leg, ...]]:
     plays reach the same position only when the checker enters and moves on with both dice,
     passing no blot either way; that one is listed entering with the larger die.
     """
+    # One loop over the points, not comprehensions (see `_pair_plays`): the plays entering
+    # with a, then those entering with b, each list in the order of the points.
     ea, eb = 25 - a, 25 - b
+    open_a = c[ea] >= -1
+    open_b = c[eb] >= -1
+    chain_a = open_a and c[ea - b] >= -1
+    twice = chain_a and c[ea] != -1 and c[eb] != -1
+    enter_a = (25, ea)
+    enter_b = (25, eb)
     plays: list[tuple[Leg, ...]] = []
-    held = [s for s in range(24, 0, -1) if c[s] > 0]
-    chain_a = c[ea] >= -1 and c[ea - b] >= -1
-    if c[ea] >= -1:
-        enter = (25, ea)
-        plays += [(enter, (s, s - b)) for s in held if s > b and c[s - b] >= -1]
-        if chain_a and c[ea] <= 0:
-            plays.append((enter, (ea, ea - b)))
-    if c[eb] >= -1:
-        enter = (25, eb)
-        twice = chain_a and c[ea] != -1 and c[eb] != -1
-        plays += [
-            (enter, (s, s - a))
-            for s in held
-            if s > a and c[s - a] >= -1 and not (twice and s == eb)
-        ]
-        if c[eb] <= 0 and c[eb - a] >= -1 and not twice:
-            plays.append((enter, (eb, eb - a)))
+    after_b: list[tuple[Leg, ...]] = []
+    for s in _DOWN:
+        if c[s] > 0:
+            if open_a and s > b and c[s - b] >= -1:
+                plays.append((enter_a, (s, s - b)))
+            if open_b and s > a and c[s - a] >= -1 and not (twice and s == eb):
+                after_b.append((enter_b, (s, s - a)))
+    if chain_a and c[ea] <= 0:
+        plays.append((enter_a, (ea, ea - b)))
+    plays += after_b
+    if open_b and c[eb] <= 0 and c[eb - a] >= -1 and not twice:
+        plays.append((enter_b, (eb, eb - a)))
     if plays:
         return plays
-    if c[ea] >= -1:
-        return [((25, ea),)]
-    if c[eb] >= -1:
-        return [((25, eb),)]
+    if open_a:
+        return [(enter_a,)]
+    if open_b:
+        return [(enter_b,)]
     return [()]
 
 
 def _pair_plays(c: Board, a: int, b: int) -> list[tuple[Leg, ...]]:
-    """Two different dice, nothing on the bar, no bearing off possible this turn.
+    """Two different dice, nothing on the bar. Where bearing off is possible this turn (one
+    checker at most outside the home board) the plays are `_generate`'s; else:
 
     A play of both dice either moves two checkers (or two from one point), landing on no
     point it leaves, and each such pair reaches its own position; or it moves one checker on
@@ -343,14 +345,22 @@ def _pair_plays(c: Board, a: int, b: int) -> list[tuple[Leg, ...]]:
     """
     # Loops, not comprehensions: these run for almost half of all rolls, and a comprehension
     # costs a function call and turns the names it reads into slower closure cells.
-    held = _held(c)
+    held: list[int] = []
     legs_a: list[Leg] = []
     legs_b: list[Leg] = []
-    for s in held:
-        if s > a and c[s - a] >= -1:
-            legs_a.append((s, s - a))
-        if s > b and c[s - b] >= -1:
-            legs_b.append((s, s - b))
+    outside = 0  # `outside_count`, counted in this loop
+    for s in _DOWN:
+        n = c[s]
+        if n > 0:
+            held.append(s)
+            if s > HOME:
+                outside += n
+            if s > a and c[s - a] >= -1:
+                legs_a.append((s, s - a))
+            if s > b and c[s - b] >= -1:
+                legs_b.append((s, s - b))
+    if outside <= 1:
+        return list(_generate(c, a, b).values())
     plays: list[tuple[Leg, ...]] = []
     append = plays.append
     for leg_a in legs_a:
@@ -393,97 +403,78 @@ def _double_plays(c: list[int], d: int) -> list[tuple[Leg, ...]]:
     Legs are taken from non-increasing points: every legal set of legs can be played in that
     order (arrivals on a point come before departures from it), and each set of legs reaches
     its own position (each point has one way forward), so nothing is listed twice.
+
+    In that order every checker that arrives on a point does so before any leaves it, so
+    whether a leg may go needs no board: only how many checkers the point still has free to
+    leave (`free`, by point): those it holds, and one more with each arrival, less one on a
+    home point whose blot the first arrival hits (that checker is frozen: no hit-and-run).
+    A checker on the bar is the row before every point, and enters first.
     """
-    # Points that can send a checker on: their landing is not blocked (that never changes).
-    # Each with its index, its leg and where the leg lands (`steps`), and its leg (`lasts`);
-    # the inner loops start from the outer loop's point by slicing these lists.
-    points: list[int] = []
-    steps: list[tuple[int, int, Leg, int]] = []
-    lasts: list[tuple[int, Leg]] = []
-    for s in _sources(c, (d, 2 * d, 3 * d)):
-        t = s - d
-        if t > 0 and c[t] >= -1:
-            leg = (s, t)
-            steps.append((len(points), s, leg, t))
-            lasts.append((s, leg))
-            points.append(s)
-    if not points:
-        return _double_walk(c, d, points)
-    # The four legs as nested loops, the same walk as `_double_walk` written out (the tests
-    # hold the two to the same list): doubles are a sixth of all rolls and this is more than
-    # twice as fast as the recursion. Each level takes a checker from the bar while one is
-    # there, as the walk does. No comprehension here: one would make `c` and the legs
-    # closure cells, slower to read at every level, and cost a function call per use.
-    # Entering lands outside the home board, so it never freezes a checker; the loops after
-    # it start from the first point.
+    # Each point that can send a checker on (its landing is not blocked, which never changes
+    # this turn) and may have one to send (it holds one, or the point a die above is a row
+    # or the bar with a checker, so one can come), highest first, the bar before them, as a
+    # row: (its index, the point, its leg, its landing).
     entry = BAR - d
-    enter = ((0, BAR, (BAR, entry), entry),) if c[entry] >= -1 else ()
-    enter_last = ((BAR, (BAR, entry)),) if enter else ()
+    if c[BAR] > 0 and c[entry] < -1:
+        return [()]  # nothing can enter, and nothing else may move
+    # Only the rows' counts are read (a landing that is no row is never left again).
+    free = list(c)
+    enter = (BAR, entry)
+    rows = [(0, BAR, enter, entry)]
+    lasts = [(BAR, enter)]
+    sends = [False] * (BAR + 7)  # by point: a row (the bar: a checker on it)
+    sends[BAR] = c[BAR] > 0
+    i = 0
+    for s in range(24, d, -1):
+        t = s - d
+        n = c[s]
+        if n >= -1 and c[t] >= -1 and (n > 0 or sends[s + d]):
+            sends[s] = True
+            i += 1
+            leg = (s, t)
+            rows.append((i, s, leg, t))
+            lasts.append((s, leg))
+            if s > HOME and n == -1:
+                free[s] = 0  # a blot there, hit by the first arrival, which stays free
+    if c[BAR] > 2:
+        # The entries leave one leg at most for the points.
+        return _double_walk(c, d, [s for _, s, _, _ in rows[1:]])
+    bar = rows[:1]
+    # The four legs as nested loops: doubles are a sixth of all rolls and this is more than
+    # twice as fast as the recursion (`_double_walk`, which the tests hold it to). No
+    # comprehension here: one would make the names it reads closure cells, slower at every
+    # level, and cost a function call per use.
     plays: list[tuple[Leg, ...]] = []
     append = plays.append
-    for i1, s1, l1, t1 in steps if c[BAR] <= 0 else enter:
-        if c[s1] <= 0:
+    for i1, s1, l1, t1 in bar if free[BAR] > 0 else rows[1:]:
+        if free[s1] <= 0:
             continue
-        c[s1] -= 1
-        h1 = c[t1] == -1
-        if h1:
-            c[t1] = 1
-            c[0] -= 1
-            f1 = 1 << t1 if t1 <= HOME else 0
-        else:
-            c[t1] += 1
-            f1 = 0
-        for i2, s2, l2, t2 in steps[i1:] if c[BAR] <= 0 else enter:
-            if c[s2] <= (f1 >> s2 & 1):
+        free[s1] -= 1
+        free[t1] += 1
+        for i2, s2, l2, t2 in bar if free[BAR] > 0 else rows[i1:]:
+            if free[s2] <= 0:
                 continue
-            c[s2] -= 1
-            h2 = c[t2] == -1
-            if h2:
-                c[t2] = 1
-                c[0] -= 1
-                f2 = f1 | (1 << t2) if t2 <= HOME else f1
-            else:
-                c[t2] += 1
-                f2 = f1
-            for i3, s3, l3, t3 in steps[i2:] if c[BAR] <= 0 else enter:
-                if c[s3] <= (f2 >> s3 & 1):
+            free[s2] -= 1
+            free[t2] += 1
+            # Two checkers at most on the bar (see above): the last two legs are the
+            # points' own. The third leg's checker has left its point only for the fourth leg
+            # from that point, asked first.
+            for i3, s3, l3, t3 in rows[i2:]:
+                n = free[s3]
+                if n <= 0:
                     continue
-                c[s3] -= 1
-                h3 = c[t3] == -1
-                if h3:
-                    c[t3] = 1
-                    c[0] -= 1
-                    f3 = f2 | (1 << t3) if t3 <= HOME else f2
-                else:
-                    c[t3] += 1
-                    f3 = f2
-                if f3:
-                    for s4, l4 in lasts[i3:] if c[BAR] <= 0 else enter_last:
-                        if c[s4] > (f3 >> s4 & 1):
-                            append((l1, l2, l3, l4))
-                else:
-                    for s4, l4 in lasts[i3:] if c[BAR] <= 0 else enter_last:
-                        if c[s4] > 0:
-                            append((l1, l2, l3, l4))
-                if h3:
-                    c[t3] = -1
-                    c[0] += 1
-                else:
-                    c[t3] -= 1
-                c[s3] += 1
-            if h2:
-                c[t2] = -1
-                c[0] += 1
-            else:
-                c[t2] -= 1
-            c[s2] += 1
-        if h1:
-            c[t1] = -1
-            c[0] += 1
-        else:
-            c[t1] -= 1
-        c[s1] += 1
-    return plays or _double_walk(c, d, points)
+                if n > 1:
+                    append((l1, l2, l3, l3))
+                free[t3] += 1
+                for s4, l4 in lasts[i3 + 1 :]:
+                    if free[s4] > 0:
+                        append((l1, l2, l3, l4))
+                free[t3] -= 1
+            free[s2] += 1
+            free[t2] -= 1
+        free[s1] += 1
+        free[t1] -= 1
+    return plays or _double_walk(c, d, [s for _, s, _, _ in rows[1:]])
 
 
 def _double_walk(c: list[int], d: int, points: list[int]) -> list[tuple[Leg, ...]]:
@@ -1049,6 +1040,11 @@ def _legal_play_lookup(
     return legal_play
 
 
+_TURN_ROLLS: dict[int, Roll] = {id(roll): roll for roll, _ in TURN_OUTCOMES}
+"""The rolls of a turn's `chance_outcomes` by identity (they live as long as the module, so
+no other object takes their ids): each is two ints, larger die first."""
+
+
 @state_class
 class TakhtehState(State[TakhtehMove]):
     """A Takhteh position with who is on roll, the dice once rolled, and the winner if over.
@@ -1095,6 +1091,10 @@ class TakhtehState(State[TakhtehMove]):
     def apply_chance(self, roll: Roll) -> TakhtehState:
         if self.roll is not None or self.winner is not None:
             raise IllegalMove("no dice roll is expected here", rule="takhteh.no-roll-expected")
+        to_move = self.to_move
+        if to_move is not None and _TURN_ROLLS.get(id(roll)) is roll:
+            # One of `chance_outcomes`' own rolls, as a random game plays them: nothing to check.
+            return _build(self.ruleset, self.board, to_move, roll)
         try:
             ordered = SORTED_ROLLS[roll if type(roll) is tuple else tuple(roll)]
         except (KeyError, TypeError):
@@ -1116,8 +1116,10 @@ class TakhtehState(State[TakhtehMove]):
         roll = self.roll
         if roll is None or self.winner is not None:
             return []
-        plays = legal_plays(self.board, *roll)
-        _last_listed = (self.board, roll, plays)
+        board = self.board
+        # The dice as two arguments: a call with `*roll` builds a tuple first.
+        plays = legal_plays(board, roll[0], roll[1])
+        _last_listed = (board, roll, plays)
         return list(plays)
 
     def _no_play(self) -> IllegalMove:
@@ -1171,8 +1173,7 @@ class TakhtehState(State[TakhtehMove]):
                 else:
                     c[dst] += 1
             if not bore_off:
-                c.reverse()
-                return _build(self.ruleset, tuple(map(neg, c)), 1 - seat)
+                return _build(self.ruleset, flip(c), 1 - seat)
             after = tuple(c)
         else:
             # check_play's first step (_read_straight), taken here: most plays need nothing
@@ -1182,8 +1183,7 @@ class TakhtehState(State[TakhtehMove]):
             if straight is not None and straight[2]:
                 reached = straight[0]
                 if not straight[3]:
-                    reached.reverse()
-                    return _build(self.ruleset, tuple(map(neg, reached)), 1 - seat)
+                    return _build(self.ruleset, flip(reached), 1 - seat)
                 after = tuple(reached)
             else:
                 after = check_play(board, roll, move, _legal_play_lookup(board, roll))[0]
@@ -1191,7 +1191,7 @@ class TakhtehState(State[TakhtehMove]):
             # The mover has borne off every checker; the loser keeps all 15 only if none is off.
             points = 2 if sum(after) == -CHECKERS else 1
             return _build(self.ruleset, flip(after), 1 - seat, None, seat, points)
-        return _build(self.ruleset, tuple(map(neg, after[::-1])), 1 - seat)
+        return _build(self.ruleset, flip(after), 1 - seat)
 
     def outcome(self) -> Outcome | None:
         if self.winner is None:
