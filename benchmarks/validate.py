@@ -230,6 +230,8 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     try:
         load = load_average()
+        # The memory first: a child's peak (`getrusage`) is the largest of every child so far.
+        memory_line = memory(folder)
         parts = [speed(folder, args.moves, args.runs)]
         parts.insert(
             0,
@@ -241,7 +243,7 @@ def main() -> None:
             )
             + " One core.",
         )
-        parts.append(memory(folder))
+        parts.append(memory_line)
         if not args.no_jobs:
             parts.append(jobs(folder, args.runs))
     finally:
