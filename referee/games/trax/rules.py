@@ -129,6 +129,24 @@ EVERY_DIRECTION = 0x0001_0001_0001_0001
 """Bit 16d for each d: `mask >> tile & EVERY_DIRECTION` is the directions a tile forces."""
 SINGLE_DIRECTION = {1 << 16 * d: d for d in range(4)}
 """The direction of a single forced neighbour, by the bits `mask >> tile & EVERY_DIRECTION`."""
+SEVERAL_DIRECTIONS: dict[
+    int, tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int, int], ...]]
+] = {
+    hit: (
+        tuple((d, DELTA[d]) for d in range(4) if hit >> 16 * d & 1),
+        tuple(
+            (a, b, DELTA[a] + DELTA[b])
+            for a in range(4)
+            for b in range(a + 1, 4)
+            if hit >> 16 * a & hit >> 16 * b & 1 and (a ^ b) & 1
+        ),
+    )
+    for hit in (sum(1 << 16 * d for d in range(4) if ways >> d & 1) for ways in range(16))
+    if hit not in SINGLE_DIRECTION and hit
+}
+"""By the bits `mask >> tile & EVERY_DIRECTION` of a tile that forces two or three neighbours:
+(direction, offset) of each, and (direction, direction, offset) of the space diagonal from
+the tile that two of them touch."""
 OTHER_DIRECTIONS = tuple(~(0xFFFF << 16 * (d ^ 2)) for d in range(4))
 """The bits of a mask but those facing back to a neighbour in direction d."""
 FREE: tuple[tuple[tuple[int, int], ...], ...] = tuple(
@@ -396,7 +414,15 @@ def legal_turns(codes: dict[int, int], spaces: Iterable[int]) -> list[tuple[int,
         FORCE,
         CONTRIB,
     )
-    single, others, delta_of = SINGLE_DIRECTION, OTHER_DIRECTIONS, DELTA
+    single, several, others, delta_of = (
+        SINGLE_DIRECTION,
+        SEVERAL_DIRECTIONS,
+        OTHER_DIRECTIONS,
+        DELTA,
+    )
+    # The tile forced on the neighbour in each direction, of a primary tile that forces two
+    # or three.
+    put_at = [0] * 4
     masks: dict[int, int] = {}
     for key, code in codes.items():
         mask = 0
@@ -412,8 +438,31 @@ def legal_turns(codes: dict[int, int], spaces: Iterable[int]) -> list[tuple[int,
             if hit:
                 way = single.get(hit)
                 if way is None:
-                    if forced_play(codes, key, tile)[0] is None:
-                        continue
+                    forced, corners = several[hit]
+                    contrib, walk = contribs[tile], False
+                    for way, delta in forced:
+                        space = key + delta
+                        put = put_at[way] = force_of[codes[space] | contrib[way]]
+                        if put == THREE_EDGES:
+                            break
+                        if (masks[space] & others[way]) >> put & EVERY_DIRECTION:
+                            walk = True
+                    else:
+                        # Each forced tile forces nothing through the codes before the
+                        # turn; the space two of them touch gets both (when empty).
+                        for a, b, delta in corners:
+                            if not codes[key + delta_of[a]] >> 4 + b & 1 and (
+                                force_of[
+                                    board(key + delta, 0)
+                                    | contribs[put_at[a]][b]
+                                    | contribs[put_at[b]][a]
+                                ]
+                                != NO_FORCE
+                            ):
+                                walk = True
+                        if not walk or forced_play(codes, key, tile)[0] is not None:
+                            append((key, tile))
+                    continue
                 else:
                     delta, edge, space, put = delta_of[way], 1 << 16 * way, key, tile
                     while True:
