@@ -102,6 +102,8 @@ FITS: tuple[tuple[int, ...], ...] = tuple(
     tuple(t for t in TILES if t & (code >> 4) == code & 15) for code in range(256)
 )
 """The tiles that match the neighbours' colours of a space with this code."""
+FITTING = tuple(len(tiles) for tiles in FITS)
+"""How many tiles fit."""
 FORCE: tuple[int, ...] = tuple(_force(code) for code in range(256))
 """The tile a space with this code must take, NO_FORCE, or THREE_EDGES (the turn is illegal)."""
 CONTRIB: tuple[tuple[int, ...], ...] = tuple(
@@ -116,14 +118,18 @@ PAIRS: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
 """Per tile: (colour bit, edge, edge) of the white track, then of the black track."""
 FORCING: tuple[tuple[int, ...], ...] = tuple(
     tuple(
-        sum(1 << 6 * d + i for i, t in enumerate(TILES) if FORCE[code | CONTRIB[t][d]] != NO_FORCE)
-        for d in range(4)
+        sum(
+            1 << 8 + 6 * d + i
+            for i, t in enumerate(TILES)
+            if FORCE[code | CONTRIB[t][d]] != NO_FORCE
+        )
+        for code in range(256)
     )
-    for code in range(256)
+    for d in range(4)
 )
-"""FORCING[code][d]: the tiles that, placed on a space whose neighbour in direction d has this
-code, force that neighbour or leave it three edges of one colour: bit 6d + i for TILES[i], so
-that a space's four add up to one mask (of 24 bits)."""
+"""FORCING[d][code]: the tiles that, placed on a space whose neighbour in direction d has this
+code, force that neighbour or leave it three edges of one colour: bit 8 + 6d + i for TILES[i],
+so that a space's four and its code add up to one int (the mask, above the code's 8 bits)."""
 EVERY_DIRECTION = 1 | 1 << 6 | 1 << 12 | 1 << 18
 """`mask >> i & EVERY_DIRECTION` has bit 6d for each direction d in which TILES[i] forces."""
 FREE: tuple[tuple[tuple[int, int], ...], ...] = tuple(
@@ -390,8 +396,8 @@ would force its neighbours (a `FORCING` mask) alone:
 A fitting tile that forces nothing is in neither list."""
 
 _SUMMARIES: dict[int, Summary] = {}
-"""The summaries by `mask << 8 | code`, each made when first met: a neighbour's code gives one
-of four masks in each direction, so there are at most 81 codes * 4 ** 4 masks."""
+"""The summaries by `mask << 8 | code` (see `FORCING`), each made when first met: a neighbour's
+code gives one of four masks in each direction, so there are at most 81 codes * 4 ** 4 masks."""
 
 
 def _summary(code: int, mask: int) -> Summary:
@@ -447,23 +453,22 @@ def illegal_turns(codes: dict[int, int], spaces: Iterable[int]) -> list[tuple[in
     that forces two or three neighbours is legal when none of them forces more and the spaces
     two of them touch are left unforced by both tiles together.
     tests/games/trax/test_forced_play.py holds this to `forced_play`."""
-    forcing, free, board, force_of, contribs, known = (
-        FORCING,
-        FREE,
-        codes.get,
-        FORCE,
-        CONTRIB,
-        _SUMMARIES,
-    )
+    board, force_of, contribs, known = codes.get, FORCE, CONTRIB, _SUMMARIES
+    north, east, south, west = FORCING
+    row = DELTA[S]
     summaries: dict[int, Summary] = {}
     for key, code in codes.items():
-        mask = 0
-        for d, delta in free[code >> 4]:
-            mask |= forcing[board(key + delta, 0)][d]
-        index = mask << 8 | code
+        # A neighbour that holds a tile is no key of the codes: code 0 forces nothing.
+        index = (
+            north[board(key - row, 0)]
+            | east[board(key + 1, 0)]
+            | south[board(key + row, 0)]
+            | west[board(key - 1, 0)]
+            | code
+        )
         summary = known.get(index)
         if summary is None:
-            summary = known[index] = _summary(code, mask)
+            summary = known[index] = _summary(code, index >> 8)
         summaries[key] = summary
     illegal: list[tuple[int, int]] = []
     # The tile forced on the neighbour in each direction, of a primary tile that forces two
@@ -520,8 +525,8 @@ def legal_turns(codes: dict[int, int], spaces: Sequence[int]) -> list[tuple[int,
 
 def count_legal_turns(codes: dict[int, int], spaces: Collection[int]) -> int:
     """How many turns `legal_turns` gives, without them: `spaces` in any order."""
-    fits = FITS
-    return sum([len(fits[codes[key]]) for key in spaces]) - len(illegal_turns(codes, spaces))
+    fitting = sum(map(FITTING.__getitem__, map(codes.__getitem__, spaces)))
+    return fitting - len(illegal_turns(codes, spaces))
 
 
 def column_label(col: int) -> str:
@@ -849,6 +854,16 @@ class TraxState(State[TraxMove]):
 
     def play(self, move: TraxMove) -> TraxState:
         return self.play_at(move, self.check(move))
+
+    def children(self) -> list[TraxState]:
+        if self.box is None or self.winner is not None:
+            return [self.play(move) for move in self.legal_moves()]
+        # The legal moves come from the turns, in their order: each move's space is its turn's.
+        play_at = self.play_at
+        return [
+            play_at(move, key)
+            for move, (key, _) in zip(self.legal_moves(), self.turns(), strict=True)
+        ]
 
     def play_at(self, move: TraxMove, key: int) -> TraxState:
         """The state after `move`, its primary tile on the space `key` of this state, found by
