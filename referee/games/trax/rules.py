@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Any, NamedTuple
 
 from referee.games.base import IllegalMove, Outcome, Ruleset, State
-from referee.games.state import field, state_class
+from referee.games.state import builder, field, state_class
 
 N, E, S, W = 0, 1, 2, 3
 """Edges of a space, also the directions to its neighbours."""
@@ -886,7 +886,7 @@ class TraxState(State[TraxMove]):
                 winner, detail = seat, mine
             elif theirs is not None:
                 winner, detail = 1 - seat, theirs
-        return TraxState(
+        return _build(
             self.ruleset,
             tiles,
             codes,
@@ -907,6 +907,10 @@ class TraxState(State[TraxMove]):
 
     def is_terminal(self) -> bool:
         return self.winner is not None or (self.limit > 0 and not self.has_legal_move())
+
+
+_build = builder(TraxState)
+"""`TraxState(...)` as a plain function: perft and the bots build a state a move."""
 
 
 def format_token(move: TraxMove) -> str:
