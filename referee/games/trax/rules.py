@@ -381,7 +381,7 @@ neighbour other than the one straight on, or more than one; forces a tile that f
 the one straight on (`STRAIGHT | colour bit` of its track leaving there, 1 white)."""
 
 Single = tuple[int, int, int, int]
-Several = tuple[int, tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...]]
+Several = tuple[int, tuple[tuple[int, int, int, int], ...], tuple[tuple[int, int, int], ...]]
 Summary = tuple[int, tuple[Single, ...], tuple[Several, ...]]
 """What `illegal_turns` needs to know of an empty space, found from its code and the tiles that
 would force its neighbours (a `FORCING` mask) alone:
@@ -390,8 +390,9 @@ would force its neighbours (a `FORCING` mask) alone:
   for each edge it may be entered by and each colour;
 - (tile, offset, shift, shift of the edge) of each fitting tile that forces one neighbour:
   the offset to it, where its entry is read, and where the entry of the next space on is;
-- (tile, ((direction, offset, shift), ...), corners) of each that forces two or three: each
-  forced neighbour, and (direction, direction, offset) of the spaces two of them touch.
+- (tile, ((direction, offset, shift, shift of the edge), ...), corners) of each that forces
+  two or three: each forced neighbour as above, and (direction, direction, offset) of the
+  spaces two of them touch.
 
 A fitting tile that forces nothing is in neither list."""
 
@@ -425,10 +426,11 @@ def _summary(code: int, mask: int) -> Summary:
     for tile in FITS[code]:
         hit = mask >> TILES.index(tile) & EVERY_DIRECTION
         ways = [d for d in range(4) if hit >> 6 * d & 1]
-        forced = tuple((d, DELTA[d], 3 * (2 * (d ^ 2) + (tile >> d & 1))) for d in ways)
+        forced = tuple(
+            (d, DELTA[d], 3 * (2 * (d ^ 2) + (tile >> d & 1)), 6 * (d ^ 2)) for d in ways
+        )
         if len(ways) == 1:
-            way, delta, shift = forced[0]
-            singles.append((tile, delta, shift, 6 * (way ^ 2)))
+            singles.append((tile, *forced[0][1:]))
         elif ways:
             corners = tuple(
                 (a, b, DELTA[a] + DELTA[b]) for a in ways for b in ways if a < b and (a ^ b) & 1
@@ -445,13 +447,14 @@ def illegal_turns(codes: dict[int, int], spaces: Iterable[int]) -> list[tuple[in
 
     The walk of `forced_play` again, for speed (this decides `legal_moves` and their count),
     for the turns it settles from the spaces' summaries (`Summary`): one pass gives every
-    empty space its own, and a turn is walked only when one of its tiles forces a neighbour
-    other than the next straight on (about one turn in eighty). A primary tile that forces
-    nothing is legal. One that forces a single neighbour is followed while each forced tile
+    empty space its own, and a turn is walked only when a forced tile forces a neighbour other
+    than the next straight on (one turn in 440 at the last level of perft 6). A primary tile
+    that forces nothing is legal. One that forces a single neighbour is followed while each forced tile
     forces only the next space straight on: the neighbours of that space, the previous one
     aside, touch no tile of the turn, so the summaries made before it still hold for them. One
-    that forces two or three neighbours is legal when none of them forces more and the spaces
-    two of them touch are left unforced by both tiles together.
+    that forces two or three neighbours follows each so (the chains never touch), and is
+    legal when each ends forcing nothing and the spaces two forced neighbours touch are left
+    unforced by both their tiles together.
     tests/games/trax/test_forced_play.py holds this to `forced_play`."""
     board, force_of, contribs, known = codes.get, FORCE, CONTRIB, _SUMMARIES
     north, east, south, west = FORCING
@@ -486,17 +489,22 @@ def illegal_turns(codes: dict[int, int], spaces: Iterable[int]) -> list[tuple[in
                 illegal.append((key, tile))
         for tile, forced, corners in severals:
             contrib, walk = contribs[tile], False
-            for way, delta, shift in forced:
+            for way, delta, shift, straight in forced:
                 space = key + delta
+                put_at[way] = force_of[codes[space] | contrib[way]]
                 entry = summaries[space][0] >> shift & 7
+                # Followed straight on as a single one: its spaces touch no other tile of
+                # the turn.
+                while entry >= STRAIGHT:
+                    space += delta
+                    entry = summaries[space][0] >> straight + 3 * (entry & 1) & 7
                 if entry == BREAKS:
                     illegal.append((key, tile))
                     break
-                walk = walk or entry != STOPS
-                put_at[way] = force_of[codes[space] | contrib[way]]
+                walk = walk or entry == BRANCHES
             else:
-                # Each forced tile forces nothing through the codes before the turn; the
-                # space two of them touch gets both (when empty).
+                # Each forced tile forces nothing through the codes before the turn but the
+                # next ones straight on; the space two of them touch gets both (when empty).
                 for a, b, delta in corners:
                     if not codes[key + DELTA[a]] >> 4 + b & 1 and (
                         force_of[
