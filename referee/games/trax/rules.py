@@ -449,12 +449,12 @@ def illegal_turns(codes: dict[int, int], spaces: Iterable[int]) -> list[tuple[in
     for the turns it settles from the spaces' summaries (`Summary`): one pass gives every
     empty space its own, and a turn is walked only when a forced tile forces a neighbour other
     than the next straight on (one turn in 440 at the last level of perft 6). A primary tile
-    that forces nothing is legal. One that forces a single neighbour is followed while each forced tile
-    forces only the next space straight on: the neighbours of that space, the previous one
-    aside, touch no tile of the turn, so the summaries made before it still hold for them. One
-    that forces two or three neighbours follows each so (the chains never touch), and is
-    legal when each ends forcing nothing and the spaces two forced neighbours touch are left
-    unforced by both their tiles together.
+    that forces nothing is legal. One that forces a single neighbour is followed while each
+    forced tile forces only the next space straight on: the neighbours of that space, the
+    previous one aside, touch no tile of the turn, so the summaries made before it still hold
+    for them. One that forces two or three neighbours follows each so (the chains never
+    touch), and is legal when each ends forcing nothing and the spaces two forced neighbours
+    touch are left unforced by both their tiles together.
     tests/games/trax/test_forced_play.py holds this to `forced_play`."""
     board, force_of, contribs, known = codes.get, FORCE, CONTRIB, _SUMMARIES
     north, east, south, west = FORCING
