@@ -17,7 +17,7 @@ tiles it sets off.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, NamedTuple
 
 from referee.games.base import IllegalMove, Outcome, Ruleset, State
@@ -439,11 +439,11 @@ def _summary(code: int, mask: int) -> Summary:
     return entries, tuple(singles), tuple(severals)
 
 
-def illegal_turns(codes: dict[int, int], spaces: Iterable[int]) -> list[tuple[int, int]]:
-    """(space, tile) of every fitting tile on one of `spaces` (empty spaces that touch a tile)
-    whose turn is illegal: forced play (`forced_play`) enters a space from three edges by one
-    colour. Forced tiles never widen the tiles in play (see `play_turn`), so the 8x8 limit
-    needs no check beyond the primary tile's.
+def illegal_turns(codes: dict[int, int]) -> list[tuple[int, int]]:
+    """(space, tile) of every fitting tile on an empty space that touches a tile whose turn is
+    illegal: forced play (`forced_play`) enters a space from three edges by one colour. The
+    8x8 limit is not asked: forced tiles never widen the tiles in play (see `play_turn`), so
+    it needs no check beyond the primary tile's, which the callers make.
 
     The walk of `forced_play` again, for speed (this decides `legal_moves` and their count),
     for the turns it settles from the spaces' summaries (`Summary`): one pass gives every
@@ -477,15 +477,15 @@ def illegal_turns(codes: dict[int, int], spaces: Iterable[int]) -> list[tuple[in
     # The tile forced on the neighbour in each direction, of a primary tile that forces two
     # or three.
     put_at = [0] * 4
-    for key in spaces:
-        _, singles, severals = summaries[key]
+    for key, (_, singles, severals) in summaries.items():
         for tile, delta, shift, straight in singles:
             space = key + delta
             entry = summaries[space][0] >> shift & 7
             while entry >= STRAIGHT:
                 space += delta
                 entry = summaries[space][0] >> straight + 3 * (entry & 1) & 7
-            if entry == BREAKS or (entry == BRANCHES and forced_play(codes, key, tile)[0] is None):
+            # STOPS: legal; BREAKS: illegal; BRANCHES: walked.
+            if entry and (entry == BREAKS or forced_play(codes, key, tile)[0] is None):
                 illegal.append((key, tile))
         for tile, forced, corners in severals:
             contrib, walk = contribs[tile], False
@@ -524,7 +524,7 @@ def legal_turns(codes: dict[int, int], spaces: Sequence[int]) -> list[tuple[int,
     board (see `illegal_turns`)."""
     fits = FITS
     turns = [(key, tile) for key in spaces for tile in fits[codes[key]]]
-    illegal = illegal_turns(codes, spaces)
+    illegal = illegal_turns(codes)
     if illegal:
         refused = set(illegal)
         turns = [turn for turn in turns if turn not in refused]
@@ -534,7 +534,7 @@ def legal_turns(codes: dict[int, int], spaces: Sequence[int]) -> list[tuple[int,
 def count_legal_turns(codes: dict[int, int], spaces: Collection[int]) -> int:
     """How many turns `legal_turns` gives, without them: `spaces` in any order."""
     fitting = sum(map(FITTING.__getitem__, map(codes.__getitem__, spaces)))
-    return fitting - len(illegal_turns(codes, spaces))
+    return fitting - sum(key in spaces for key, _ in illegal_turns(codes))
 
 
 def column_label(col: int) -> str:
