@@ -186,6 +186,11 @@ class State(ABC, Generic[M]):
     def play(self, move: M) -> Self:
         """The state after `move`; raises IllegalMove naming the rule broken."""
 
+    def children(self) -> list[Self]:
+        """The state after each legal move, in the order of `legal_moves`; a game may make
+        them without checking again the moves it has just listed."""
+        return [self.play(move) for move in self.legal_moves()]
+
     @abstractmethod
     def outcome(self) -> Outcome | None:
         """How the game ended by its rules, or None while it goes on."""
@@ -383,10 +388,10 @@ def perft_counts(state: State[Any], depth: int) -> list[int]:
         if level + 1 == depth:
             counts[depth] += node.count_legal_moves()
             return
-        moves = node.legal_moves()
-        counts[level + 1] += len(moves)
-        for move in moves:
-            walk(node.play(move), level + 1)
+        children = node.children()
+        counts[level + 1] += len(children)
+        for child in children:
+            walk(child, level + 1)
 
     if depth > 0:
         walk(state, 0)
@@ -408,4 +413,4 @@ def perft(state: State[Any], depth: int) -> int:
         return sum(perft(child, depth) for child in chance_children(state))
     if depth == 1:
         return state.count_legal_moves()
-    return sum(perft(state.play(move), depth - 1) for move in state.legal_moves())
+    return sum(perft(child, depth - 1) for child in state.children())

@@ -186,7 +186,7 @@ def parse_then_play(game: Game[Any, Any], state: State[Any], text: str) -> tuple
 @pytest.mark.parametrize(("name", "variant"), VARIANTS)
 def test_every_legal_move_reads_back_as_itself(name: str, variant: str, effort: Effort) -> None:
     """Legal moves are distinct, each written distinctly; its text parses back to the move,
-    and `read_move` of it is parse then play."""
+    and `read_move` of it is parse then play; `children` are the states after them."""
 
     def check(game: Game[Any, Any], visits: list[Visit]) -> None:
         for visit in visits:
@@ -194,6 +194,7 @@ def test_every_legal_move_reads_back_as_itself(name: str, variant: str, effort: 
             moves = state.legal_moves()
             assert distinct(moves), state
             assert state.count_legal_moves() == len(moves), state
+            assert state.children() == [state.play(move) for move in moves], state
             texts = [game.format_move(state, move) for move in moves]
             assert len(set(texts)) == len(texts), (state, texts)
             for move, text in zip(moves, texts, strict=True):

@@ -17,11 +17,11 @@ tiles it sets off.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, NamedTuple
 
 from referee.games.base import IllegalMove, Outcome, Ruleset, State
-from referee.games.state import field, state_class
+from referee.games.state import builder, field, state_class
 
 N, E, S, W = 0, 1, 2, 3
 """Edges of a space, also the directions to its neighbours."""
@@ -102,6 +102,8 @@ FITS: tuple[tuple[int, ...], ...] = tuple(
     tuple(t for t in TILES if t & (code >> 4) == code & 15) for code in range(256)
 )
 """The tiles that match the neighbours' colours of a space with this code."""
+FITTING = tuple(len(tiles) for tiles in FITS)
+"""How many tiles fit."""
 FORCE: tuple[int, ...] = tuple(_force(code) for code in range(256))
 """The tile a space with this code must take, NO_FORCE, or THREE_EDGES (the turn is illegal)."""
 CONTRIB: tuple[tuple[int, ...], ...] = tuple(
@@ -115,22 +117,21 @@ PAIRS: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
 )
 """Per tile: (colour bit, edge, edge) of the white track, then of the black track."""
 FORCING: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sum(1 << t for t in TILES if FORCE[code | CONTRIB[t][d]] != NO_FORCE) for d in range(4))
-    for code in range(256)
+    tuple(
+        sum(
+            1 << 8 + 6 * d + i
+            for i, t in enumerate(TILES)
+            if FORCE[code | CONTRIB[t][d]] != NO_FORCE
+        )
+        for code in range(256)
+    )
+    for d in range(4)
 )
-"""FORCING[code][d]: the tiles (a bit per tile value) that, placed on a space whose neighbour
-in direction d has this code, force that neighbour or leave it three edges of one colour."""
-FORCING_AT: tuple[tuple[int, ...], ...] = tuple(
-    tuple(FORCING[code][d] << 16 * d for d in range(4)) for code in range(256)
-)
-"""FORCING with the tiles of direction d in bits 16d.. (a bit per tile value, 3 to 12), so
-that one int holds a space's four."""
-EVERY_DIRECTION = 0x0001_0001_0001_0001
-"""Bit 16d for each d: `mask >> tile & EVERY_DIRECTION` is the directions a tile forces."""
-SINGLE_DIRECTION = {1 << 16 * d: d for d in range(4)}
-"""The direction of a single forced neighbour, by the bits `mask >> tile & EVERY_DIRECTION`."""
-OTHER_DIRECTIONS = tuple(~(0xFFFF << 16 * (d ^ 2)) for d in range(4))
-"""The bits of a mask but those facing back to a neighbour in direction d."""
+"""FORCING[d][code]: the tiles that, placed on a space whose neighbour in direction d has this
+code, force that neighbour or leave it three edges of one colour: bit 8 + 6d + i for TILES[i],
+so that a space's four and its code add up to one int (the mask, above the code's 8 bits)."""
+EVERY_DIRECTION = 1 | 1 << 6 | 1 << 12 | 1 << 18
+"""`mask >> i & EVERY_DIRECTION` has bit 6d for each direction d in which TILES[i] forces."""
 FREE: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((d, DELTA[d]) for d in range(4) if not known >> d & 1) for known in range(16)
 )
@@ -373,61 +374,167 @@ def formed(
     return result[0], result[1]
 
 
-def legal_turns(codes: dict[int, int], spaces: Iterable[int]) -> list[tuple[int, int]]:
+STOPS, BREAKS, BRANCHES, STRAIGHT = 0, 1, 2, 4
+"""What a track entering an empty space does there (`Summary`): forces nothing, or a tile that
+forces nothing; leaves the space three edges of one colour; forces a tile that forces some
+neighbour other than the one straight on, or more than one; forces a tile that forces only
+the one straight on (`STRAIGHT | colour bit` of its track leaving there, 1 white)."""
+
+Single = tuple[int, int, int, int]
+Several = tuple[int, tuple[tuple[int, int, int, int], ...], tuple[tuple[int, int, int], ...]]
+Summary = tuple[int, tuple[Single, ...], tuple[Several, ...]]
+"""What `illegal_turns` needs to know of an empty space, found from its code and the tiles that
+would force its neighbours (a `FORCING` mask) alone:
+
+- what a track entering it does (`STOPS`.. `STRAIGHT`), 3 bits at 3 * (2 * edge + colour bit)
+  for each edge it may be entered by and each colour;
+- (tile, offset, shift, shift of the edge) of each fitting tile that forces one neighbour:
+  the offset to it, where its entry is read, and where the entry of the next space on is;
+- (tile, ((direction, offset, shift, shift of the edge), ...), corners) of each that forces
+  two or three: each forced neighbour as above, and (direction, direction, offset) of the
+  spaces two of them touch.
+
+A fitting tile that forces nothing is in neither list."""
+
+_SUMMARIES: dict[int, Summary] = {}
+"""The summaries by `mask << 8 | code` (see `FORCING`), each made when first met: a neighbour's
+code gives one of four masks in each direction, so there are at most 81 codes * 4 ** 4 masks."""
+
+
+def _summary(code: int, mask: int) -> Summary:
+    """The `Summary` of an empty space with this code and these tiles forcing its neighbours."""
+    entries = 0
+    for edge in range(4):
+        if code >> 4 + edge & 1:
+            continue
+        back = ~(63 << 6 * edge)
+        for colour in (0, 1):
+            tile = FORCE[code | 1 << 4 + edge | colour << edge]
+            entry = STOPS
+            if tile == THREE_EDGES:
+                entry = BREAKS
+            elif tile != NO_FORCE:
+                hit = (mask & back) >> TILES.index(tile) & EVERY_DIRECTION
+                ahead = edge ^ 2
+                if hit == 1 << 6 * ahead:
+                    entry = STRAIGHT | tile >> ahead & 1
+                elif hit:
+                    entry = BRANCHES
+            entries |= entry << 3 * (2 * edge + colour)
+    singles: list[Single] = []
+    severals: list[Several] = []
+    for tile in FITS[code]:
+        hit = mask >> TILES.index(tile) & EVERY_DIRECTION
+        ways = [d for d in range(4) if hit >> 6 * d & 1]
+        forced = tuple(
+            (d, DELTA[d], 3 * (2 * (d ^ 2) + (tile >> d & 1)), 6 * (d ^ 2)) for d in ways
+        )
+        if len(ways) == 1:
+            singles.append((tile, *forced[0][1:]))
+        elif ways:
+            corners = tuple(
+                (a, b, DELTA[a] + DELTA[b]) for a in ways for b in ways if a < b and (a ^ b) & 1
+            )
+            severals.append((tile, forced, corners))
+    return entries, tuple(singles), tuple(severals)
+
+
+def illegal_turns(codes: dict[int, int]) -> list[tuple[int, int]]:
+    """(space, tile) of every fitting tile on an empty space that touches a tile whose turn is
+    illegal: forced play (`forced_play`) enters a space from three edges by one colour. The
+    8x8 limit is not asked: forced tiles never widen the tiles in play (see `play_turn`), so
+    it needs no check beyond the primary tile's, which the callers make.
+
+    The walk of `forced_play` again, for speed (this decides `legal_moves` and their count),
+    for the turns it settles from the spaces' summaries (`Summary`): one pass gives every
+    empty space its own, and a turn is walked only when a forced tile forces a neighbour other
+    than the next straight on (one turn in 440 at the last level of perft 6). A primary tile
+    that forces nothing is legal. One that forces a single neighbour is followed while each
+    forced tile forces only the next space straight on: the neighbours of that space, the
+    previous one aside, touch no tile of the turn, so the summaries made before it still hold
+    for them. One that forces two or three neighbours follows each so (the chains never
+    touch), and is legal when each ends forcing nothing and the spaces two forced neighbours
+    touch are left unforced by both their tiles together.
+    tests/games/trax/test_forced_play.py holds this to `forced_play`."""
+    board, force_of, contribs, known = codes.get, FORCE, CONTRIB, _SUMMARIES
+    north, east, south, west = FORCING
+    row = DELTA[S]
+    summaries: dict[int, Summary] = {}
+    for key, code in codes.items():
+        # A neighbour that holds a tile is no key of the codes: code 0 forces nothing.
+        index = (
+            north[board(key - row, 0)]
+            | east[board(key + 1, 0)]
+            | south[board(key + row, 0)]
+            | west[board(key - 1, 0)]
+            | code
+        )
+        summary = known.get(index)
+        if summary is None:
+            summary = known[index] = _summary(code, index >> 8)
+        summaries[key] = summary
+    illegal: list[tuple[int, int]] = []
+    # The tile forced on the neighbour in each direction, of a primary tile that forces two
+    # or three.
+    put_at = [0] * 4
+    for key, (_, singles, severals) in summaries.items():
+        for tile, delta, shift, straight in singles:
+            space = key + delta
+            entry = summaries[space][0] >> shift & 7
+            while entry >= STRAIGHT:
+                space += delta
+                entry = summaries[space][0] >> straight + 3 * (entry & 1) & 7
+            # STOPS: legal; BREAKS: illegal; BRANCHES: walked.
+            if entry and (entry == BREAKS or forced_play(codes, key, tile)[0] is None):
+                illegal.append((key, tile))
+        for tile, forced, corners in severals:
+            contrib, walk = contribs[tile], False
+            for way, delta, shift, straight in forced:
+                space = key + delta
+                put_at[way] = force_of[codes[space] | contrib[way]]
+                entry = summaries[space][0] >> shift & 7
+                # Followed straight on as a single one: its spaces touch no other tile of
+                # the turn.
+                while entry >= STRAIGHT:
+                    space += delta
+                    entry = summaries[space][0] >> straight + 3 * (entry & 1) & 7
+                if entry == BREAKS:
+                    illegal.append((key, tile))
+                    break
+                walk = walk or entry == BRANCHES
+            else:
+                # Each forced tile forces nothing through the codes before the turn but the
+                # next ones straight on; the space two of them touch gets both (when empty).
+                for a, b, delta in corners:
+                    if not codes[key + DELTA[a]] >> 4 + b & 1 and (
+                        force_of[
+                            board(key + delta, 0) | contribs[put_at[a]][b] | contribs[put_at[b]][a]
+                        ]
+                        != NO_FORCE
+                    ):
+                        walk = True
+                if walk and forced_play(codes, key, tile)[0] is None:
+                    illegal.append((key, tile))
+    return illegal
+
+
+def legal_turns(codes: dict[int, int], spaces: Sequence[int]) -> list[tuple[int, int]]:
     """(space, tile) of every legal turn whose primary tile goes on one of `spaces` (empty
     spaces that touch a tile, within the 8x8 limit), in their order, without changing the
-    board: forced play (`forced_play`) must not enter a space from three edges by one colour.
-    Forced tiles never widen the tiles in play (see `play_turn`), so the limit needs no
-    further check.
-
-    The walk of `forced_play` again, for speed (this decides `legal_moves`), for the turns
-    it settles without an overlay (nineteen in twenty): one pass gives every empty space the
-    tiles that, placed there, would force each neighbour (`FORCING_AT`). A primary tile that
-    forces nothing is legal. One that forces a single neighbour is followed while each forced
-    tile forces at most the next space straight on: the neighbours of that space, the
-    previous one aside, touch no tile of the turn, so the masks made before it still hold
-    for them. Any other turn is walked.
-    tests/games/trax/test_forced_play.py holds this to `forced_play`."""
-    forcing_at, free, fits, board, force_of, contribs = (
-        FORCING_AT,
-        FREE,
-        FITS,
-        codes.get,
-        FORCE,
-        CONTRIB,
-    )
-    single, others, delta_of = SINGLE_DIRECTION, OTHER_DIRECTIONS, DELTA
-    masks: dict[int, int] = {}
-    for key, code in codes.items():
-        mask = 0
-        for d, delta in free[code >> 4]:
-            mask |= forcing_at[board(key + delta, 0)][d]
-        masks[key] = mask
-    turns: list[tuple[int, int]] = []
-    append = turns.append
-    for key in spaces:
-        mask = masks[key]
-        for tile in fits[codes[key]]:
-            hit = mask >> tile & EVERY_DIRECTION
-            if hit:
-                way = single.get(hit)
-                if way is None:
-                    if forced_play(codes, key, tile)[0] is None:
-                        continue
-                else:
-                    delta, edge, space, put = delta_of[way], 1 << 16 * way, key, tile
-                    while True:
-                        space += delta
-                        put = force_of[codes[space] | contribs[put][way]]
-                        if put == THREE_EDGES:
-                            break
-                        hit = (masks[space] & others[way]) >> put & EVERY_DIRECTION
-                        if hit != edge:
-                            break
-                    if put == THREE_EDGES or (hit and forced_play(codes, key, tile)[0] is None):
-                        continue
-            append((key, tile))
+    board (see `illegal_turns`)."""
+    fits = FITS
+    turns = [(key, tile) for key in spaces for tile in fits[codes[key]]]
+    illegal = illegal_turns(codes)
+    if illegal:
+        refused = set(illegal)
+        turns = [turn for turn in turns if turn not in refused]
     return turns
+
+
+def count_legal_turns(codes: dict[int, int], spaces: Collection[int]) -> int:
+    """How many turns `legal_turns` gives, without them: `spaces` in any order."""
+    fitting = sum(map(FITTING.__getitem__, map(codes.__getitem__, spaces)))
+    return fitting - sum(key in spaces for key, _ in illegal_turns(codes))
 
 
 def column_label(col: int) -> str:
@@ -730,7 +837,14 @@ class TraxState(State[TraxMove]):
     def count_legal_moves(self) -> int:
         if self.winner is not None:
             return 0
-        return len(FIRST_TILES) if self.box is None else len(self.turns())
+        if self.box is None:
+            return len(FIRST_TILES)
+        if self._turns is not None:
+            return len(self._turns)
+        codes = self.codes
+        # The count needs the spaces in no order: the codes' own, without the sort.
+        spaces = [key for key in codes if self._within_limit(key)] if self.limit else codes
+        return count_legal_turns(codes, spaces)
 
     def turns(self) -> list[tuple[int, int]]:
         """(space, tile) of every legal move of a started game that goes on, in the order of
@@ -748,6 +862,16 @@ class TraxState(State[TraxMove]):
 
     def play(self, move: TraxMove) -> TraxState:
         return self.play_at(move, self.check(move))
+
+    def children(self) -> list[TraxState]:
+        if self.box is None or self.winner is not None:
+            return [self.play(move) for move in self.legal_moves()]
+        # The legal moves come from the turns, in their order: each move's space is its turn's.
+        play_at = self.play_at
+        return [
+            play_at(move, key)
+            for move, (key, _) in zip(self.legal_moves(), self.turns(), strict=True)
+        ]
 
     def play_at(self, move: TraxMove, key: int) -> TraxState:
         """The state after `move`, its primary tile on the space `key` of this state, found by
@@ -770,7 +894,7 @@ class TraxState(State[TraxMove]):
                 winner, detail = seat, mine
             elif theirs is not None:
                 winner, detail = 1 - seat, theirs
-        return TraxState(
+        return _build(
             self.ruleset,
             tiles,
             codes,
@@ -791,6 +915,10 @@ class TraxState(State[TraxMove]):
 
     def is_terminal(self) -> bool:
         return self.winner is not None or (self.limit > 0 and not self.has_legal_move())
+
+
+_build = builder(TraxState)
+"""`TraxState(...)` as a plain function: perft and the bots build a state a move."""
 
 
 def format_token(move: TraxMove) -> str:

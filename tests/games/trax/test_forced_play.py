@@ -16,6 +16,7 @@ from referee.games.trax.rules import (
     COORD_MASK,
     GONE,
     SHIFT,
+    count_legal_turns,
     forced_play,
     legal_turns,
     play_turn,
@@ -72,7 +73,10 @@ def test_an_illegal_turn_is_refused_and_the_walk_leaves_the_codes_alone() -> Non
         rng = random.Random(seed)
         state = random_state("standard", [rng.randrange(10_000) for _ in range(30)])
         assert state.box is not None
-        legal = set(legal_turns(state.codes, [key for key, _ in state.candidates()]))
+        spaces = sorted(state.codes)
+        turns = legal_turns(state.codes, spaces)
+        assert count_legal_turns(state.codes, spaces) == len(turns)
+        legal = set(turns)
         for key, tile in state.candidates():
             before = dict(state.codes)
             if forced_play(state.codes, key, tile)[0] is not None:
