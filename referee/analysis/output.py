@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from referee.analysis.summary import GameAnalysis, SeatSummary
+from referee.analysis.summary import GameAnalysis, PlayTotals, SeatSummary
 from referee.analysis.turns import TurnAnalysis
 from referee.escaping import csv_cell, markdown_row, printable, printable_json
 
@@ -88,15 +88,12 @@ def json_line(analysis: GameAnalysis) -> str:
 
 
 @dataclass
-class PlayerTotals:
-    games: int = 0
+class PlayerTotals(PlayTotals):
+    """A player's seats summed up, and its results in the games that finished."""
+
     finished: int = 0
     score: float = 0.0
     adjusted: float = 0.0
-    decisions: int = 0
-    error: float = 0.0
-    blunders: int = 0
-    luck: float = 0.0
 
 
 @dataclass(frozen=True, order=True)
@@ -123,15 +120,11 @@ class Totals:
         adjusted = analysis.adjusted
         for seat, (name, summary) in enumerate(zip(analysis.players, analysis.seats, strict=True)):
             totals = self.players.setdefault(name, PlayerTotals())
-            totals.games += 1
+            totals.add(summary)
             if analysis.result is not None and adjusted is not None:
                 totals.finished += 1
                 totals.score += analysis.result[seat]
                 totals.adjusted += adjusted[seat]
-            totals.decisions += summary.decisions
-            totals.error += summary.error_total
-            totals.blunders += summary.blunders
-            totals.luck += summary.luck
         for number, turn in enumerate(analysis.turns, 1):
             if turn.best is None or turn.choices < 2:
                 continue

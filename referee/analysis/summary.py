@@ -11,6 +11,7 @@ expected result with the dice's noise taken out; it may leave [0, 1].
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from referee.analysis.turns import OpeningLuck, TurnAnalysis
 from referee.records.keys import GameKey
@@ -35,6 +36,38 @@ class SeatSummary:
     def error_rate(self) -> float | None:
         """The mean error per decision; None without a decision."""
         return self.error_total / self.decisions if self.decisions else None
+
+
+class SeatFigures(Protocol):
+    """A seat's figures over a game: a `SeatSummary`, or one read from an analysis file."""
+
+    @property
+    def decisions(self) -> int: ...
+    @property
+    def error_total(self) -> float: ...
+    @property
+    def blunders(self) -> int: ...
+    @property
+    def luck(self) -> float: ...
+
+
+@dataclass
+class PlayTotals:
+    """A player's seats summed over its games: what the tables of analyse and the report's
+    standings show per player."""
+
+    games: int = 0
+    decisions: int = 0
+    error: float = 0.0
+    blunders: int = 0
+    luck: float = 0.0
+
+    def add(self, seat: SeatFigures) -> None:
+        self.games += 1
+        self.decisions += seat.decisions
+        self.error += seat.error_total
+        self.blunders += seat.blunders
+        self.luck += seat.luck
 
 
 @dataclass(frozen=True, slots=True)

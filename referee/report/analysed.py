@@ -11,12 +11,11 @@ in it. A game without an analysis shows none.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from referee.analysis.stored import AnalysisFileError, StoredAnalysis, read_analysis_file
-from referee.analysis.summary import BLUNDER
+from referee.analysis.summary import BLUNDER, PlayTotals
 from referee.escaping import escaped
 from referee.path_names import ANALYSIS_FILE
 from referee.records.keys import GameKey, describe_key, game_key
@@ -115,23 +114,8 @@ def turn_figures(stored: StoredAnalysis) -> dict[str, Any]:
     }
 
 
-@dataclass
-class BotFigures:
+class BotFigures(PlayTotals):
     """A bot's analysed games summed up."""
-
-    games: int = 0
-    decisions: int = 0
-    error: float = 0.0
-    blunders: int = 0
-    luck: float = 0.0
-
-    def add(self, stored: StoredAnalysis, seat: int) -> None:
-        summary = stored.seats[seat]
-        self.games += 1
-        self.decisions += summary.decisions
-        self.error += summary.error_total
-        self.blunders += summary.blunders
-        self.luck += summary.luck
 
     def cells(self) -> list[str]:
         """The standings' cells: error per decision, blunders, luck per game."""
@@ -158,5 +142,5 @@ def bot_figures(
             seen.add(key)
         bots = figures.setdefault(table, {})
         for seat, name in enumerate(stored.players):
-            bots.setdefault(name, BotFigures()).add(stored, seat)
+            bots.setdefault(name, BotFigures()).add(stored.seats[seat])
     return figures
