@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from referee.bounds import MAX_JOBS
@@ -89,6 +87,10 @@ def validate_files(files: list[str], jobs: int = 1) -> Iterator[GameReport]:
         for file in files:
             yield from _reports(file)
         return
+    # Imported here: a single job, the usual call, starts no process pool.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     # Forked (Python 3.14 defaults to forkserver): workers know the games registered by a call.
     with ProcessPoolExecutor(
         max_workers=jobs, mp_context=multiprocessing.get_context("fork")

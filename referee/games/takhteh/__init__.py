@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from referee.games.agent import Bot
 from referee.games.base import (
     DemoSetup,
     Game,
@@ -21,6 +20,10 @@ from referee.games.takhteh.rules import (
     TakhtehMove,
     TakhtehState,
 )
+
+if TYPE_CHECKING:
+    # the bot interface, only named in `bots`' type: validation and `moves` load no bots
+    from referee.games.agent import Bot
 
 __all__ = ["GAME", "NO_MOVE", "TakhtehGame", "TakhtehMove", "TakhtehState"]
 

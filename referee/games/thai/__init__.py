@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from referee.games.agent import Bot
 from referee.games.base import DemoSetup, Game, GameError, NotationError, Reference, Ruleset
 from referee.games.thai import fen, notation, render
 from referee.games.thai.geometry import BLACK, WHITE
 from referee.games.thai.rules import ThaiMove, ThaiState, check_position
+
+if TYPE_CHECKING:
+    # the bot interface, only named in `bots`' type: validation and `moves` load no bots
+    from referee.games.agent import Bot
 
 __all__ = ["BLACK", "GAME", "WHITE", "ThaiGame", "ThaiMove", "ThaiState"]
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Hashable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from referee.games.agent import Bot
 from referee.games.base import DemoSetup, Game, NotationError, Reference, Ruleset
 from referee.games.thax import notation, render
 from referee.games.thax.rules import EMPTY_SIDE, PASS, SPACES, ThaxMove, ThaxState
+
+if TYPE_CHECKING:
+    # the bot interface, only named in `bots`' type: validation and `moves` load no bots
+    from referee.games.agent import Bot
 
 __all__ = ["GAME", "PASS", "ThaxGame", "ThaxMove", "ThaxState"]
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from referee.games.agent import Bot
 from referee.games.base import (
     DemoSetup,
     Game,
@@ -17,6 +16,10 @@ from referee.games.base import (
 )
 from referee.games.trax import gamelist, notation, render, symmetry
 from referee.games.trax.rules import TraxMove, TraxState
+
+if TYPE_CHECKING:
+    # the bot interface, only named in `bots`' type: validation and `moves` load no bots
+    from referee.games.agent import Bot
 
 __all__ = ["GAME", "TraxGame", "TraxMove", "TraxState"]
 
