@@ -8,7 +8,6 @@ A record may name its players anything: `=cmd|' /C calc'!A0`, `\\x1b]0;PWNED\\x0
 
 from __future__ import annotations
 
-import html
 import json
 import unicodedata
 from collections.abc import Iterable
@@ -91,6 +90,10 @@ def csv_cell(value: object) -> object:
 def markdown_cell(text: str) -> str:
     """Text for a Markdown table cell: `printable`, HTML shown as text (`&lt;script&gt;`),
     and a backslash or a `|` escaped so that neither ends the cell."""
+    # Imported here: `html` compiles a regular expression on import, a cost of every
+    # command's start, and only the Markdown tables use it.
+    import html
+
     shown = html.escape(printable(text), quote=False)
     return shown.replace("\\", "\\\\").replace("|", "\\|")
 

@@ -172,8 +172,11 @@ def user_error(error: Exception) -> NoReturn:
 
 
 def wide_console() -> Console:
-    """A console for tables: the terminal's width, or a wide page when output is piped."""
+    """A console for tables: the terminal's width, or a wide page when output is piped.
+
+    No `:name:` emoji codes: a table shows its cells as given (and rich's table of emoji
+    codes is then never imported, a cost of every command that prints a table)."""
     from rich.console import Console
 
-    console = Console()
-    return console if console.is_terminal else Console(width=160)
+    console = Console(emoji=False)
+    return console if console.is_terminal else Console(width=160, emoji=False)
