@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import typer
@@ -28,8 +29,13 @@ sys.argv = ["referee", *{args!r}]
 """
 
 
-def loaded(args: list[str], body: str = "from referee.cli.app import main; main()") -> list[str]:
-    code = PROBE.format(heavy=HEAVY, args=args, body=body)
+def loaded(
+    args: list[str],
+    body: str = "from referee.cli.app import main; main()",
+    watched: tuple[str, ...] = HEAVY,
+) -> list[str]:
+    """The modules of `watched` that `referee ARGS` (or `body`) has loaded as it exits."""
+    code = PROBE.format(heavy=watched, args=args, body=body)
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
     )
@@ -57,6 +63,31 @@ def test_light_commands_load_no_heavy_library(args: list[str]) -> None:
 def test_the_probe_sees_a_heavy_import() -> None:
     """The check above can fail: a command that draws a plot loads matplotlib."""
     assert "numpy" in loaded([], body="import numpy")
+
+
+SAMPLES = Path(__file__).parents[1] / "validator" / "samples"
+
+# What validating one file has no use for: the bots (games/agent.py), a process pool, and
+# what only other output needs (html for Markdown cells, rich's emoji codes).
+NOT_FOR_VALIDATE = (
+    "referee.games.agent",
+    "multiprocessing",
+    "concurrent.futures",
+    "html",
+    "rich._emoji_codes",
+)
+
+
+def test_validate_loads_only_what_it_uses() -> None:
+    args = ["validate", "-q", str(SAMPLES / "thax.jsonl")]
+    assert loaded(args, watched=NOT_FOR_VALIDATE) == []
+
+
+def test_validate_with_jobs_loads_the_process_pool() -> None:
+    """The check above can fail: files checked at once need the process pool."""
+    files = [str(SAMPLES / "thax.jsonl"), str(SAMPLES / "takhteh.jsonl")]
+    watched = loaded(["validate", "-q", "--jobs", "2", *files], watched=NOT_FOR_VALIDATE)
+    assert {"multiprocessing", "concurrent.futures"} <= set(watched)
 
 
 def referee_modules(args: list[str]) -> set[str]:
