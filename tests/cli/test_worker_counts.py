@@ -5,6 +5,7 @@ observed where they are made: the max_workers each is given."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -17,7 +18,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import referee.tournament.runner as runner
-import referee.validator.run as validator_run
 from referee.tournament.executors import process_pool
 from tests.cli.test_fuzz_commands import run
 
@@ -47,7 +47,8 @@ class InlinePool:
 @pytest.fixture
 def pools(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     InlinePool.sizes = []
-    monkeypatch.setattr(validator_run, "ProcessPoolExecutor", InlinePool)
+    # validate imports the pool where it runs more than one job (a single job starts light)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", InlinePool)
     return InlinePool.sizes
 
 
