@@ -155,7 +155,7 @@ def verify_share(games: int, runs: int) -> str:
     """What replaying every game costs: a worker's batch (in this process) with `--verify
     all` against `none`, alternating."""
     from referee.tournament.schedule import schedule
-    from referee.tournament.worker import play_batch
+    from referee.tournament.worker import BatchOptions, play_batch
 
     rows = []
     for name in GAME_NAMES:
@@ -170,7 +170,7 @@ def verify_share(games: int, runs: int) -> str:
             cost = {}
             for verify in ("none", "all"):
                 started = time.process_time()
-                play_batch(config, jobs, "bench", verify=verify)  # type: ignore[arg-type]
+                play_batch(config, jobs, BatchOptions("bench", verify=verify))  # type: ignore[arg-type]
                 cost[verify] = time.process_time() - started
             shares.append(100 * (cost["all"] - cost["none"]) / cost["all"])
         rows.append([name, spread(shares, ".0f") + "%"])
