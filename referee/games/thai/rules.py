@@ -388,8 +388,8 @@ def _quiet_moves(
     return moves
 
 
-_EVEN_ROWS = 0x0F0F0F0F
-_ODD_ROWS = 0xF0F0F0F0
+_EVEN_ROWS: Final = 0x0F0F0F0F
+_ODD_ROWS: Final = 0xF0F0F0F0
 """The squares of rows 0, 2, 4, 6 and of rows 1, 3, 5, 7 (four bits a row)."""
 
 
@@ -418,81 +418,6 @@ def _men_row_table(seat: int, row: int) -> tuple[tuple[ThaiMove, ...], ...]:
 
 
 _MEN_ROWS = tuple(tuple(_men_row_table(seat, row) for row in range(8)) for seat in (BLACK, WHITE))
-
-
-def _legal_moves_method() -> Callable[[ThaiState], list[ThaiMove]]:
-    """`ThaiState.legal_moves`, made here so that the tables it reads are its own variables.
-
-    The common case, a side of men only that cannot capture, runs without a call: the men's
-    capture test of `CAPTURING_MEN` (the same expression, written out for each seat;
-    tests/games/thai/test_oracle.py holds the engine to the rules), then the quiet moves a
-    table lookup a row, rows in order, so that they come in the order of `_quiet_moves`, which
-    built the tables. The key of a row is cut from a word holding the men on rows of its
-    parity and the empty squares on the others; row r's key starts at row r - 1 for Black
-    (moving up the board, to lower bits), at row r for White.
-    """
-    _, b1, b2, b3, b4, b5, b6, b7 = _MEN_ROWS[BLACK]
-    w0, w1, w2, w3, w4, w5, w6, _ = _MEN_ROWS[WHITE]
-    even_rows, odd_rows = _EVEN_ROWS, _ODD_ROWS
-    quiet, captures, men_capturing = _quiet_moves, _capture_moves, CAPTURING_MEN
-
-    def legal_moves(self: ThaiState) -> list[ThaiMove]:
-        # Worked out on each call, not kept: a caller asks once per position. Every capture
-        # line when there is one, else every quiet move; by start square.
-        if self.history and self._draw() is not None:
-            return []
-        kings, turn = self.kings, self.turn
-        if turn:  # White
-            own, opponent = self.white, self.black
-            if not own & kings:
-                empty = ~(own | opponent) & ALL
-                capturing = own & (
-                    (opponent >> 3 & 0x00E0E0E0 | opponent >> 4 & 0x000E0E0E) & empty >> 7
-                    | (opponent >> 4 & 0x00707070 | opponent >> 5 & 0x00070707) & empty >> 9
-                )
-                if capturing:
-                    return captures(capturing, WHITE, own | opponent, opponent, kings)
-                even = own & even_rows | empty & odd_rows
-                odd = own & odd_rows | empty & even_rows
-                return [
-                    *w0[even & 255],
-                    *w1[odd >> 4 & 255],
-                    *w2[even >> 8 & 255],
-                    *w3[odd >> 12 & 255],
-                    *w4[even >> 16 & 255],
-                    *w5[odd >> 20 & 255],
-                    *w6[even >> 24 & 255],
-                ]
-        else:
-            own, opponent = self.black, self.white
-            if not own & kings:
-                empty = ~(own | opponent) & ALL
-                capturing = own & (
-                    (opponent << 4 & 0x0E0E0E00 | opponent << 5 & 0xE0E0E000) & empty << 9
-                    | (opponent << 3 & 0x07070700 | opponent << 4 & 0x70707000) & empty << 7
-                )
-                if capturing:
-                    return captures(capturing, BLACK, own | opponent, opponent, kings)
-                even = own & even_rows | empty & odd_rows
-                odd = own & odd_rows | empty & even_rows
-                return [
-                    *b1[odd & 255],
-                    *b2[even >> 4 & 255],
-                    *b3[odd >> 8 & 255],
-                    *b4[even >> 12 & 255],
-                    *b5[odd >> 16 & 255],
-                    *b6[even >> 20 & 255],
-                    *b7[odd >> 24 & 255],
-                ]
-        occupied = own | opponent
-        capturing = men_capturing[turn](own & ~kings, opponent, ~occupied & ALL)
-        if not capturing:
-            listed = quiet(turn, own, occupied, kings, opponent)
-            if listed is not None:
-                return listed
-        return captures(capturing | own & kings, turn, occupied, opponent, kings)
-
-    return legal_moves
 
 
 class _Unset(Enum):
@@ -580,7 +505,72 @@ class ThaiState(State[ThaiMove]):
 
     # -- moves -------------------------------------------------------------------------------
 
-    legal_moves = _legal_moves_method()
+    def legal_moves(self) -> list[ThaiMove]:
+        # Worked out on each call, not kept: a caller asks once per position. Every capture
+        # line when there is one, else every quiet move; by start square.
+        #
+        # The common case, a side of men only that cannot capture, runs without a call: the
+        # men's capture test of `CAPTURING_MEN` (the same expression, written out for each
+        # seat; tests/games/thai/test_oracle.py holds the engine to the rules), then the quiet
+        # moves a table lookup a row, rows in order, so that they come in the order of
+        # `_quiet_moves`, which built the tables. The key of a row is cut from a word holding
+        # the men on rows of its parity and the empty squares on the others; row r's key
+        # starts at row r - 1 for Black (moving up the board, to lower bits), at row r for
+        # White.
+        if self.history and self._draw() is not None:
+            return []
+        kings, turn = self.kings, self.turn
+        if turn:  # White
+            own, opponent = self.white, self.black
+            if not own & kings:
+                empty = ~(own | opponent) & ALL
+                capturing = own & (
+                    (opponent >> 3 & 0x00E0E0E0 | opponent >> 4 & 0x000E0E0E) & empty >> 7
+                    | (opponent >> 4 & 0x00707070 | opponent >> 5 & 0x00070707) & empty >> 9
+                )
+                if capturing:
+                    return _capture_moves(capturing, WHITE, own | opponent, opponent, kings)
+                even = own & _EVEN_ROWS | empty & _ODD_ROWS
+                odd = own & _ODD_ROWS | empty & _EVEN_ROWS
+                w0, w1, w2, w3, w4, w5, w6, _ = _MEN_ROWS[WHITE]
+                return [
+                    *w0[even & 255],
+                    *w1[odd >> 4 & 255],
+                    *w2[even >> 8 & 255],
+                    *w3[odd >> 12 & 255],
+                    *w4[even >> 16 & 255],
+                    *w5[odd >> 20 & 255],
+                    *w6[even >> 24 & 255],
+                ]
+        else:
+            own, opponent = self.black, self.white
+            if not own & kings:
+                empty = ~(own | opponent) & ALL
+                capturing = own & (
+                    (opponent << 4 & 0x0E0E0E00 | opponent << 5 & 0xE0E0E000) & empty << 9
+                    | (opponent << 3 & 0x07070700 | opponent << 4 & 0x70707000) & empty << 7
+                )
+                if capturing:
+                    return _capture_moves(capturing, BLACK, own | opponent, opponent, kings)
+                even = own & _EVEN_ROWS | empty & _ODD_ROWS
+                odd = own & _ODD_ROWS | empty & _EVEN_ROWS
+                _, b1, b2, b3, b4, b5, b6, b7 = _MEN_ROWS[BLACK]
+                return [
+                    *b1[odd & 255],
+                    *b2[even >> 4 & 255],
+                    *b3[odd >> 8 & 255],
+                    *b4[even >> 12 & 255],
+                    *b5[odd >> 16 & 255],
+                    *b6[even >> 20 & 255],
+                    *b7[odd >> 24 & 255],
+                ]
+        occupied = own | opponent
+        capturing = CAPTURING_MEN[turn](own & ~kings, opponent, ~occupied & ALL)
+        if not capturing:
+            listed = _quiet_moves(turn, own, occupied, kings, opponent)
+            if listed is not None:
+                return listed
+        return _capture_moves(capturing | own & kings, turn, occupied, opponent, kings)
 
     def successors(self) -> list[tuple[ThaiMove, ThaiState]]:
         """Every move the pieces allow, each with the position it leads to, for a search.
