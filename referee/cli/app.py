@@ -60,7 +60,11 @@ def _version(value: bool) -> None:
     if value:
         from importlib.metadata import version  # costs start-up time: only for --version
 
-        typer.echo(f"referee {version('referee')}")
+        from referee.games import compiled_games
+
+        compiled = compiled_games()
+        built = f", engines compiled (mypyc): {', '.join(compiled)}" if compiled else ""
+        typer.echo(f"referee {version('referee')}{built}")
         raise typer.Exit()
 
 

@@ -101,3 +101,18 @@ def _read_entry_points() -> None:
             )
         if _plugins.get(game.name) is not game:
             register_game(game)
+
+
+def compiled_games() -> tuple[str, ...]:
+    """The built-in games whose engine modules this install runs compiled: the optional build
+    of README.md's "Compiled engines" (mypyc), whose extension modules sit beside the sources
+    and are imported in their place. Empty for the pure package."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    return tuple(
+        name
+        for name in GAME_NAMES
+        if any(path.name.endswith(tuple(EXTENSION_SUFFIXES)) for path in (here / name).iterdir())
+    )

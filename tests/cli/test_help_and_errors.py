@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+import referee
 from referee.cli import tournament as tournament_cli
 from referee.cli.app import app
 from referee.cli.usage import name_metavars
@@ -57,7 +58,18 @@ def test_every_option_and_argument_has_help() -> None:
 
 def test_version() -> None:
     result = runner.invoke(app, ["--version"])
-    assert result.exit_code == 0 and result.output.strip() == f"referee {version('referee')}"
+    # The compiled build (README, "Compiled engines") names its compiled games after the
+    # version: the extension modules in each game's folder, looked for here by name.
+    games = Path(referee.__file__).parent / "games"
+    compiled = [
+        name
+        for name in ("thax", "takhteh", "trax", "thai")
+        if any(
+            ".cpython-" in path.name or path.suffix == ".pyd" for path in (games / name).iterdir()
+        )
+    ]
+    built = f", engines compiled (mypyc): {', '.join(compiled)}" if compiled else ""
+    assert result.exit_code == 0 and result.output.strip() == f"referee {version('referee')}{built}"
 
 
 @pytest.mark.parametrize(
