@@ -58,9 +58,20 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+def compiled() -> tuple[str, ...]:
+    """The games whose engines run compiled: the build of README.md's "Compiled engines" when
+    it is the referee imported (PYTHONPATH naming its unpacked wheel, or installed), else
+    none (the pure package)."""
+    from referee.games import compiled_games
+
+    return compiled_games()
+
+
 def machine() -> str:
-    """The cores, the CPU's model name and Python."""
-    return f"{os.cpu_count()} cores, {cpu_model()}, Python {platform.python_version()}"
+    """The cores, the CPU's model name, Python and the build of referee."""
+    games = compiled()
+    build = f"engines compiled (mypyc): {', '.join(games)}" if games else "pure Python"
+    return f"{os.cpu_count()} cores, {cpu_model()}, Python {platform.python_version()}; {build}"
 
 
 IN_PROCESS = "CPU time of the process (`time.process_time`)"
@@ -108,7 +119,11 @@ def write_section(name: str, text: str, path: Path = DOCS) -> None:
 
 
 def report(name: str, title: str, script: str, text: str, write: bool) -> None:
-    """Print the result; with `write`, also put it into its section of docs/benchmarks.md."""
+    """Print the result; with `write`, also put it into its section of docs/benchmarks.md, or,
+    run on the compiled build, into the section beside it that holds that build's figures."""
     print(text)
     if write:
+        if compiled():
+            name, title = f"{name}-compiled", f"{title}, compiled engines"
+            script += " (the compiled build: README.md, Compiled engines)"
         write_section(name, f"## {title}\n\nScript: `{script}`\n\n{text}")

@@ -30,6 +30,7 @@ from pathlib import Path
 from anchors import CHESS, chess_games, chess_read_file, chess_replay, missing, optional
 from common import conditions, cpu_seconds, empty_caches, load_average, report, spread, table
 
+import referee
 from referee.games import GAME_NAMES, get_game
 from referee.games.agent import RandomBot
 from referee.records.io import iter_jsonl, record_to_json
@@ -39,6 +40,9 @@ from referee.validator.check import validate_file
 
 PLAYERS = [Player(name="a", kind="bot"), Player(name="b", kind="bot")]
 REFEREE = [sys.executable, "-m", "referee"]
+HOME = Path(referee.__file__).resolve().parents[1]
+"""The folder holding the referee this script imports; the commands run from it, so that
+`python -m referee` imports the same one (the pure package, or the compiled build)."""
 
 
 def random_games(name: str, count: int, seed: str = "bench") -> list[str]:
@@ -83,7 +87,7 @@ def read_only(path: Path) -> int:
 def process_cpu(args: list[str]) -> float:
     """The CPU seconds (user + system) of a command run to its end, start-up included."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, cwd=HOME)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
@@ -173,7 +177,7 @@ def speed(folder: Path, moves_wanted: int, runs: int) -> str:
 def peak_memory_mb(args: list[str]) -> tuple[float, float]:
     """Run a command; its peak resident memory in MB and its CPU seconds (user + system)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(args, check=False, stdout=subprocess.DEVNULL)
+    subprocess.run(args, check=False, stdout=subprocess.DEVNULL, cwd=HOME)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     return after.ru_maxrss / 1024, cpu
@@ -207,6 +211,7 @@ def jobs(folder: Path, runs: int) -> str:
                 [*REFEREE, "validate", "-q", "--jobs", str(count), str(many)],
                 check=False,
                 stdout=subprocess.DEVNULL,
+                cwd=HOME,
             )
             timings[count].append(time.perf_counter() - started)
     gain = statistics.median(a / b for a, b in zip(timings[1], timings[2], strict=True))

@@ -860,7 +860,9 @@ class TraxState(State[TraxMove]):
         # No move is legal once the game is won.
         return self.winner is None and (self.box is None or bool(self.turns()))
 
-    def play(self, move: TraxMove) -> TraxState:
+    def play(self, move: Any) -> TraxState:
+        # Any, as `check`'s: a compiled build (README, "Compiled engines") would refuse an
+        # object of another type with a TypeError before `check` could name it.
         return self.play_at(move, self.check(move))
 
     def children(self) -> list[TraxState]:
