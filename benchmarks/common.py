@@ -124,6 +124,6 @@ def report(name: str, title: str, script: str, text: str, write: bool) -> None:
     print(text)
     if write:
         if compiled():
-            name, title = f"{name}-compiled", f"{title}, compiled engines"
+            name, title = f"{name}-compiled", f"{title} (compiled build)"
             script += " (the compiled build: README.md, Compiled engines)"
         write_section(name, f"## {title}\n\nScript: `{script}`\n\n{text}")
