@@ -123,7 +123,8 @@ def report(name: str, title: str, script: str, text: str, write: bool) -> None:
     run on the compiled build, into the section beside it that holds that build's figures."""
     print(text)
     if write:
+        line = f"Script: `{script}`"
         if compiled():
             name, title = f"{name}-compiled", f"{title} (compiled build)"
-            script += " (the compiled build: README.md, Compiled engines)"
-        write_section(name, f"## {title}\n\nScript: `{script}`\n\n{text}")
+            line += ", run on the compiled build (README.md, Compiled engines)"
+        write_section(name, f"## {title}\n\n{line}\n\n{text}")
