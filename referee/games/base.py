@@ -11,6 +11,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from referee.errors import RefereeError
@@ -261,12 +262,8 @@ class Game(ABC, Generic[S, M]):
         return Ruleset(self.name, variant, 1, tuple(sorted(options.items())))
 
     def parse_ruleset(self, text: str) -> Ruleset:
-        game, variant, version, options = parse_ruleset_id(text)
-        if game != self.name:
-            raise RulesetError(f"ruleset {text!r} is not a {self.name} ruleset")
-        if version != 1:
-            raise RulesetError(f"ruleset {text!r}: version {version} is unknown (known: 1)")
-        return self.ruleset_from(variant, options)
+        # Every record names its ruleset, mostly the same few texts: each is read once.
+        return _parsed_ruleset(self, text)
 
     def ruleset_from(self, variant: str, options: Mapping[str, object]) -> Ruleset:
         """The ruleset of `variant` with `options` as written (in an id or a configuration),
@@ -367,6 +364,18 @@ class Game(ABC, Generic[S, M]):
         ...`; None: the game's default); None when the game has none. A spec the game does not
         know raises a GameError."""
         return None
+
+
+@lru_cache(maxsize=1024)
+def _parsed_ruleset(game: Game[Any, Any], text: str) -> Ruleset:
+    """`game.parse_ruleset(text)`: a ruleset is immutable, so one serves every record that
+    names it (a text that is not one raises each time: errors are not cached)."""
+    name, variant, version, options = parse_ruleset_id(text)
+    if name != game.name:
+        raise RulesetError(f"ruleset {text!r} is not a {game.name} ruleset")
+    if version != 1:
+        raise RulesetError(f"ruleset {text!r}: version {version} is unknown (known: 1)")
+    return game.ruleset_from(variant, options)
 
 
 def chance_children(state: S) -> list[S]:
