@@ -101,10 +101,11 @@ def replay(
             )
         roll = turn.roll
         if dice and state.is_chance():
-            if state.to_move is None:
+            mover = state.to_move
+            if mover is None:
                 message = "the opening rolls do not decide who starts"
                 raise _turn_error(index, state, message, code="opening")
-            if turn.seat != state.to_move:
+            if turn.seat != mover:
                 raise _seat_error(turn.seat, state, index)
             if roll is None:
                 message = "a turn of a dice game needs its roll"
