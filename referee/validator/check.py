@@ -50,9 +50,10 @@ def result_problems(
                 f"the game ended by the rules ({what}{detail}) but no result is declared",
             )
         ]
-    declared = describe_outcome(result.winner, result.points)
+    # The outcomes are described only for a problem: most games have none.
     if outcome is None:
         if result.reason == Reason.RULES:
+            declared = describe_outcome(result.winner, result.points)
             return [
                 (
                     "result-not-over",
@@ -60,8 +61,8 @@ def result_problems(
                 )
             ]
         return _stopped_problems(result, points)
-    actual = describe_outcome(outcome.winner, outcome.points)
     if result.reason != Reason.RULES:
+        actual = describe_outcome(outcome.winner, outcome.points)
         return [
             (
                 "result-reason",
@@ -69,6 +70,8 @@ def result_problems(
             )
         ]
     if result.winner != outcome.winner or result.points != outcome.points:
+        declared = describe_outcome(result.winner, result.points)
+        actual = describe_outcome(outcome.winner, outcome.points)
         return [("result-mismatch", f"the result says {declared}, the replay gives {actual}")]
     return []
 
