@@ -242,6 +242,14 @@ class Reference(ABC, Generic[S, M]):
         return self.values([rolled], seat)[0] - self.roll_mean(state, seat)
 
 
+RULESETS_KEPT = 1024
+"""The most rulesets `Game.parse_ruleset` keeps read (a file names a few)."""
+_RULESETS: dict[tuple[int, str], tuple[Game[Any, Any], Ruleset]] = {}
+"""The rulesets read, by the game's id and the text. Keyed by identity, not by the game
+itself: a plug-in game may compare by value and have no hash; the game is kept with its
+ruleset, so that its id is no other object's while the entry lasts."""
+
+
 class Game(ABC, Generic[S, M]):
     """One game: its rulesets, start positions, notation and rendering; `S` is its state
     class and `M` its move. Code that finds a game by name (`get_game`) holds a
@@ -261,12 +269,21 @@ class Game(ABC, Generic[S, M]):
         return Ruleset(self.name, variant, 1, tuple(sorted(options.items())))
 
     def parse_ruleset(self, text: str) -> Ruleset:
+        # Every record names its ruleset, mostly the same few texts: each is read once (a
+        # ruleset is immutable, so one serves every record that names it).
+        known = _RULESETS.get((id(self), text))
+        if known is not None:
+            return known[1]
         game, variant, version, options = parse_ruleset_id(text)
         if game != self.name:
             raise RulesetError(f"ruleset {text!r} is not a {self.name} ruleset")
         if version != 1:
             raise RulesetError(f"ruleset {text!r}: version {version} is unknown (known: 1)")
-        return self.ruleset_from(variant, options)
+        ruleset = self.ruleset_from(variant, options)
+        if len(_RULESETS) >= RULESETS_KEPT:
+            _RULESETS.clear()
+        _RULESETS[id(self), text] = (self, ruleset)
+        return ruleset
 
     def ruleset_from(self, variant: str, options: Mapping[str, object]) -> Ruleset:
         """The ruleset of `variant` with `options` as written (in an id or a configuration),

@@ -25,7 +25,6 @@ class ThaiGame(Game[ThaiState, ThaiMove]):
         ("random", "greedy", "search:time=0.05"), 10, "thai-3ply"
     )
     _starts: ClassVar[dict[Ruleset, ThaiState]] = {}
-    _rulesets: ClassVar[dict[str, Ruleset]] = {}
 
     def initial_state(
         self, ruleset: Ruleset, start: str | None = None, first: int | None = None
@@ -38,13 +37,6 @@ class ThaiGame(Game[ThaiState, ThaiMove]):
                 state = self._starts[ruleset] = ThaiState(ruleset)
             return state
         return self.parse_position(ruleset, start)
-
-    def parse_ruleset(self, text: str) -> Ruleset:
-        # Every record names its ruleset: read each text once.
-        ruleset = self._rulesets.get(text)
-        if ruleset is None:
-            ruleset = self._rulesets[text] = super().parse_ruleset(text)
-        return ruleset
 
     def parse_position(self, ruleset: Ruleset, text: str) -> ThaiState:
         turn, black, white, kings = fen.parse_fen(text)
