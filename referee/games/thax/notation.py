@@ -50,10 +50,7 @@ def parse_move(text: str) -> ThaxMove:
     return ThaxMove(tuple(sorted(place)), take, remove)
 
 
-@lru_cache(maxsize=4096)
 def format_move(move: ThaxMove) -> str:
-    """The move's text; a game has a few dozen distinct moves, each written once here: writing
-    them out every time cost a tournament of random bots a twentieth of its worker's time."""
     if move.remove:
         return f"R{move.remove}"
     if move.take:
