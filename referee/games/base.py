@@ -332,6 +332,10 @@ class Game(ABC, Generic[S, M]):
     def format_move(self, state: S, move: M) -> str:
         """The canonical notation of `move` in `state`."""
 
+    moves_written_alone: ClassVar[bool] = False
+    """Whether `format_move` writes a move from the move alone, the same in every state: a
+    tournament's game loop then keeps each move's text (play.py)."""
+
     @abstractmethod
     def render_text(self, state: S) -> str:
         """A compact board for the terminal."""

@@ -5,6 +5,7 @@ no more memory than one of a few games."""
 
 from __future__ import annotations
 
+import pickle
 import tempfile
 import tracemalloc
 from collections.abc import Callable
@@ -84,6 +85,22 @@ def test_a_pair_worked_out_from_its_number_is_the_pair_of_the_listed_schedule(
     stop = data.draw(st.integers(0, len(pairs) + 2))
     assert list(pairs.jobs(stop)) == expected[: 2 * stop]
     assert list(iter_schedule(made, layout)) == expected  # type: ignore[arg-type]
+
+
+@given(
+    number=st.integers(0, 10**12),
+    pair=st.integers(0, 10**12),
+    seats=st.tuples(st.integers(0, 500), st.integers(0, 500)),
+    index=st.integers(0, 10**6),
+)
+def test_a_job_sent_to_a_worker_comes_back_the_same(
+    number: int, pair: int, seats: tuple[int, int], index: int
+) -> None:
+    job = GameJob(number, pair, seats, index)
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(job, protocol))
+        assert type(back) is GameJob
+        assert (back.number, back.pair, back.seats, back.round) == (number, pair, seats, index)
 
 
 @settings(max_examples=40, deadline=None)

@@ -11,11 +11,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.games import get_game
+from referee.games import GAME_NAMES, get_game
 from referee.players.registry import make_bot
 from referee.records.io import record_to_json
 from referee.records.keys import GameKey
 from referee.records.model import EventInfo, MatchInfo, Player, record_adapter
+from referee.records.replay import replay
 from referee.tournament import worker
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.openings import Opening, read_opening
@@ -78,6 +79,26 @@ def test_the_written_line_is_the_record_as_the_model_writes_it(
     # Independently: the record built and checked by pydantic, written by records/io.py.
     assert text == record_to_json(record_adapter().validate_python(data))
     assert text == record_to_json(record_adapter().validate_json(text))
+
+
+@settings(max_examples=8, deadline=None)
+@given(name=st.sampled_from(GAME_NAMES), seed=st.text("abc", max_size=3))
+def test_each_move_is_written_as_format_move_writes_it_in_its_position(
+    name: str, seed: str
+) -> None:
+    # The game loop keeps the texts of a game whose moves are written alone: one move's text
+    # serves it in every later position, game after game.
+    game = get_game(name)
+    ruleset = game.ruleset()
+    players = [Player(name=n, kind="bot", spec="random") for n in ("a", "b")]
+    for number in range(3):
+        setup = GameSetup(game, ruleset, players, f"{seed}/{number}", 200)
+        data = play_game_data(setup, [make_bot(name, "random"), make_bot(name, "random")])
+        record = record_adapter().validate_python(data)
+        written = [turn.move for turn in record.turns]
+        assert [
+            game.format_move(step.before, step.move) for step in replay(record, game)
+        ] == written
 
 
 def _config(bots: tuple[str, str] = ("random", "greedy"), games: int = 8, game: str = "thax"):

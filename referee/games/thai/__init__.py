@@ -21,6 +21,7 @@ class ThaiGame(Game[ThaiState, ThaiMove]):
     name: ClassVar[str] = "thai"
     title: ClassVar[str] = "Thai checkers"
     turn_cap: ClassVar[int] = 400
+    moves_written_alone: ClassVar[bool] = True
     demo: ClassVar[DemoSetup | None] = DemoSetup(
         ("random", "greedy", "search:time=0.05"), 10, "thai-3ply"
     )

@@ -21,6 +21,7 @@ class ThaxGame(Game[ThaxState, ThaxMove]):
     title: ClassVar[str] = "THAX"
     has_dice: ClassVar[bool] = True
     turn_cap: ClassVar[int] = 1000
+    moves_written_alone: ClassVar[bool] = True
     demo: ClassVar[DemoSetup | None] = DemoSetup(("random", "greedy", "thax-perfect"), 100)
 
     def initial_state(
