@@ -81,11 +81,11 @@ def check(own: Side, opponent: Side, roll: Roll, move: ThaxMove) -> IllegalMove 
     if move not in WELL_FORMED:
         return _shape_error(move)
     a, b = SORTED_ROLLS[roll]
-    dice = f"{a}-{b}"
+    # The roll's text only in the messages: a legal move, the common case, needs none.
     if move.remove:
         if (a, b) != (6, 6):
             return IllegalMove(
-                f"only a 6-6 (thax) removes a piece, not {dice}", rule="thax.remove-needs-thax"
+                f"only a 6-6 (thax) removes a piece, not {a}-{b}", rule="thax.remove-needs-thax"
             )
         if own[move.remove - 1] == 0:
             return IllegalMove(
@@ -100,7 +100,7 @@ def check(own: Side, opponent: Side, roll: Roll, move: ThaxMove) -> IllegalMove 
         x, (y,) = move.take, move.place
         if a == 6 or {x, y} != {a, b}:
             return IllegalMove(
-                f"a take from {x} to {y} needs the dice {x} and {y}, the roll is {dice}",
+                f"a take from {x} to {y} needs the dice {x} and {y}, the roll is {a}-{b}",
                 rule="thax.take-dice",
             )
         if opponent[x - 1] == 0:
@@ -112,11 +112,11 @@ def check(own: Side, opponent: Side, roll: Roll, move: ThaxMove) -> IllegalMove 
         legal = options(own, opponent, roll)
         if legal != [PASS]:
             return IllegalMove(
-                f"a pass with {dice}, but a move exists (must play one option)",
+                f"a pass with {a}-{b}, but a move exists (must play one option)",
                 rule="thax.must-move",
             )
         return None
-    return _check_place(own, move.place, a, b, dice)
+    return _check_place(own, move.place, a, b)
 
 
 def _shape_error(move: ThaxMove) -> IllegalMove:
@@ -132,34 +132,30 @@ def _shape_error(move: ThaxMove) -> IllegalMove:
     return IllegalMove("placements are listed in increasing order", rule="thax.one-option")
 
 
-def _check_place(
-    own: Side, place: tuple[int, ...], a: int, b: int, dice: str
-) -> IllegalMove | None:
+def _check_place(own: Side, place: tuple[int, ...], a: int, b: int) -> IllegalMove | None:
     for n in set(place):
         if place.count(n) > _uncovered(own, n):
             return IllegalMove(f"not enough uncovered own {n}-spaces", rule="thax.space-covered")
     if a == 6:
         if place != (b,):
             return IllegalMove(
-                f"with {dice} the 6 is dead: only one piece on a {b}-space", rule="thax.half-thax"
+                f"with {a}-{b} the 6 is dead: only one piece on a {b}-space", rule="thax.half-thax"
             )
         return None
     if len(place) == 1 and place[0] == a + b:
         return None
-    wanted = _placements(own, a, b)
-    expected = tuple(sorted((a, b)))
-    if len(place) == 2 and place != expected:
+    if len(place) == 2 and place != (b, a):  # the dice in increasing order (a >= b)
         return IllegalMove(
-            f"placing {place} does not match the roll {dice}", rule="thax.place-dice"
+            f"placing {place} does not match the roll {a}-{b}", rule="thax.place-dice"
         )
     if len(place) == 1 and place[0] not in (a, b):
-        reason = f"{place[0]} is neither a die of {dice} nor their sum"
+        reason = f"{place[0]} is neither a die of {a}-{b} nor their sum"
         if a + b > 5:
             reason += f" (the sum {a + b} is above 5)"
         return IllegalMove(reason, rule="thax.place-dice")
-    if len(place) < len(wanted):
+    if len(place) < len(_placements(own, a, b)):
         return IllegalMove(
-            f"both dice of {dice} can be placed, so both must be (as many as possible)",
+            f"both dice of {a}-{b} can be placed, so both must be (as many as possible)",
             rule="thax.place-both",
         )
     return None
