@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -73,6 +74,18 @@ def _without_times(folder: Path) -> list[dict[str, object]]:
             del turn["time_ms"]
         records.append(record)
     return records
+
+
+def test_the_build_hook_names_modules_that_exist_and_the_games_this_test_expects() -> None:
+    """The list the build compiles, read from pyproject.toml: a module renamed or moved would
+    otherwise fail only in the slow test, or a game join the build unchecked."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    hook = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]
+    assert hook["enable-by-default"] is False
+    for path in hook["include"]:
+        assert (ROOT / path).is_file(), path
+    games = {Path(path).parts[2] for path in hook["include"]}
+    assert games == set(COMPILED)
 
 
 @pytest.mark.slow
