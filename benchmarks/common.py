@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from referee.games import compiled_games
+
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 
 
@@ -58,18 +60,9 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
-def compiled() -> tuple[str, ...]:
-    """The games whose engines run compiled: the build of README.md's "Compiled engines" when
-    it is the referee imported (PYTHONPATH naming its unpacked wheel, or installed), else
-    none (the pure package)."""
-    from referee.games import compiled_games
-
-    return compiled_games()
-
-
 def machine() -> str:
     """The cores, the CPU's model name, Python and the build of referee."""
-    games = compiled()
+    games = compiled_games()
     build = f"engines compiled (mypyc): {', '.join(games)}" if games else "pure Python"
     return f"{os.cpu_count()} cores, {cpu_model()}, Python {platform.python_version()}; {build}"
 
@@ -124,7 +117,7 @@ def report(name: str, title: str, script: str, text: str, write: bool) -> None:
     print(text)
     if write:
         line = f"Script: `{script}`"
-        if compiled():
+        if compiled_games():
             name, title = f"{name}-compiled", f"{title} (compiled build)"
             line += ", run on the compiled build (README.md, Compiled engines)"
         write_section(name, f"## {title}\n\n{line}\n\n{text}")
