@@ -3,6 +3,7 @@ and its load, tables, and writing a section of docs/benchmarks.md."""
 
 from __future__ import annotations
 
+import compileall
 import os
 import platform
 import statistics
@@ -15,6 +16,19 @@ from typing import Any
 from referee.games import compiled_games
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
+
+
+def installed_environment(*checkouts: Path) -> dict[str, str]:
+    """The environment for timing whole `referee` processes as an installed package starts:
+    from compiled bytecode. Without it (a checkout under PYTHONDONTWRITEBYTECODE) every
+    module is compiled at every start, which makes the time grow with the lines of code
+    rather than with what runs; the anchors' own packages come from site-packages, compiled
+    at their install. Each checkout's package is compiled here once."""
+    for checkout in checkouts:
+        compileall.compile_dir(checkout / "referee", quiet=1)
+    environment = dict(os.environ)
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    return environment
 
 
 def median_seconds(work: Callable[[], object], runs: int = 5) -> float:

@@ -14,8 +14,6 @@ Run: .venv/bin/python benchmarks/startup.py [--runs 10] [--baseline DIR] [--writ
 from __future__ import annotations
 
 import argparse
-import compileall
-import os
 import resource
 import statistics
 import subprocess
@@ -23,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import load_average, machine, report, spread, table
+from common import installed_environment, load_average, machine, report, spread, table
 
 GOAL_SECONDS = 0.25
 GOAL_FACTOR = 3.0
@@ -64,21 +62,16 @@ def main() -> None:
     args = parser.parse_args()
     python = sys.executable
     referee = str(Path(python).parent / "referee")
-    ours = dict(os.environ)
-    ours.pop("PYTHONPATH", None)
-    # As an installed package starts: from compiled bytecode. Without it (a checkout under
-    # PYTHONDONTWRITEBYTECODE) every module is compiled at every start, which makes the time
-    # grow with the lines of code rather than with what runs.
-    ours.pop("PYTHONDONTWRITEBYTECODE", None)
     checkouts = [Path(__file__).resolve().parents[1]]
-    theirs = None
     if args.baseline is not None:
         if not (args.baseline / "referee" / "cli" / "app.py").is_file():
             raise SystemExit(f"{args.baseline}: not a checkout of referee (no referee/cli/app.py)")
-        theirs = {**ours, "PYTHONPATH": str(args.baseline.resolve())}
         checkouts.append(args.baseline.resolve())
-    for checkout in checkouts:
-        compileall.compile_dir(checkout / "referee", quiet=1)
+    ours = installed_environment(*checkouts)
+    ours.pop("PYTHONPATH", None)
+    theirs = None
+    if args.baseline is not None:
+        theirs = {**ours, "PYTHONPATH": str(args.baseline.resolve())}
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         small = small_records(referee, folder)

@@ -18,6 +18,7 @@ run by run.
 from __future__ import annotations
 
 import argparse
+import functools
 import resource
 import shutil
 import statistics
@@ -28,7 +29,16 @@ import time
 from pathlib import Path
 
 from anchors import CHESS, chess_games, chess_read_file, chess_replay, missing, optional
-from common import conditions, cpu_seconds, empty_caches, load_average, report, spread, table
+from common import (
+    conditions,
+    cpu_seconds,
+    empty_caches,
+    installed_environment,
+    load_average,
+    report,
+    spread,
+    table,
+)
 
 import referee
 from referee.games import GAME_NAMES, get_game
@@ -43,6 +53,13 @@ REFEREE = [sys.executable, "-m", "referee"]
 HOME = Path(referee.__file__).resolve().parents[1]
 """The folder holding the referee this script imports; the commands run from it, so that
 `python -m referee` imports the same one (the pure package, or the compiled build)."""
+
+
+@functools.cache
+def environment() -> dict[str, str]:
+    """The commands' environment: they start from compiled bytecode, as an installed package
+    does (python-chess's modules, from site-packages, are compiled too)."""
+    return installed_environment(HOME)
 
 
 def random_games(name: str, count: int, seed: str = "bench") -> list[str]:
@@ -87,7 +104,7 @@ def read_only(path: Path) -> int:
 def process_cpu(args: list[str]) -> float:
     """The CPU seconds (user + system) of a command run to its end, start-up included."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, cwd=HOME)
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, cwd=HOME, env=environment())
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
@@ -177,7 +194,7 @@ def speed(folder: Path, moves_wanted: int, runs: int) -> str:
 def peak_memory_mb(args: list[str]) -> tuple[float, float]:
     """Run a command; its peak resident memory in MB and its CPU seconds (user + system)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(args, check=False, stdout=subprocess.DEVNULL, cwd=HOME)
+    subprocess.run(args, check=False, stdout=subprocess.DEVNULL, cwd=HOME, env=environment())
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     return after.ru_maxrss / 1024, cpu
@@ -212,6 +229,7 @@ def jobs(folder: Path, runs: int) -> str:
                 check=False,
                 stdout=subprocess.DEVNULL,
                 cwd=HOME,
+                env=environment(),
             )
             timings[count].append(time.perf_counter() - started)
     gain = statistics.median(a / b for a, b in zip(timings[1], timings[2], strict=True))
