@@ -380,6 +380,12 @@ class Game(ABC, Generic[S, M]):
         move = self.parse_move(state, text)
         return move, state.play(move)
 
+    moves_refused_after_end: ClassVar[bool] = False
+    """Whether `read_move` refuses every move in a position where the game has ended by its
+    rules (the engine's own legality check sees the end): the replay of a record then asks
+    whether the game has ended only when a turn fails, not before every turn (replay.py).
+    tests/records/test_replay.py holds each game that says so to it."""
+
     def play_text(self, state: S, text: str) -> S:
         return self.read_move(state, text)[1]
 

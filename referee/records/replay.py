@@ -94,40 +94,53 @@ def replay(
     game = game or game_of(record)
     state = start_state(record, game) if start is None else start
     read, dice = game.read_move, game.has_dice
+    # Whether the game has ended is asked before each turn, or, where the engine refuses
+    # every move after the end itself (`Game.moves_refused_after_end`), only when a turn
+    # fails: the same report either way, without working out each position's end (whether
+    # the player to move has a move, in Thai checkers) when the next move shows it has not.
+    end_first = not game.moves_refused_after_end
     for index, turn in enumerate(record.turns):
-        if state.is_terminal():
-            raise _turn_error(
-                index, state, "a turn after the game ended by its rules", code="after-end"
-            )
-        roll = turn.roll
-        if dice and state.is_chance():
-            mover = state.to_move
-            if mover is None:
-                message = "the opening rolls do not decide who starts"
-                raise _turn_error(index, state, message, code="opening")
-            if turn.seat != mover:
+        if end_first and state.is_terminal():
+            raise _after_end(index, state)
+        before = state
+        try:
+            roll = turn.roll
+            if dice and state.is_chance():
+                mover = state.to_move
+                if mover is None:
+                    message = "the opening rolls do not decide who starts"
+                    raise _turn_error(index, state, message, code="opening")
+                if turn.seat != mover:
+                    raise _seat_error(turn.seat, state, index)
+                if roll is None:
+                    message = "a turn of a dice game needs its roll"
+                    raise _turn_error(index, state, message, code="roll-missing")
+                try:
+                    state = state.apply_chance(tuple(roll))
+                except IllegalMove as error:
+                    raise _turn_error(
+                        index, state, error.message, code=error.code, field="/roll"
+                    ) from None
+            elif roll is not None:
+                why = "the player moves on without rolling" if dice else f"{game.title} has no dice"
+                message = f"a roll where none belongs: {why}"
+                raise _turn_error(index, state, message, code="roll-unexpected", field="/roll")
+            if turn.seat != state.to_move:
                 raise _seat_error(turn.seat, state, index)
-            if roll is None:
-                message = "a turn of a dice game needs its roll"
-                raise _turn_error(index, state, message, code="roll-missing")
             try:
-                state = state.apply_chance(tuple(roll))
+                move, after = read(state, turn.move)
+            except NotationError as error:
+                raise _turn_error(
+                    index, state, error.message, code="notation", field="/move"
+                ) from None
             except IllegalMove as error:
                 raise _turn_error(
-                    index, state, error.message, code=error.code, field="/roll"
+                    index, state, error.message, code=error.code, field="/move"
                 ) from None
-        elif roll is not None:
-            why = "the player moves on without rolling" if dice else f"{game.title} has no dice"
-            message = f"a roll where none belongs: {why}"
-            raise _turn_error(index, state, message, code="roll-unexpected", field="/roll")
-        if turn.seat != state.to_move:
-            raise _seat_error(turn.seat, state, index)
-        try:
-            move, after = read(state, turn.move)
-        except NotationError as error:
-            raise _turn_error(index, state, error.message, code="notation", field="/move") from None
-        except IllegalMove as error:
-            raise _turn_error(index, state, error.message, code=error.code, field="/move") from None
+        except ReplayError:
+            if not end_first and before.is_terminal():
+                raise _after_end(index, before) from None
+            raise
         yield _new_tuple(Step, (index, state, move, after))
         state = after
 
@@ -138,6 +151,10 @@ def _turn_error(
     return ReplayError(
         message, code=code, pointer=f"/turns/{index}{field}", turn=index, state=state
     )
+
+
+def _after_end(index: int, state: State[Any]) -> ReplayError:
+    return _turn_error(index, state, "a turn after the game ended by its rules", code="after-end")
 
 
 def _seat_error(seat: int, state: State[Any], index: int) -> ReplayError:

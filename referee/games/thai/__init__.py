@@ -22,6 +22,8 @@ class ThaiGame(Game[ThaiState, ThaiMove]):
     title: ClassVar[str] = "Thai checkers"
     turn_cap: ClassVar[int] = 400
     moves_written_alone: ClassVar[bool] = True
+    # `play` finds the end itself: no legal move, or a draw rule it checks before playing.
+    moves_refused_after_end: ClassVar[bool] = True
     demo: ClassVar[DemoSetup | None] = DemoSetup(
         ("random", "greedy", "search:time=0.05"), 10, "thai-3ply"
     )
