@@ -15,6 +15,7 @@ lines to different positions match, the text is ambiguous and is refused.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from referee.escaping import quoted
@@ -77,8 +78,11 @@ def _read(state: ThaiState, text: str) -> tuple[ThaiMove, ThaiState | None]:
     return quiet, None
 
 
+@functools.lru_cache(maxsize=4096)
 def _plain(text: str) -> tuple[tuple[int, ...] | None, bool]:
-    """The squares of `a-b` or `axbxc` written without spaces, and whether `x` was used."""
+    """The squares of `a-b` or `axbxc` written without spaces, and whether `x` was used (the
+    same captures and king moves come back again and again in a file of games, so each text
+    is read once)."""
     capture = "x" in text
     parts = text.split("x" if capture else "-")
     squares = []
