@@ -820,8 +820,66 @@ def _read_straight(
         if ((d1 == high and d2 == low) or (d1 == low and d2 == high)) and (
             s1 <= BAR and t1 >= OFF and t2 >= OFF
         ):
-            legs = ((s1, t1, d1), (s2, t2, d2))
-            played = ((s1, t1), (s2, t2))
+            # Two thirds of all plays: the loop below written out for these two legs, each
+            # taking its distance as its die (so a leg off the board bears off exactly and
+            # `die != src` holds for a leg to a point), the first on the board as it is.
+            c = list(board)
+            home = None
+            bore_off = False
+            if (c[BAR] > 0 and s1 != BAR) or c[s1] <= 0:
+                return None  # bar-first; no-checker
+            if s1 > HOME:
+                if c[t1] <= -2:
+                    return None  # blocked
+            elif t1:
+                if c[t1] <= -2:
+                    return None  # blocked
+                if c[d1] > 0:
+                    home = max(c[HOME + 1 :]) <= 0
+                    if home:
+                        return None  # wasted-pips
+            else:
+                home = max(c[HOME + 1 :]) <= 0
+                if not home:
+                    return None  # bear-off-not-home
+                bore_off = True
+            c[s1] -= 1
+            frozen = 0
+            if t1:
+                if c[t1] == -1:
+                    c[t1] = 1
+                    c[0] -= 1
+                    if t1 <= HOME:
+                        frozen = 1 << t1
+                else:
+                    c[t1] += 1
+            if (c[BAR] > 0 and s2 != BAR) or c[s2] <= (frozen >> s2 & 1):
+                return None  # bar-first; no-checker or hit-and-run
+            if s2 > HOME:
+                if c[t2] <= -2:
+                    return None  # blocked
+            elif t2:
+                if c[t2] <= -2:
+                    return None  # blocked
+                if c[d2] > (frozen >> d2 & 1):
+                    if home is None:
+                        home = max(c[HOME + 1 :]) <= 0
+                    if home:
+                        return None  # wasted-pips
+            else:
+                if home is None:
+                    home = max(c[HOME + 1 :]) <= 0
+                if not home:
+                    return None  # bear-off-not-home
+                bore_off = True
+            c[s2] -= 1
+            if t2:
+                if c[t2] == -1:
+                    c[t2] = 1
+                    c[0] -= 1
+                else:
+                    c[t2] += 1
+            return c, ((s1, t1), (s2, t2)), True, bore_off
     elif high != low and count == 1:
         # One checker moved by both dice, as the canonical notation joins them (24/13).
         ((src, dst),) = segments
@@ -842,8 +900,10 @@ def _read_straight(
         legs, every_die = found
     c = list(board)
     # Whether every checker of the mover is home matters only for legs from the home board,
-    # which come after the others (highest first): it is found at the first of them and does
-    # not change afterwards (checkers in the home board stay there or bear off).
+    # which come after the others (highest first), and only for some of them: it is found at
+    # the first leg that asks (a `max` over 19 points, the dearest step here) and does not
+    # change afterwards (after the first leg from the home board nothing moves on 7..25: its
+    # checkers stay home or bear off, and a hit sends a checker to index 0).
     home = None
     bore_off = False
     frozen = 0
@@ -854,13 +914,19 @@ def _read_straight(
             # No die reaches off from outside the home board, so `dst` is a point.
             if c[dst] <= -2:
                 return None  # blocked
+        elif dst:
+            if c[dst] <= -2:
+                return None  # blocked
+            # `die != src` holds here (a leg to a point takes its distance as its die).
+            if c[die] > (frozen >> die & 1):
+                if home is None:
+                    home = max(c[HOME + 1 :]) <= 0
+                if home:
+                    return None  # wasted-pips
         else:
             if home is None:
                 home = max(c[HOME + 1 :]) <= 0
-            if dst:
-                if c[dst] <= -2 or (home and die != src and c[die] > (frozen >> die & 1)):
-                    return None  # blocked; wasted-pips
-            elif not home or (
+            if not home or (
                 die != src
                 and (
                     c[die] > (frozen >> die & 1)
@@ -868,8 +934,7 @@ def _read_straight(
                 )
             ):
                 return None  # bear-off-not-home; wasted-pips or bear-off-higher
-            else:
-                bore_off = True
+            bore_off = True
         c[src] -= 1
         if dst:
             if c[dst] == -1:
