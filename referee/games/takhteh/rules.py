@@ -1105,9 +1105,13 @@ def _legal_play_lookup(
     return legal_play
 
 
-_TURN_ROLLS: dict[int, Roll] = {id(roll): roll for roll, _ in TURN_OUTCOMES}
-"""The rolls of a turn's `chance_outcomes` by identity (they live as long as the module, so
-no other object takes their ids): each is two ints, larger die first."""
+_TURN_ROLLS: dict[Roll, Roll] = {
+    rolled: next(roll for roll, _ in TURN_OUTCOMES if roll == ordered)
+    for rolled, ordered in SORTED_ROLLS.items()
+}
+"""`SORTED_ROLLS` with the rolls of a turn's `chance_outcomes` themselves as its values: a roll
+that is its own value is one of them, two ints (True == 1 as a key: any other roll found must
+have its dice checked)."""
 
 
 @state_class
@@ -1157,9 +1161,18 @@ class TakhtehState(State[TakhtehMove]):
         if self.roll is not None or self.winner is not None:
             raise IllegalMove("no dice roll is expected here", rule="takhteh.no-roll-expected")
         to_move = self.to_move
-        if to_move is not None and _TURN_ROLLS.get(id(roll)) is roll:
-            # One of `chance_outcomes`' own rolls, as a random game plays them: nothing to check.
-            return _build(self.ruleset, self.board, to_move, roll)
+        if to_move is not None:
+            # A turn's roll as a tuple, as a random game (one of `chance_outcomes`' own rolls,
+            # nothing to check) and a replay give it, in one look-up; anything else is checked
+            # below, as is a roll found whose dice are not ints.
+            try:
+                ordered = _TURN_ROLLS.get(roll) if type(roll) is tuple else None
+            except TypeError:
+                ordered = None
+            if ordered is roll or (
+                ordered is not None and type(roll[0]) is int and type(roll[1]) is int
+            ):
+                return _build(self.ruleset, self.board, to_move, ordered)
         try:
             ordered = SORTED_ROLLS[roll if type(roll) is tuple else tuple(roll)]
         except (KeyError, TypeError):
