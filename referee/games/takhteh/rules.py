@@ -894,10 +894,39 @@ def _read_straight(
                 return None
             played = ((src, mid), (mid, dst))
     if played is None:
-        found = _split_segments(board, high, low, segments)
-        if found is None:
-            return None
-        legs, every_die = found
+        if high == low:
+            # `_split_segments` for doubles, written out: every die is `high`, so the pool of
+            # dice is a count, and a move bearing off takes a die when its distance is no more.
+            legs = []
+            left = 4
+            for src, dst in segments:
+                distance = src - dst
+                if distance <= 0 or not 0 < src <= BAR or dst < OFF or not left:
+                    return None
+                if distance == high or (dst == OFF and distance < high):
+                    legs.append((src, dst, high))
+                    left -= 1
+                    continue
+                if dst == OFF:
+                    return None
+                steps, rest = divmod(distance, high)
+                if rest or steps > left:
+                    return None
+                legs.append((src, src - high, high))
+                point = src
+                for _ in range(steps - 1):
+                    point -= high
+                    if board[point] < 0:
+                        return None
+                    legs.append((point, point - high, high))
+                left -= steps
+            legs.sort(reverse=True)
+            every_die = not left
+        else:
+            found = _split_segments(board, high, low, segments)
+            if found is None:
+                return None
+            legs, every_die = found
     c = list(board)
     # Whether every checker of the mover is home matters only for legs from the home board,
     # which come after the others (highest first), and only for some of them: it is found at
