@@ -48,11 +48,12 @@ def _check_prefix(dice: str, roll: tuple[int, int]) -> None:
         )
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=16384)
 def _read(text: str) -> tuple[tuple[Leg, ...], tuple[int, ...], str]:
     """The segments (highest first), the points marked as hits and the roll prefix ("" when
     there is none) of a moves text; the same texts come back again and again in a file of
-    games, so each is read once."""
+    games, so each is read once. (A file of random games still brings a new text every
+    other move or so: 8,192 texts held too few, and this runs for every one of them.)"""
     body = text
     dice = ""
     if ":" in text:
@@ -60,20 +61,30 @@ def _read(text: str) -> tuple[tuple[Leg, ...], tuple[int, ...], str]:
         dice = head.strip()
         if len(dice) != 2 or not all("1" <= d <= "6" for d in dice):
             raise NotationError(f"{quoted(head)} is not a roll (write it as two digits, e.g. 31:)")
-    segments: list[Leg] = []
-    marked: list[int] = []
-    for token in (body.replace(",", " ") if "," in body else body).split():
+    if "," in body:
+        body = body.replace(",", " ")
+    # Each token's segments come highest first (`_read_token`), and most texts write the
+    # tokens highest first too (the canonical form does): then the segments joined are in
+    # order already, and only texts that are not need a sort.
+    segments: tuple[Leg, ...] = ()
+    marked: tuple[int, ...] = ()
+    ordered = True
+    for token in body.split():
         token_segments, token_marked = _read_token(token)
+        if segments and token_segments and segments[-1] < token_segments[0]:
+            ordered = False
         segments += token_segments
         if token_marked:
-            marked += token_marked
-    segments.sort(reverse=True)
-    return tuple(segments), tuple(sorted(set(marked))) if marked else (), dice
+            marked = tuple(sorted({*marked, *token_marked})) if marked else token_marked
+    if not ordered:
+        segments = tuple(sorted(segments, reverse=True))
+    return segments, marked, dice
 
 
 @functools.lru_cache(maxsize=4096)
 def _read_token(token: str) -> tuple[tuple[Leg, ...], tuple[int, ...]]:
-    """The segments and hit marks of one written move (`13/7*`, `24/18/13`, `6/2(2)`)."""
+    """The segments (highest first) and the points marked as hits (in order, each once) of
+    one written move (`13/7*`, `24/18/13`, `6/2(2)`)."""
     count = 1
     steps = token
     if token[-1] == ")":
@@ -103,7 +114,10 @@ def _read_token(token: str) -> tuple[tuple[Leg, ...], tuple[int, ...]]:
         elif point == OFF and index < last:
             raise NotationError(f"{quoted(token)}: nothing moves on from off")
         points.append(point)
-    return tuple(itertools.pairwise(points)) * count, tuple(marked)
+    segments = sorted(itertools.pairwise(points), reverse=True) * count
+    if count > 1:
+        segments.sort(reverse=True)
+    return tuple(segments), tuple(sorted(set(marked))) if marked else ()
 
 
 def parse_move(state: TakhtehState, text: str) -> TakhtehMove:

@@ -820,8 +820,66 @@ def _read_straight(
         if ((d1 == high and d2 == low) or (d1 == low and d2 == high)) and (
             s1 <= BAR and t1 >= OFF and t2 >= OFF
         ):
-            legs = ((s1, t1, d1), (s2, t2, d2))
-            played = ((s1, t1), (s2, t2))
+            # Two thirds of all plays: the loop below written out for these two legs, each
+            # taking its distance as its die (so a leg off the board bears off exactly and
+            # `die != src` holds for a leg to a point), the first on the board as it is.
+            c = list(board)
+            home = None
+            bore_off = False
+            if (c[BAR] > 0 and s1 != BAR) or c[s1] <= 0:
+                return None  # bar-first; no-checker
+            if s1 > HOME:
+                if c[t1] <= -2:
+                    return None  # blocked
+            elif t1:
+                if c[t1] <= -2:
+                    return None  # blocked
+                if c[d1] > 0:
+                    home = max(c[HOME + 1 :]) <= 0
+                    if home:
+                        return None  # wasted-pips
+            else:
+                home = max(c[HOME + 1 :]) <= 0
+                if not home:
+                    return None  # bear-off-not-home
+                bore_off = True
+            c[s1] -= 1
+            frozen = 0
+            if t1:
+                if c[t1] == -1:
+                    c[t1] = 1
+                    c[0] -= 1
+                    if t1 <= HOME:
+                        frozen = 1 << t1
+                else:
+                    c[t1] += 1
+            if (c[BAR] > 0 and s2 != BAR) or c[s2] <= (frozen >> s2 & 1):
+                return None  # bar-first; no-checker or hit-and-run
+            if s2 > HOME:
+                if c[t2] <= -2:
+                    return None  # blocked
+            elif t2:
+                if c[t2] <= -2:
+                    return None  # blocked
+                if c[d2] > (frozen >> d2 & 1):
+                    if home is None:
+                        home = max(c[HOME + 1 :]) <= 0
+                    if home:
+                        return None  # wasted-pips
+            else:
+                if home is None:
+                    home = max(c[HOME + 1 :]) <= 0
+                if not home:
+                    return None  # bear-off-not-home
+                bore_off = True
+            c[s2] -= 1
+            if t2:
+                if c[t2] == -1:
+                    c[t2] = 1
+                    c[0] -= 1
+                else:
+                    c[t2] += 1
+            return c, ((s1, t1), (s2, t2)), True, bore_off
     elif high != low and count == 1:
         # One checker moved by both dice, as the canonical notation joins them (24/13).
         ((src, dst),) = segments
@@ -836,14 +894,45 @@ def _read_straight(
                 return None
             played = ((src, mid), (mid, dst))
     if played is None:
-        found = _split_segments(board, high, low, segments)
-        if found is None:
-            return None
-        legs, every_die = found
+        if high == low:
+            # `_split_segments` for doubles, written out: every die is `high`, so the pool of
+            # dice is a count, and a move bearing off takes a die when its distance is no more.
+            legs = []
+            left = 4
+            for src, dst in segments:
+                distance = src - dst
+                if distance <= 0 or not 0 < src <= BAR or dst < OFF or not left:
+                    return None
+                if distance == high or (dst == OFF and distance < high):
+                    legs.append((src, dst, high))
+                    left -= 1
+                    continue
+                if dst == OFF:
+                    return None
+                steps, rest = divmod(distance, high)
+                if rest or steps > left:
+                    return None
+                legs.append((src, src - high, high))
+                point = src
+                for _ in range(steps - 1):
+                    point -= high
+                    if board[point] < 0:
+                        return None
+                    legs.append((point, point - high, high))
+                left -= steps
+            legs.sort(reverse=True)
+            every_die = not left
+        else:
+            found = _split_segments(board, high, low, segments)
+            if found is None:
+                return None
+            legs, every_die = found
     c = list(board)
     # Whether every checker of the mover is home matters only for legs from the home board,
-    # which come after the others (highest first): it is found at the first of them and does
-    # not change afterwards (checkers in the home board stay there or bear off).
+    # which come after the others (highest first), and only for some of them: it is found at
+    # the first leg that asks (a `max` over 19 points, the dearest step here) and does not
+    # change afterwards (after the first leg from the home board nothing moves on 7..25: its
+    # checkers stay home or bear off, and a hit sends a checker to index 0).
     home = None
     bore_off = False
     frozen = 0
@@ -854,13 +943,19 @@ def _read_straight(
             # No die reaches off from outside the home board, so `dst` is a point.
             if c[dst] <= -2:
                 return None  # blocked
+        elif dst:
+            if c[dst] <= -2:
+                return None  # blocked
+            # `die != src` holds here (a leg to a point takes its distance as its die).
+            if c[die] > (frozen >> die & 1):
+                if home is None:
+                    home = max(c[HOME + 1 :]) <= 0
+                if home:
+                    return None  # wasted-pips
         else:
             if home is None:
                 home = max(c[HOME + 1 :]) <= 0
-            if dst:
-                if c[dst] <= -2 or (home and die != src and c[die] > (frozen >> die & 1)):
-                    return None  # blocked; wasted-pips
-            elif not home or (
+            if not home or (
                 die != src
                 and (
                     c[die] > (frozen >> die & 1)
@@ -868,8 +963,7 @@ def _read_straight(
                 )
             ):
                 return None  # bear-off-not-home; wasted-pips or bear-off-higher
-            else:
-                bore_off = True
+            bore_off = True
         c[src] -= 1
         if dst:
             if c[dst] == -1:
@@ -1040,9 +1134,13 @@ def _legal_play_lookup(
     return legal_play
 
 
-_TURN_ROLLS: dict[int, Roll] = {id(roll): roll for roll, _ in TURN_OUTCOMES}
-"""The rolls of a turn's `chance_outcomes` by identity (they live as long as the module, so
-no other object takes their ids): each is two ints, larger die first."""
+_TURN_ROLLS: dict[Roll, Roll] = {
+    rolled: next(roll for roll, _ in TURN_OUTCOMES if roll == ordered)
+    for rolled, ordered in SORTED_ROLLS.items()
+}
+"""`SORTED_ROLLS` with the rolls of a turn's `chance_outcomes` themselves as its values: a roll
+that is its own value is one of them, two ints (True == 1 as a key: any other roll found must
+have its dice checked)."""
 
 
 @state_class
@@ -1092,9 +1190,18 @@ class TakhtehState(State[TakhtehMove]):
         if self.roll is not None or self.winner is not None:
             raise IllegalMove("no dice roll is expected here", rule="takhteh.no-roll-expected")
         to_move = self.to_move
-        if to_move is not None and _TURN_ROLLS.get(id(roll)) is roll:
-            # One of `chance_outcomes`' own rolls, as a random game plays them: nothing to check.
-            return _build(self.ruleset, self.board, to_move, roll)
+        if to_move is not None:
+            # A turn's roll as a tuple, as a random game (one of `chance_outcomes`' own rolls,
+            # nothing to check) and a replay give it, in one look-up; anything else is checked
+            # below, as is a roll found whose dice are not ints.
+            try:
+                ordered = _TURN_ROLLS.get(roll) if type(roll) is tuple else None
+            except TypeError:
+                ordered = None
+            if ordered is roll or (
+                ordered is not None and type(roll[0]) is int and type(roll[1]) is int
+            ):
+                return _build(self.ruleset, self.board, to_move, ordered)
         try:
             ordered = SORTED_ROLLS[roll if type(roll) is tuple else tuple(roll)]
         except (KeyError, TypeError):
