@@ -78,8 +78,7 @@ class TraxGame(Game[TraxState, TraxMove]):
 
     def read_move(self, state: TraxState, text: str) -> tuple[TraxMove, TraxState]:
         # The space the token names, found once: `play_at` places the tile there.
-        move, key = state.locate(*notation.split_token(text))
-        return move, state.play(move) if key is None else state.play_at(move, key)
+        return state.read(notation.read_token(text))
 
     def format_move(self, state: TraxState, move: TraxMove) -> str:
         return notation.format_move(move)

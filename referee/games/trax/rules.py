@@ -189,6 +189,10 @@ class TraxMove(NamedTuple):
 Box = list[int]
 """minx, maxx, miny, maxy of the tiles in play."""
 
+Token = tuple[int, int, str, tuple[TraxMove, ...]]
+"""A move token read (`notation.read_token`): column, row, symbol, and the moves of the two
+tiles of the symbol on that space, in the order of `SYMBOL_TILES`."""
+
 
 GONE = -1
 """In the codes a turn changed: a space the turn filled."""
@@ -263,7 +267,6 @@ def play_turn(
     one colour, or the primary tile leaves the `limit` x `limit` area (limit 0: no limit);
     the board is then left half-changed, so play on copies. `box` is widened in place.
     """
-    force_of, steps, tracks = FORCE, STEPS, TRACKS
     # Only the primary tile can widen the tiles in play: a space beyond them and the primary
     # touches at most one tile, so it is never forced (and so on, tile by tile).
     x, y = key & COORD_MASK, key >> SHIFT
@@ -277,10 +280,24 @@ def play_turn(
     elif y > maxy:
         box[3] = maxy = y
     if limit and (maxx - minx >= limit or maxy - miny >= limit):
-        raise IllegalMove(
-            f"the tiles in play would span more than {limit} columns or rows",
-            rule="trax.8x8-limit",
-        )
+        raise _beyond_limit(limit)
+    return walk_turn(tiles, codes, ends, key, tile)
+
+
+def _beyond_limit(limit: int) -> IllegalMove:
+    return IllegalMove(
+        f"the tiles in play would span more than {limit} columns or rows",
+        rule="trax.8x8-limit",
+    )
+
+
+def walk_turn(
+    tiles: dict[int, int], codes: dict[int, int], ends: dict[int, int], key: int, tile: int
+) -> tuple[int, list[int]]:
+    """`play_turn` after its box: the primary tile and every forced tile placed on the board,
+    the closed loops and lengthened tracks as it returns them (`play_at` widens the box
+    itself, from numbers rather than a list)."""
+    force_of, steps, tracks = FORCE, STEPS, TRACKS
     # Forced play as `forced_play` walks it, again, on the board itself and with the tracks
     # followed tile by tile: the walk's overlay, its list of tiles and a second pass cost
     # replaying a game a fifth of `play_turn`'s time. tests/games/trax/test_forced_play.py
@@ -353,7 +370,7 @@ def is_line(end: int, other: int, box: Sequence[int]) -> bool:
 def formed(
     tiles: dict[int, int],
     ends: dict[int, int],
-    box: Box,
+    box: Sequence[int],
     loops: int,
     grown: list[int],
     lines: bool,
@@ -875,19 +892,63 @@ class TraxState(State[TraxMove]):
             for move, (key, _) in zip(self.legal_moves(), self.turns(), strict=True)
         ]
 
+    def read(self, token: Token) -> tuple[TraxMove, TraxState]:
+        """The move of a token (`notation.read_token`) and the state after it: `locate`, then
+        `play_at` (`play` where the tile would leave the 8x8 area), as `TraxGame.read_move`
+        reads a move.
+
+        The common case, a game that goes on without the 8x8 limit and a space that takes
+        the tile, is `locate` again, inline (replaying a game reads a token a move): the
+        same space and tile, and the move from the token's own, made once per token.
+        tests/games/trax/test_oracle.py holds this to `locate` and `play_at`."""
+        col, row, symbol, moves = token
+        box = self.box
+        if (
+            box is not None
+            and self.winner is None
+            and not self.limit
+            and 0 <= col <= box[1] - box[0] + 2
+            and 0 <= row <= box[3] - box[2] + 2
+        ):
+            key = (box[2] - 1 + row) << SHIFT | (box[0] - 1 + col)
+            code = self.codes.get(key)
+            if code is not None:
+                known, white = code >> 4, code & 15
+                for move in moves:
+                    if move[2] & known == white:
+                        return move, self.play_at(move, key)
+        located, space = self.locate(col, row, symbol)
+        return located, self.play(located) if space is None else self.play_at(located, space)
+
     def play_at(self, move: TraxMove, key: int) -> TraxState:
         """The state after `move`, its primary tile on the space `key` of this state, found by
         `check` or `locate`: the tile itself is not checked again, forced play is."""
         tiles, codes, ends = self.tiles.copy(), self.codes.copy(), self.ends.copy()
-        if self.box is None:
-            x, y = coords(key)
-            box = [x, x, y, y]
+        # The box as `play_turn` widens it, from numbers: only the primary tile can widen it.
+        x, y = key & COORD_MASK, key >> SHIFT
+        box = self.box
+        if box is None:
+            minx = maxx = x
+            miny = maxy = y
+            box = (x, x, y, y)
         else:
-            box = list(self.box)
+            minx, maxx, miny, maxy = box
+            if not (minx <= x <= maxx and miny <= y <= maxy):
+                if x < minx:
+                    minx = x
+                elif x > maxx:
+                    maxx = x
+                if y < miny:
+                    miny = y
+                elif y > maxy:
+                    maxy = y
+                limit = self.limit
+                if limit and (maxx - minx >= limit or maxy - miny >= limit):
+                    raise _beyond_limit(limit)
+                box = (minx, maxx, miny, maxy)
+        loops, grown = walk_turn(tiles, codes, ends, key, move[2])
         seat = self.seat
-        loops, grown = play_turn(tiles, codes, ends, box, key, move.tile, self.limit)
         winner, detail = None, ""
-        minx, maxx, miny, maxy = box
         lines = self.lines and (maxx - minx >= 7 or maxy - miny >= 7)
         if loops or lines:
             made = formed(tiles, ends, box, loops, grown, lines)
@@ -897,15 +958,7 @@ class TraxState(State[TraxMove]):
             elif theirs is not None:
                 winner, detail = 1 - seat, theirs
         return _build(
-            self.ruleset,
-            tiles,
-            codes,
-            ends,
-            (minx, maxx, miny, maxy),
-            1 - seat,
-            winner,
-            detail,
-            (move, self.history),
+            self.ruleset, tiles, codes, ends, box, 1 - seat, winner, detail, (move, self.history)
         )
 
     def outcome(self) -> Outcome | None:

@@ -37,6 +37,25 @@ def _located(state: Any, col: int, row: int, symbol: str) -> tuple[Any, ...]:
     return ("found", tuple(move), key is None)
 
 
+def _read(state: TraxState, text: str) -> tuple[Any, ...]:
+    """What reading a token gives through the game (`TraxState.read`, its inline `locate`)."""
+    try:
+        move, after = GAME.read_move(state, text)
+    except IllegalMove as error:
+        return ("illegal", error.rule, str(error))
+    return ("read", tuple(move), after.tokens(), after.seat, after.winner, after.outcome())
+
+
+def _read_oracle(state: Any, col: int, row: int, symbol: str) -> tuple[Any, ...]:
+    """The same through the oracle: `locate`, then `play_at` (`play` beyond the 8x8 area)."""
+    try:
+        move, key = state.locate(col, row, symbol)
+        after = state.play(move) if key is None else state.play_at(move, key)
+    except IllegalMove as error:
+        return ("illegal", error.rule, str(error))
+    return ("read", tuple(move), after.tokens(), after.seat, after.winner, after.outcome())
+
+
 def _compare(new: TraxState, old: Any, rng: random.Random) -> None:
     assert new.tokens() == old.tokens()
     assert (new.seat, new.winner, new.detail) == (old.seat, old.winner, old.detail)
@@ -61,6 +80,8 @@ def _compare(new: TraxState, old: Any, rng: random.Random) -> None:
         col, row, tile = move
         symbol = SYMBOLS[tile]
         assert _located(new, col, row, symbol) == _located(old, col, row, symbol)
+        token = format_token(TraxMove(col, row, tile))
+        assert _read(new, token) == _read_oracle(old, col, row, symbol)
         if new.box is not None and not new.is_terminal():
             new_key, old_key = new.space_of(col, row), old.space_of(col, row)
             if new_key in new.codes and tile in FITS[new.codes[new_key]]:
