@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games.base import IllegalMove
-from referee.games.trax import GAME
+from referee.games.trax import GAME, notation
 from referee.games.trax.rules import FITS, SYMBOLS, TraxMove, TraxState, format_token
 from tests.games.trax.oracle import rules as oracle
 
@@ -116,3 +116,22 @@ def test_the_engine_agrees_with_its_oracle_on_ten_thousand_positions() -> None:
         _play_game(GAME.variants[seed % len(GAME.variants)], seed) for seed in range(600)
     )
     assert compared >= 10_000
+
+
+@pytest.mark.parametrize("up", [True, False])
+def test_the_engine_agrees_with_its_oracle_far_from_the_first_row(up: bool) -> None:
+    """A column of 300 tiles, upwards (rows of negative keys) or downwards (keys beyond the
+    one-digit ints): the engine's keys near the first row are chosen small (`ROW_ORIGIN`),
+    and these rows are beyond them. LoopTrax: a straight column wins no line."""
+    rng = random.Random(up)
+    ruleset = GAME.ruleset("looptrax")
+    new, old = TraxState(ruleset), oracle.TraxState(ruleset)
+    for count in range(300):
+        token = "@0+" if count == 0 else "A0+" if up else f"A{count + 1}+"
+        new = GAME.read_move(new, token)[1]
+        col, row, symbol = notation.split_token(token)
+        move, key = old.locate(col, row, symbol)
+        old = old.play_at(move, key) if key is not None else old.play(move)
+        if count % 25 == 0 or count > 290:
+            _compare(new, old, rng)
+    assert len(new.tiles) == 300
