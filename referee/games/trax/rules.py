@@ -965,8 +965,18 @@ class TraxState(State[TraxMove]):
                 winner, detail = seat, mine
             elif theirs is not None:
                 winner, detail = 1 - seat, theirs
-        return _build(
-            self.ruleset, tiles, codes, ends, box, 1 - seat, winner, detail, (move, self.history)
+        return _build_next(
+            self.ruleset,
+            tiles,
+            codes,
+            ends,
+            box,
+            1 - seat,
+            winner,
+            detail,
+            (move, self.history),
+            self.limit,
+            self.lines,
         )
 
     def outcome(self) -> Outcome | None:
@@ -980,8 +990,10 @@ class TraxState(State[TraxMove]):
         return self.winner is not None or (self.limit > 0 and not self.has_legal_move())
 
 
-_build = builder(TraxState)
-"""`TraxState(...)` as a plain function: perft and the bots build a state a move."""
+_build_next = builder(TraxState, derived=True)
+"""`TraxState(...)` as a plain function of every field, the variant's `limit` and `lines`
+the last: perft, the bots and a replay build a state a move, from the one before (same
+ruleset), whose `limit` and `lines` it takes rather than derive them again."""
 
 
 def format_token(move: TraxMove) -> str:

@@ -59,6 +59,8 @@ def _read_oracle(state: Any, col: int, row: int, symbol: str) -> tuple[Any, ...]
 def _compare(new: TraxState, old: Any, rng: random.Random) -> None:
     assert new.tokens() == old.tokens()
     assert (new.seat, new.winner, new.detail) == (old.seat, old.winner, old.detail)
+    # A move passes on the variant's rules (`builder(derived=True)`) as the class derives them.
+    assert (new.limit, new.lines) == (old.limit, old.lines)
     assert new.is_terminal() == old.is_terminal()
     assert new.outcome() == old.outcome()
     moves = new.legal_moves()
