@@ -31,6 +31,8 @@ COLOUR_NAMES = ("white", "black")
 
 SHIFT = 20
 COORD_MASK = (1 << SHIFT) - 1
+ROW = 1 << SHIFT
+"""A space's key is `y * ROW + x`, `y << SHIFT | x`: the product is CPython's faster."""
 ORIGIN = 1 << (SHIFT - 1)
 """The column of the first tile: room for half a million tiles either way (a board grows at
 most one space per tile)."""
@@ -75,6 +77,19 @@ SYMBOL_TILES = {
     "/": (CURVE_WHITE_NW, CURVE_WHITE_SE),
     "\\": (CURVE_WHITE_NE, CURVE_WHITE_SW),
 }
+
+SYMBOL_FITS: dict[str, tuple[int, ...]] = {
+    symbol: tuple(
+        next((i for i, t in enumerate(tiles) if t & (code >> 4) == code & 15), -1)
+        if code >> 4
+        else -1
+        for code in range(256)
+    )
+    for symbol, tiles in SYMBOL_TILES.items()
+}
+"""Per symbol and code of an empty space that touches a tile: the index in `SYMBOL_TILES` of
+the symbol's tile that fits there (as `locate` picks it), -1 for none (and for code 0, no
+tile touched, no code of the board)."""
 
 AREA = 8
 """The side of the area the tiles may span in the 8x8 variant."""
@@ -204,9 +219,10 @@ class TraxMove(NamedTuple):
 Box = list[int]
 """minx, maxx, miny, maxy of the tiles in play."""
 
-Token = tuple[int, int, str, tuple[TraxMove, ...]]
-"""A move token read (`notation.read_token`): column, row, symbol, and the moves of the two
-tiles of the symbol on that space, in the order of `SYMBOL_TILES`."""
+Token = tuple[int, int, str, tuple[TraxMove, ...], tuple[int, ...]]
+"""A move token read (`notation.read_token`): column, row (never negative), symbol, the moves
+of the two tiles of the symbol on that space, in the order of `SYMBOL_TILES`, and the
+symbol's `SYMBOL_FITS`."""
 
 
 GONE = -1
@@ -926,22 +942,21 @@ class TraxState(State[TraxMove]):
         the tile, is `locate` again, inline (replaying a game reads a token a move): the
         same space and tile, and the move from the token's own, made once per token.
         tests/games/trax/test_oracle.py holds this to `locate` and `play_at`."""
-        col, row, symbol, moves = token
+        col, row, symbol, moves, fit = token
         box = self.box
+        # `space_of`, with one bound: a row beyond the ring names a space of no code, and a
+        # column beyond it (this test) would name one of the next row.
         if (
             box is not None
+            and 0 <= col <= box[1] - box[0] + 2
             and self.winner is None
             and not self.limit
-            and 0 <= col <= box[1] - box[0] + 2
-            and 0 <= row <= box[3] - box[2] + 2
         ):
-            key = (box[2] - 1 + row) << SHIFT | (box[0] - 1 + col)
-            code = self.codes.get(key)
-            if code is not None:
-                known, white = code >> 4, code & 15
-                for move in moves:
-                    if move[2] & known == white:
-                        return move, self.play_at(move, key)
+            key = (box[2] - 1 + row) * ROW + box[0] - 1 + col
+            which = fit[self.codes.get(key, 0)]
+            if which >= 0:
+                move = moves[which]
+                return move, self.play_at(move, key)
         located, space = self.locate(col, row, symbol)
         return located, self.play(located) if space is None else self.play_at(located, space)
 
