@@ -67,6 +67,7 @@ def state_class(cls: type[T]) -> type[T]:
     )
     frozen.__new__ = staticmethod(_constructor(frozen, building, "cls"))
     _BUILDERS[frozen] = _constructor(frozen, building, "")
+    _BUILDING[frozen] = building
     # The fields are written by `__new__`; the object's `__init__` accepts and ignores them.
     frozen.__init__ = object.__init__
     frozen.__reduce__ = _reduce
@@ -75,10 +76,18 @@ def state_class(cls: type[T]) -> type[T]:
 
 
 _BUILDERS: dict[type[Any], Callable[..., Any]] = {}
+_BUILDING: dict[type[Any], type[Any]] = {}
 
 
-def builder(cls: type[T]) -> Callable[..., T]:
-    """The constructor of a `state_class` class as a plain function of its fields."""
+def builder(cls: type[T], derived: bool = False) -> Callable[..., T]:
+    """The constructor of a `state_class` class as a plain function of its fields.
+
+    With `derived`, every field it takes is required, and the fields `__post_init__` derives
+    are arguments too, after the others in their order; the hook is not called: for a state
+    made from another whose derived fields it shares (a move keeps the ruleset, and so what
+    the rules derive from it), without the call and its work."""
+    if derived:
+        return _constructor(cls, _BUILDING[cls], "", derived=True)
     return _BUILDERS[cls]
 
 
@@ -91,11 +100,13 @@ _NO_VALUE = object()
 """The default of a field whose default is made by a factory, as a dataclass marks it."""
 
 
-def _constructor(cls: type[Any], building: type[Any], first: str) -> Callable[..., Any]:
+def _constructor(
+    cls: type[Any], building: type[Any], first: str, derived: bool = False
+) -> Callable[..., Any]:
     """`cls.__new__` (`first` "cls"), or the builder, the same as a function of the fields
     alone (`first` ""): the fields written in order to a new `building` object (an argument,
-    its default, or its factory's product), the derived ones by `__post_init__`, and then
-    the object becomes a `cls`."""
+    its default, or its factory's product), the derived ones by `__post_init__` (or, with
+    `derived`, from arguments after the others), and then the object becomes a `cls`."""
     names: dict[str, Any] = {
         "new": object.__new__,
         "building": building,
@@ -104,6 +115,7 @@ def _constructor(cls: type[Any], building: type[Any], first: str) -> Callable[..
     }
     params = [first] if first else []
     body = ["state = new(building)"]
+    given: list[str] = []
     for f in dataclasses.fields(cls):
         name = f.name
         has_default = f.default is not dataclasses.MISSING
@@ -114,8 +126,13 @@ def _constructor(cls: type[Any], building: type[Any], first: str) -> Callable[..
             if has_default or factory:
                 value = f"default_{name}" if has_default else f"factory_{name}()"
                 body.append(f"state.{name} = {value}")
+            elif derived:
+                given.append(name)
+                body.append(f"state.{name} = {name}")
             continue
-        if has_default:
+        if derived:
+            params.append(name)
+        elif has_default:
             params.append(f"{name}=default_{name}")
         elif factory:
             params.append(f"{name}=NO_VALUE")
@@ -123,8 +140,9 @@ def _constructor(cls: type[Any], building: type[Any], first: str) -> Callable[..
         else:
             params.append(name)
         body.append(f"state.{name} = {name}")
+    params += given
     post_init = getattr(cls, "__post_init__", None)
-    if post_init is not None:
+    if post_init is not None and not derived:
         names["post_init"] = post_init
         body.append("post_init(state)")
     body.append("state.__class__ = cls")

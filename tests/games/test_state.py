@@ -76,6 +76,26 @@ def test_the_builder_makes_what_the_class_makes(name: str, count: int, seen: lis
         build()
 
 
+@settings(max_examples=100, deadline=None)
+@given(NAMES, COUNTS, st.lists(st.integers(), max_size=3))
+def test_the_derived_builder_takes_the_derived_fields(
+    name: str, count: int, seen: list[int]
+) -> None:
+    """`builder(cls, derived=True)`: every field given, the derived ones last, written as given
+    (the hook is not run: a doubled count that is not the double stays), the same frozen
+    class; a state of Trax made so is the state the class makes."""
+    made = Counter(name, count, seen)
+    built = builder(Counter, derived=True)(name, count, seen, made.doubled)
+    assert type(built) is Counter
+    for f in dataclasses.fields(Counter):
+        assert getattr(built, f.name) == getattr(made, f.name)
+    assert builder(Counter, derived=True)(name, count, seen, count - 1).doubled == count - 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.count = 1  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        builder(Counter, derived=True)(name, count, seen)
+
+
 @settings(max_examples=50, deadline=None)
 @given(NAMES)
 def test_defaults_and_factories(name: str) -> None:

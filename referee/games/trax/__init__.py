@@ -15,6 +15,7 @@ from referee.games.base import (
     RulesetError,
 )
 from referee.games.trax import gamelist, notation, render, symmetry
+from referee.games.trax.notation import read_token
 from referee.games.trax.rules import TraxMove, TraxState
 
 if TYPE_CHECKING:
@@ -78,8 +79,7 @@ class TraxGame(Game[TraxState, TraxMove]):
 
     def read_move(self, state: TraxState, text: str) -> tuple[TraxMove, TraxState]:
         # The space the token names, found once: `play_at` places the tile there.
-        move, key = state.locate(*notation.split_token(text))
-        return move, state.play(move) if key is None else state.play_at(move, key)
+        return state.read(read_token(text))
 
     def format_move(self, state: TraxState, move: TraxMove) -> str:
         return notation.format_move(move)

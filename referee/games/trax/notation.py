@@ -12,7 +12,7 @@ import re
 
 from referee.escaping import quoted
 from referee.games.base import NotationError
-from referee.games.trax.rules import TraxMove, format_token
+from referee.games.trax.rules import SYMBOL_FITS, SYMBOL_TILES, Token, TraxMove, format_token
 
 TOKEN = re.compile(r"(@|[A-Z]+)(\d+)([+/\\])")
 """A move token; letters are read in either case."""
@@ -39,6 +39,16 @@ def split_token(text: str) -> tuple[int, int, str]:
         )
     letters, digits, symbol = match.groups()
     return column_number(letters), int(digits), symbol
+
+
+@functools.lru_cache(maxsize=4096)
+def read_token(text: str) -> Token:
+    """`split_token`'s (column, row, symbol), the moves of the symbol's two tiles there and
+    which fits a code (`TraxState.read`), made once per token: tokens recur from game to
+    game."""
+    col, row, symbol = split_token(text)
+    moves = tuple(TraxMove(col, row, tile) for tile in SYMBOL_TILES[symbol])
+    return col, row, symbol, moves, SYMBOL_FITS[symbol]
 
 
 def format_move(move: TraxMove) -> str:

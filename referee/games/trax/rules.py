@@ -31,9 +31,17 @@ COLOUR_NAMES = ("white", "black")
 
 SHIFT = 20
 COORD_MASK = (1 << SHIFT) - 1
+ROW = 1 << SHIFT
+"""A space's key is `y * ROW + x`, `y << SHIFT | x`: the product is CPython's faster."""
 ORIGIN = 1 << (SHIFT - 1)
-"""Both coordinates of the first tile: room for half a million tiles in every direction (a
-board grows at most one space per tile)."""
+"""The column of the first tile: room for half a million tiles either way (a board grows at
+most one space per tile)."""
+ROW_ORIGIN = 1 << 7
+"""The row of the first tile, near 0: the keys of the rows near it stay below 2 ** 28, and
+their ends below 2 ** 30, one-digit ints, which CPython adds and hashes fastest (a first row
+of 2 ** 19 made every key a two-digit int: replaying a game ran 7% more instructions). A row
+further than 2 ** 7 away is only slower: rows above 0 have negative keys, from which `&` and
+`>>` read both coordinates back all the same, and keys still sort row by row."""
 DELTA = (-(1 << SHIFT), 1, 1 << SHIFT, -1)
 DIRECTIONS = tuple(enumerate(DELTA))
 INCOMING = tuple((delta << 2) + (d ^ 2) for d, delta in DIRECTIONS)
@@ -69,6 +77,19 @@ SYMBOL_TILES = {
     "/": (CURVE_WHITE_NW, CURVE_WHITE_SE),
     "\\": (CURVE_WHITE_NE, CURVE_WHITE_SW),
 }
+
+SYMBOL_FITS: dict[str, tuple[int, ...]] = {
+    symbol: tuple(
+        next((i for i, t in enumerate(tiles) if t & (code >> 4) == code & 15), -1)
+        if code >> 4
+        else -1
+        for code in range(256)
+    )
+    for symbol, tiles in SYMBOL_TILES.items()
+}
+"""Per symbol and code of an empty space that touches a tile: the index in `SYMBOL_TILES` of
+the symbol's tile that fits there (as `locate` picks it), -1 for none (and for code 0, no
+tile touched, no code of the board)."""
 
 AREA = 8
 """The side of the area the tiles may span in the 8x8 variant."""
@@ -150,7 +171,15 @@ def _track_ends(known: int, tile: int) -> tuple[TrackEnds, ...]:
     def end(edge: int) -> tuple[int | None, int]:
         return (INCOMING[edge] if known >> edge & 1 else None), edge
 
-    return tuple((bit, *end(a), *end(b)) for bit, a, b in PAIRS[tile] if bit)
+    def track(bit: int, a: int, b: int) -> TrackEnds:
+        # The edge that faces a tile first: `walk_turn` then tells a new track by its first
+        # edge alone. Which end of a track it keeps for `formed` does not change what
+        # `formed` finds (either end leads to the other).
+        if not known >> a & 1:
+            a, b = b, a
+        return (bit, *end(a), *end(b))
+
+    return tuple(track(bit, a, b) for bit, a, b in PAIRS[tile] if bit)
 
 
 TRACKS: tuple[tuple[TrackEnds, ...], ...] = tuple(
@@ -158,7 +187,8 @@ TRACKS: tuple[tuple[TrackEnds, ...], ...] = tuple(
 )
 """Per `known << 4 | tile`: for the white track, then the black track, of the tile (its colour
 bit, then for each of its two edges: the offset from `space << 2` of the neighbour's open end
-it meets when that edge faces a tile, else None, and the edge)."""
+it meets when that edge faces a tile, else None, and the edge), an edge that faces a tile
+first."""
 
 
 def key_of(x: int, y: int) -> int:
@@ -188,6 +218,11 @@ class TraxMove(NamedTuple):
 
 Box = list[int]
 """minx, maxx, miny, maxy of the tiles in play."""
+
+Token = tuple[int, int, str, tuple[TraxMove, ...], tuple[int, ...]]
+"""A move token read (`notation.read_token`): column, row (never negative), symbol, the moves
+of the two tiles of the symbol on that space, in the order of `SYMBOL_TILES`, and the
+symbol's `SYMBOL_FITS`."""
 
 
 GONE = -1
@@ -263,7 +298,6 @@ def play_turn(
     one colour, or the primary tile leaves the `limit` x `limit` area (limit 0: no limit);
     the board is then left half-changed, so play on copies. `box` is widened in place.
     """
-    force_of, steps, tracks = FORCE, STEPS, TRACKS
     # Only the primary tile can widen the tiles in play: a space beyond them and the primary
     # touches at most one tile, so it is never forced (and so on, tile by tile).
     x, y = key & COORD_MASK, key >> SHIFT
@@ -277,10 +311,24 @@ def play_turn(
     elif y > maxy:
         box[3] = maxy = y
     if limit and (maxx - minx >= limit or maxy - miny >= limit):
-        raise IllegalMove(
-            f"the tiles in play would span more than {limit} columns or rows",
-            rule="trax.8x8-limit",
-        )
+        raise _beyond_limit(limit)
+    return walk_turn(tiles, codes, ends, key, tile)
+
+
+def _beyond_limit(limit: int) -> IllegalMove:
+    return IllegalMove(
+        f"the tiles in play would span more than {limit} columns or rows",
+        rule="trax.8x8-limit",
+    )
+
+
+def walk_turn(
+    tiles: dict[int, int], codes: dict[int, int], ends: dict[int, int], key: int, tile: int
+) -> tuple[int, list[int]]:
+    """`play_turn` after its box: the primary tile and every forced tile placed on the board,
+    the closed loops and lengthened tracks as it returns them (`play_at` widens the box
+    itself, from numbers rather than a list)."""
+    force_of, steps, tracks = FORCE, STEPS, TRACKS
     # Forced play as `forced_play` walks it, again, on the board itself and with the tracks
     # followed tile by tile: the walk's overlay, its list of tiles and a second pass cost
     # replaying a game a fifth of `play_turn`'s time. tests/games/trax/test_forced_play.py
@@ -292,10 +340,13 @@ def play_turn(
         tiles[key] = tile
         # The space's own code says which of its edges face a tile: no look-up of the four
         # neighbours in `tiles`. The tables are indexed by those edges and the tile.
-        index = codes.pop(key, 0) & 0xF0 | tile
+        # `+` for `|` where the bits are apart, `* 4` for `<< 2`: CPython 3.11 has fast paths
+        # for the first, not the second (`|` cost a replay 2% of its instructions). The
+        # neighbour's edge that faces the new tile faced none before: its bits are not set.
+        index = (codes.pop(key, 0) & 0xF0) + tile
         for delta, contrib in steps[index]:
             neighbour = key + delta
-            code = codes.get(neighbour, 0) | contrib
+            code = codes.get(neighbour, 0) + contrib
             codes[neighbour] = code
             force = force_of[code]
             if force != NO_FORCE:
@@ -305,19 +356,24 @@ def play_turn(
                         rule="trax.three-edges",
                     )
                 forced.append(neighbour)
-        here = key << 2
+        here = key * 4
         for colour_bit, incoming_a, a, incoming_b, b in tracks[index]:
-            far_a = here | a if incoming_a is None else ends.pop(here + incoming_a)
-            if incoming_b is None:
-                far_b = here | b
+            if incoming_a is None:
+                # Neither edge faces a tile (see TRACKS): a new track.
+                far_a = here + a
+                far_b = here + b
             else:
-                in_b = here + incoming_b
-                if far_a == in_b:
-                    # The track from edge a ends at edge b: this tile closes it.
-                    del ends[in_b]
-                    loops |= colour_bit
-                    continue
-                far_b = ends.pop(in_b)
+                far_a = ends.pop(here + incoming_a)
+                if incoming_b is None:
+                    far_b = here + b
+                else:
+                    in_b = here + incoming_b
+                    if far_a == in_b:
+                        # The track from edge a ends at edge b: this tile closes it.
+                        del ends[in_b]
+                        loops |= colour_bit
+                        continue
+                    far_b = ends.pop(in_b)
             ends[far_a] = far_b
             ends[far_b] = far_a
             grown.append(far_a)
@@ -353,7 +409,7 @@ def is_line(end: int, other: int, box: Sequence[int]) -> bool:
 def formed(
     tiles: dict[int, int],
     ends: dict[int, int],
-    box: Box,
+    box: Sequence[int],
     loops: int,
     grown: list[int],
     lines: bool,
@@ -670,7 +726,9 @@ class TraxState(State[TraxMove]):
                     rule="trax.first-move",
                 )
             first, second = SYMBOL_TILES[symbol]
-            return TraxMove(0, 0, first if first in FIRST_TILES else second), key_of(ORIGIN, ORIGIN)
+            return TraxMove(0, 0, first if first in FIRST_TILES else second), key_of(
+                ORIGIN, ROW_ORIGIN
+            )
         if self.winner is not None or (self.limit and not self.has_legal_move()):
             raise IllegalMove("the game is over", rule="trax.game-over")
         # space_of, inline: this is the hot path of replaying a game.
@@ -718,7 +776,7 @@ class TraxState(State[TraxMove]):
                     f"not {format_token(move)}",
                     rule="trax.first-move",
                 )
-            return key_of(ORIGIN, ORIGIN)
+            return key_of(ORIGIN, ROW_ORIGIN)
         key = self.space_of(col, row)
         if key is None or (code := self.codes.get(key)) is None:
             raise self._no_tile_fits(col, row, key)
@@ -875,19 +933,62 @@ class TraxState(State[TraxMove]):
             for move, (key, _) in zip(self.legal_moves(), self.turns(), strict=True)
         ]
 
+    def read(self, token: Token) -> tuple[TraxMove, TraxState]:
+        """The move of a token (`notation.read_token`) and the state after it: `locate`, then
+        `play_at` (`play` where the tile would leave the 8x8 area), as `TraxGame.read_move`
+        reads a move.
+
+        The common case, a game that goes on without the 8x8 limit and a space that takes
+        the tile, is `locate` again, inline (replaying a game reads a token a move): the
+        same space and tile, and the move from the token's own, made once per token.
+        tests/games/trax/test_oracle.py holds this to `locate` and `play_at`."""
+        col, row, symbol, moves, fit = token
+        box = self.box
+        # `space_of`, with one bound: a row beyond the ring names a space of no code, and a
+        # column beyond it (this test) would name one of the next row.
+        if (
+            box is not None
+            and 0 <= col <= box[1] - box[0] + 2
+            and self.winner is None
+            and not self.limit
+        ):
+            key = (box[2] - 1 + row) * ROW + box[0] - 1 + col
+            which = fit[self.codes.get(key, 0)]
+            if which >= 0:
+                move = moves[which]
+                return move, self.play_at(move, key)
+        located, space = self.locate(col, row, symbol)
+        return located, self.play(located) if space is None else self.play_at(located, space)
+
     def play_at(self, move: TraxMove, key: int) -> TraxState:
         """The state after `move`, its primary tile on the space `key` of this state, found by
         `check` or `locate`: the tile itself is not checked again, forced play is."""
         tiles, codes, ends = self.tiles.copy(), self.codes.copy(), self.ends.copy()
-        if self.box is None:
-            x, y = coords(key)
-            box = [x, x, y, y]
+        # The box as `play_turn` widens it, from numbers: only the primary tile can widen it.
+        x, y = key & COORD_MASK, key >> SHIFT
+        box = self.box
+        if box is None:
+            minx = maxx = x
+            miny = maxy = y
+            box = (x, x, y, y)
         else:
-            box = list(self.box)
+            minx, maxx, miny, maxy = box
+            if not (minx <= x <= maxx and miny <= y <= maxy):
+                if x < minx:
+                    minx = x
+                elif x > maxx:
+                    maxx = x
+                if y < miny:
+                    miny = y
+                elif y > maxy:
+                    maxy = y
+                limit = self.limit
+                if limit and (maxx - minx >= limit or maxy - miny >= limit):
+                    raise _beyond_limit(limit)
+                box = (minx, maxx, miny, maxy)
+        loops, grown = walk_turn(tiles, codes, ends, key, move[2])
         seat = self.seat
-        loops, grown = play_turn(tiles, codes, ends, box, key, move.tile, self.limit)
         winner, detail = None, ""
-        minx, maxx, miny, maxy = box
         lines = self.lines and (maxx - minx >= 7 or maxy - miny >= 7)
         if loops or lines:
             made = formed(tiles, ends, box, loops, grown, lines)
@@ -896,16 +997,18 @@ class TraxState(State[TraxMove]):
                 winner, detail = seat, mine
             elif theirs is not None:
                 winner, detail = 1 - seat, theirs
-        return _build(
+        return _build_next(
             self.ruleset,
             tiles,
             codes,
             ends,
-            (minx, maxx, miny, maxy),
+            box,
             1 - seat,
             winner,
             detail,
             (move, self.history),
+            self.limit,
+            self.lines,
         )
 
     def outcome(self) -> Outcome | None:
@@ -919,8 +1022,10 @@ class TraxState(State[TraxMove]):
         return self.winner is not None or (self.limit > 0 and not self.has_legal_move())
 
 
-_build = builder(TraxState)
-"""`TraxState(...)` as a plain function: perft and the bots build a state a move."""
+_build_next = builder(TraxState, derived=True)
+"""`TraxState(...)` as a plain function of every field, the variant's `limit` and `lines`
+the last: perft, the bots and a replay build a state a move, from the one before (same
+ruleset), whose `limit` and `lines` it takes rather than derive them again."""
 
 
 def format_token(move: TraxMove) -> str:

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games.base import IllegalMove
-from referee.games.trax import GAME
+from referee.games.trax import GAME, notation
 from referee.games.trax.rules import FITS, SYMBOLS, TraxMove, TraxState, format_token
 from tests.games.trax.oracle import rules as oracle
 
@@ -37,9 +37,30 @@ def _located(state: Any, col: int, row: int, symbol: str) -> tuple[Any, ...]:
     return ("found", tuple(move), key is None)
 
 
+def _read(state: TraxState, text: str) -> tuple[Any, ...]:
+    """What reading a token gives through the game (`TraxState.read`, its inline `locate`)."""
+    try:
+        move, after = GAME.read_move(state, text)
+    except IllegalMove as error:
+        return ("illegal", error.rule, str(error))
+    return ("read", tuple(move), after.tokens(), after.seat, after.winner, after.outcome())
+
+
+def _read_oracle(state: Any, col: int, row: int, symbol: str) -> tuple[Any, ...]:
+    """The same through the oracle: `locate`, then `play_at` (`play` beyond the 8x8 area)."""
+    try:
+        move, key = state.locate(col, row, symbol)
+        after = state.play(move) if key is None else state.play_at(move, key)
+    except IllegalMove as error:
+        return ("illegal", error.rule, str(error))
+    return ("read", tuple(move), after.tokens(), after.seat, after.winner, after.outcome())
+
+
 def _compare(new: TraxState, old: Any, rng: random.Random) -> None:
     assert new.tokens() == old.tokens()
     assert (new.seat, new.winner, new.detail) == (old.seat, old.winner, old.detail)
+    # A move passes on the variant's rules (`builder(derived=True)`) as the class derives them.
+    assert (new.limit, new.lines) == (old.limit, old.lines)
     assert new.is_terminal() == old.is_terminal()
     assert new.outcome() == old.outcome()
     moves = new.legal_moves()
@@ -61,6 +82,8 @@ def _compare(new: TraxState, old: Any, rng: random.Random) -> None:
         col, row, tile = move
         symbol = SYMBOLS[tile]
         assert _located(new, col, row, symbol) == _located(old, col, row, symbol)
+        token = format_token(TraxMove(col, row, tile))
+        assert _read(new, token) == _read_oracle(old, col, row, symbol)
         if new.box is not None and not new.is_terminal():
             new_key, old_key = new.space_of(col, row), old.space_of(col, row)
             if new_key in new.codes and tile in FITS[new.codes[new_key]]:
@@ -95,3 +118,22 @@ def test_the_engine_agrees_with_its_oracle_on_ten_thousand_positions() -> None:
         _play_game(GAME.variants[seed % len(GAME.variants)], seed) for seed in range(600)
     )
     assert compared >= 10_000
+
+
+@pytest.mark.parametrize("up", [True, False])
+def test_the_engine_agrees_with_its_oracle_far_from_the_first_row(up: bool) -> None:
+    """A column of 300 tiles, upwards (rows of negative keys) or downwards (keys beyond the
+    one-digit ints): the engine's keys near the first row are chosen small (`ROW_ORIGIN`),
+    and these rows are beyond them. LoopTrax: a straight column wins no line."""
+    rng = random.Random(up)
+    ruleset = GAME.ruleset("looptrax")
+    new, old = TraxState(ruleset), oracle.TraxState(ruleset)
+    for count in range(300):
+        token = "@0+" if count == 0 else "A0+" if up else f"A{count + 1}+"
+        new = GAME.read_move(new, token)[1]
+        col, row, symbol = notation.split_token(token)
+        move, key = old.locate(col, row, symbol)
+        old = old.play_at(move, key) if key is not None else old.play(move)
+        if count % 25 == 0 or count > 290:
+            _compare(new, old, rng)
+    assert len(new.tiles) == 300
