@@ -4,6 +4,7 @@ replay asks before every turn or, for a game whose engine refuses moves after th
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -17,6 +18,7 @@ from referee.games.thai import ThaiState
 from referee.games.thai.rules import QUIET_PLY_LIMIT
 from referee.records.io import record_to_dict
 from referee.records.model import Player, Record
+from referee.records.replay import ReplayError, replay
 from referee.tournament.play import GameSetup, play_game
 from referee.validator.check import validate_record
 
@@ -24,10 +26,11 @@ PLAYERS = [Player(name="a", kind="bot"), Player(name="b", kind="bot")]
 REFUSING = [name for name in GAME_NAMES if get_game(name).moves_refused_after_end]
 
 
-def test_thai_checkers_says_its_engine_refuses_moves_after_the_end() -> None:
-    # The flag is what makes the replay skip Thai checkers' costly check of the end: a test
-    # that no longer covered it would pass for nothing.
-    assert "thai" in REFUSING
+def test_every_built_in_game_says_its_engine_refuses_moves_after_the_end() -> None:
+    # The flag is what makes the replay skip the check of the end before each turn (costly
+    # in Thai checkers and in Trax's 8x8 variant): a test that no longer covered a game
+    # would pass for nothing.
+    assert list(GAME_NAMES) == REFUSING
 
 
 def _finished_game(game: Game, seed: int) -> tuple[list[object], object]:
@@ -97,16 +100,30 @@ def _with_turn_after_the_end(record: Record) -> Record:
     return type(record).model_validate(data)
 
 
+@pytest.mark.parametrize("refused", [True, False], ids=["when-a-turn-fails", "before-each-turn"])
 @pytest.mark.parametrize("name", GAME_NAMES)
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
-def test_a_turn_after_the_end_is_reported_as_such(name: str, seed: int) -> None:
+def test_a_turn_after_the_end_is_reported_as_such(name: str, refused: bool, seed: int) -> None:
+    """Both ways of the replay: asking whether the game has ended when a turn fails (the
+    built-in games), and before each turn (a plugin's game that does not say)."""
     game = get_game(name)
+    if not refused:
+        game = copy.copy(game)
+        game.moves_refused_after_end = False  # type: ignore[misc]
     setup = GameSetup(game, game.ruleset(), PLAYERS, f"after-end-{seed}")
     record = play_game(setup, [RandomBot(), RandomBot()])
     assert record.result is not None
     if record.result.reason.value != "rules":
         return  # stopped by the turn cap: the game goes on, a further turn is no error of this kind
-    report = validate_record(_with_turn_after_the_end(record), "x", 1)
-    assert [d.code for d in report.diagnostics] == ["after-end"]
-    assert report.diagnostics[0].turn == len(record.turns) + 1
+    longer = _with_turn_after_the_end(record)
+    with pytest.raises(ReplayError) as caught:
+        for _ in replay(longer, game):
+            pass
+    assert (caught.value.code, caught.value.turn) == ("after-end", len(record.turns))
+    assert caught.value.pointer == f"/turns/{len(record.turns)}"
+    if refused:
+        # The validator's report, through the registry's game, says the same.
+        report = validate_record(longer, "x", 1)
+        assert [d.code for d in report.diagnostics] == ["after-end"]
+        assert report.diagnostics[0].turn == len(record.turns) + 1

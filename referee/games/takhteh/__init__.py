@@ -37,6 +37,8 @@ class TakhtehGame(Game[TakhtehState, TakhtehMove]):
     title: ClassVar[str] = "Takhteh"
     has_dice: ClassVar[bool] = True
     turn_cap: ClassVar[int] = 1000
+    # A won game has no roll to play and `play` refuses a move without one.
+    moves_refused_after_end: ClassVar[bool] = True
     demo: ClassVar[DemoSetup | None] = DemoSetup(("random", "greedy", "tdnet:time=0.2"), 6)
 
     def ruleset(self, variant: str = "standard", **options: Any) -> Ruleset:

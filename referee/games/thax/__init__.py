@@ -22,6 +22,8 @@ class ThaxGame(Game[ThaxState, ThaxMove]):
     has_dice: ClassVar[bool] = True
     turn_cap: ClassVar[int] = 1000
     moves_written_alone: ClassVar[bool] = True
+    # `play` refuses a move once a player has won: the game ends no other way.
+    moves_refused_after_end: ClassVar[bool] = True
     demo: ClassVar[DemoSetup | None] = DemoSetup(("random", "greedy", "thax-perfect"), 100)
 
     def initial_state(

@@ -30,6 +30,9 @@ class TraxGame(Game[TraxState, TraxMove]):
     title: ClassVar[str] = "Trax"
     variants: ClassVar[tuple[str, ...]] = ("standard", "8x8", "looptrax")
     turn_cap: ClassVar[int] = 400
+    # Reading a move (`locate`, `check`) asks first whether the game is won or, in a variant
+    # with the 8x8 limit, whether any move is left: the ends `is_terminal` knows.
+    moves_refused_after_end: ClassVar[bool] = True
     symmetric_positions: ClassVar[bool] = True
     demo: ClassVar[DemoSetup | None] = DemoSetup(
         ("random", "greedy", "threat:time=0.05"), 6, "trax-3ply"
