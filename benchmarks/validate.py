@@ -11,8 +11,11 @@ The records are distinct random games of each game's `random` bot, as many as ma
 moves or more, made once into a temporary folder, and random chess games of up to 200 plies
 as PGN, as many as make as many moves. Each run reads each file again and replays every game
 from its start with the engines' notation caches emptied first, as a fresh `referee validate`
-process would; each game's run is followed at once by the anchor's, and the ratio is taken
-run by run.
+process would. In process, the file is read in ten slices of consecutive games (the caches
+emptied before the first only: one pass over the file), each followed at once by a tenth of
+the PGN games, so that both sides meet the same moments of a machine whose speed drifts; as
+whole processes, each game's command is followed at once by the anchor's. The ratio is
+taken run by run.
 """
 
 from __future__ import annotations
@@ -87,12 +90,47 @@ def games_of_moves(name: str, moves: int) -> tuple[list[str], int]:
     return lines, made
 
 
+SLICES = 10
+"""The parts of each game's file and of the PGN that take turns in a run (see `paired`)."""
+
+
 def validate(path: Path) -> int:
     """Validate every game of the file: the moves replayed."""
     empty_caches()
+    return validate_warm(path)
+
+
+def validate_warm(path: Path) -> int:
+    """`validate` without emptying the engines' caches: a slice of a file after the first."""
     reports = list(validate_file(path))
     assert all(r.valid for r in reports), next(r for r in reports if not r.valid)
     return sum(r.turns for r in reports)
+
+
+def slice_file(path: Path, folder: Path) -> list[Path]:
+    """The file's lines in SLICES files of consecutive games, in order."""
+    lines = path.read_text().splitlines()
+    count = len(lines)
+    parts = []
+    for index in range(SLICES):
+        part = folder / f"{path.stem}.{index}.jsonl"
+        chosen = lines[index * count // SLICES : (index + 1) * count // SLICES]
+        part.write_text("".join(line + "\n" for line in chosen))
+        parts.append(part)
+    return parts
+
+
+def paired(parts: list[Path], pgn_slices: list[list[str]]) -> tuple[float, float]:
+    """The CPU seconds of one run of validating the file's slices, in order, as one file
+    (the caches emptied before the first only), and of reading every PGN slice, the two
+    taking turns slice by slice: on a shared machine whose speed drifts from second to
+    second, both meet the same moments."""
+    empty_caches()
+    ours = theirs = 0.0
+    for part, texts in zip(parts, pgn_slices, strict=True):
+        ours += cpu_seconds(validate_warm, part)
+        theirs += cpu_seconds(chess_replay, texts)
+    return ours, theirs
 
 
 def read_only(path: Path) -> int:
@@ -130,6 +168,8 @@ def speed(folder: Path, moves_wanted: int, runs: int) -> str:
     assert chess_read_file(str(pgn_path)) == chess_moves
     anchor_command = [sys.executable, str(Path(__file__).parent / "anchors.py"), str(pgn_path)]
 
+    slices = {name: slice_file(paths[name], folder) for name in GAME_NAMES}
+    pgn_slices = [pgn[i::SLICES] for i in range(SLICES)]
     rates: dict[str, list[float]] = {name: [] for name in GAME_NAMES}
     read: dict[str, list[float]] = {name: [] for name in GAME_NAMES}
     ratios: dict[str, list[float]] = {name: [] for name in GAME_NAMES}
@@ -139,8 +179,9 @@ def speed(folder: Path, moves_wanted: int, runs: int) -> str:
     chess_cli: list[float] = []
     for _ in range(runs):
         for name in GAME_NAMES:
-            rate = moves[name] / cpu_seconds(validate, paths[name])
-            anchor = chess_moves / cpu_seconds(chess_replay, pgn)
+            ours, theirs = paired(slices[name], pgn_slices)
+            rate = moves[name] / ours
+            anchor = chess_moves / theirs
             rates[name].append(rate)
             chess_rates.append(anchor)
             ratios[name].append(rate / anchor)
@@ -183,10 +224,12 @@ def speed(folder: Path, moves_wanted: int, runs: int) -> str:
     ]
     return (
         table(headers, rows)
-        + "\n\nThe anchor, run right after each game's run: random chess games of up to 200"
-        " plies as PGN text, read by `chess.pgn.read_game` (each SAN move parsed against its"
-        " position's legal moves and played), in process and as a whole process (`python"
-        f" benchmarks/anchors.py FILE.pgn`), {len(GAME_NAMES) * runs} runs of each:\n\n"
+        + f"\n\nThe anchor, in process a tenth of it after each of the {SLICES} slices of"
+        " each game's file, as a whole process right after each game's command: random chess"
+        " games of up to 200 plies as PGN text, read by `chess.pgn.read_game` (each SAN move"
+        " parsed against its position's legal moves and played), in process and as a whole"
+        " process (`python benchmarks/anchors.py FILE.pgn`),"
+        f" {len(GAME_NAMES) * runs} runs of each:\n\n"
         + table(["games", "moves", "in process, moves/s", "whole process, moves/s"], anchor_rows)
     )
 
