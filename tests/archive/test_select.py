@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from referee.archive.select import reservoir
 from referee.games import get_game
-from referee.games.trax.rules import ORIGIN, SHIFT, TraxState
+from referee.games.trax.rules import ORIGIN, ROW_ORIGIN, TraxState, coords, key_of
 from referee.records.convert import canonical
 from referee.records.model import Player, Record
 from referee.records.replay import replay, start_state
@@ -264,18 +264,24 @@ def test_a_position_from_the_middle_of_a_game_selects_that_game(tmp_path: Path, 
         assert all(read.game == game for read in read_jsonl(out))
 
 
+FIRST = (ORIGIN, ROW_ORIGIN)
+"""Where the engine places the first tile, by column and row."""
+
+
 def _transform(x: int, y: int, tile: int, transpose: bool) -> tuple[int, int, int]:
     """Half a turn, or a reflection in the diagonal through the first tile (written here
     from the tile's edges N=1, E=2, S=4, W=8, not from the engine's symmetry module)."""
+    # The first tile's column and row: the centre of both.
+    x0, y0 = FIRST
     if transpose:  # N <-> W, E <-> S
         edges = {1: 8, 8: 1, 2: 4, 4: 2}
         return (
-            ORIGIN + (y - ORIGIN),
-            ORIGIN + (x - ORIGIN),
+            x0 + (y - y0),
+            y0 + (x - x0),
             sum(edges[b] for b in edges if tile & b),
         )
     edges = {1: 4, 4: 1, 2: 8, 8: 2}
-    return 2 * ORIGIN - x, 2 * ORIGIN - y, sum(edges[b] for b in edges if tile & b)
+    return 2 * x0 - x, 2 * y0 - y, sum(edges[b] for b in edges if tile & b)
 
 
 def _symmetric_copy(record: Record, turns: int) -> str:
@@ -288,10 +294,10 @@ def _symmetric_copy(record: Record, turns: int) -> str:
     transpose = first.tile != 0b0101  # @0/ is kept by the diagonal, @0+ by half a turn
     for turn in record.turns[:turns]:
         move = game.parse_move(original, turn.move)
-        key = original.space_of(move.col, move.row) if original.box else ORIGIN << SHIFT | ORIGIN
-        x, y = key & ((1 << SHIFT) - 1), key >> SHIFT
+        key = original.space_of(move.col, move.row) if original.box else key_of(*FIRST)
+        x, y = coords(key)
         tx, ty, tile = _transform(x, y, move.tile, transpose)
-        copy = copy.play(copy.move_at(ty << SHIFT | tx, tile))
+        copy = copy.play(copy.move_at(key_of(tx, ty), tile))
         original = original.play(move)
     return game.format_position(copy)
 
