@@ -118,8 +118,7 @@ def test_a_turn_after_the_end_is_reported_as_such(name: str, refused: bool, seed
         return  # stopped by the turn cap: the game goes on, a further turn is no error of this kind
     longer = _with_turn_after_the_end(record)
     with pytest.raises(ReplayError) as caught:
-        for _ in replay(longer, game):
-            pass
+        list(replay(longer, game))
     assert (caught.value.code, caught.value.turn) == ("after-end", len(record.turns))
     assert caught.value.pointer == f"/turns/{len(record.turns)}"
     if refused:
