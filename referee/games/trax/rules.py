@@ -216,9 +216,6 @@ class TraxMove(NamedTuple):
     tile: int
 
 
-Box = list[int]
-"""minx, maxx, miny, maxy of the tiles in play."""
-
 Token = tuple[int, int, str, tuple[TraxMove, ...], tuple[int, ...]]
 """A move token read (`notation.read_token`): column, row (never negative), symbol, the moves
 of the two tiles of the symbol on that space, in the order of `SYMBOL_TILES`, and the
@@ -235,7 +232,7 @@ Turn = list[tuple[int, int, int]]
 def forced_play(codes: dict[int, int], key: int, tile: int) -> tuple[Turn | None, dict[int, int]]:
     """Follow a turn from a primary tile on `key` through every tile it forces, without
     changing `codes`: the walk of forced play, used by `legal_turns` and the bots' probes
-    (`threats.probe`), and repeated for speed in `play_turn`. It reads the codes alone (see
+    (`threats.probe`), and repeated for speed in `walk_turn`. It reads the codes alone (see
     the module's docstring): forced play does not depend on the tracks.
 
     Returns the tiles of the turn in the order they are placed, None when the turn is illegal
@@ -282,56 +279,20 @@ def forced_play(codes: dict[int, int], key: int, tile: int) -> tuple[Turn | None
         turn.append((space, tile, occupied))
 
 
-def play_turn(
-    tiles: dict[int, int],
-    codes: dict[int, int],
-    ends: dict[int, int],
-    box: Box,
-    key: int,
-    tile: int,
-    limit: int,
+def walk_turn(
+    tiles: dict[int, int], codes: dict[int, int], ends: dict[int, int], key: int, tile: int
 ) -> tuple[int, list[int]]:
     """Place a primary tile and every forced tile after it, on the given (mutable) board.
 
     Returns the colours the turn closed into loops (bit 0 white, bit 1 black) and one end of
     every track it lengthened. Raises IllegalMove when a space is entered from three edges by
-    one colour, or the primary tile leaves the `limit` x `limit` area (limit 0: no limit);
-    the board is then left half-changed, so play on copies. `box` is widened in place.
-    """
-    # Only the primary tile can widen the tiles in play: a space beyond them and the primary
-    # touches at most one tile, so it is never forced (and so on, tile by tile).
-    x, y = key & COORD_MASK, key >> SHIFT
-    minx, maxx, miny, maxy = box
-    if x < minx:
-        box[0] = minx = x
-    elif x > maxx:
-        box[1] = maxx = x
-    if y < miny:
-        box[2] = miny = y
-    elif y > maxy:
-        box[3] = maxy = y
-    if limit and (maxx - minx >= limit or maxy - miny >= limit):
-        raise _beyond_limit(limit)
-    return walk_turn(tiles, codes, ends, key, tile)
-
-
-def _beyond_limit(limit: int) -> IllegalMove:
-    return IllegalMove(
-        f"the tiles in play would span more than {limit} columns or rows",
-        rule="trax.8x8-limit",
-    )
-
-
-def walk_turn(
-    tiles: dict[int, int], codes: dict[int, int], ends: dict[int, int], key: int, tile: int
-) -> tuple[int, list[int]]:
-    """`play_turn` after its box: the primary tile and every forced tile placed on the board,
-    the closed loops and lengthened tracks as it returns them (`play_at` widens the box
-    itself, from numbers rather than a list)."""
+    one colour; the board is then left half-changed, so play on copies. The box of the tiles
+    in play and the 8x8 limit are the caller's: only the primary tile can widen the box (a
+    space beyond it and the primary touches at most one tile, so it is never forced)."""
     force_of, steps, tracks = FORCE, STEPS, TRACKS
     # Forced play as `forced_play` walks it, again, on the board itself and with the tracks
     # followed tile by tile: the walk's overlay, its list of tiles and a second pass cost
-    # replaying a game a fifth of `play_turn`'s time. tests/games/trax/test_forced_play.py
+    # replaying a game a fifth of this function's time. tests/games/trax/test_forced_play.py
     # holds the two equal.
     forced: list[int] = []
     grown: list[int] = []
@@ -498,7 +459,7 @@ def _summary(code: int, mask: int) -> Summary:
 def illegal_turns(codes: dict[int, int]) -> list[tuple[int, int]]:
     """(space, tile) of every fitting tile on an empty space that touches a tile whose turn is
     illegal: forced play (`forced_play`) enters a space from three edges by one colour. The
-    8x8 limit is not asked: forced tiles never widen the tiles in play (see `play_turn`), so
+    8x8 limit is not asked: forced tiles never widen the tiles in play (see `walk_turn`), so
     it needs no check beyond the primary tile's, which the callers make.
 
     The walk of `forced_play` again, for speed (this decides `legal_moves` and their count),
@@ -853,12 +814,9 @@ class TraxState(State[TraxMove]):
         if forcing:
             new_tiles, new_ends = tiles.copy(), self.ends.copy()
             try:
-                loops, grown = play_turn(
-                    new_tiles, codes.copy(), new_ends, new_box, key, tile, limit
-                )
+                loops, grown = walk_turn(new_tiles, codes.copy(), new_ends, key, tile)
             except IllegalMove:
                 return ILLEGAL
-            lines = self.lines and (new_box[1] - new_box[0] >= 7 or new_box[3] - new_box[2] >= 7)
             if not (loops or lines):
                 return NO_WIN
             made = formed(new_tiles, new_ends, new_box, loops, grown, lines)
@@ -964,7 +922,7 @@ class TraxState(State[TraxMove]):
         """The state after `move`, its primary tile on the space `key` of this state, found by
         `check` or `locate`: the tile itself is not checked again, forced play is."""
         tiles, codes, ends = self.tiles.copy(), self.codes.copy(), self.ends.copy()
-        # The box as `play_turn` widens it, from numbers: only the primary tile can widen it.
+        # The box widened from numbers: only the primary tile can widen it (`walk_turn`).
         x, y = key & COORD_MASK, key >> SHIFT
         box = self.box
         if box is None:
@@ -984,7 +942,10 @@ class TraxState(State[TraxMove]):
                     maxy = y
                 limit = self.limit
                 if limit and (maxx - minx >= limit or maxy - miny >= limit):
-                    raise _beyond_limit(limit)
+                    raise IllegalMove(
+                        f"the tiles in play would span more than {limit} columns or rows",
+                        rule="trax.8x8-limit",
+                    )
                 box = (minx, maxx, miny, maxy)
         loops, grown = walk_turn(tiles, codes, ends, key, move[2])
         seat = self.seat

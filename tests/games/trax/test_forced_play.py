@@ -1,5 +1,5 @@
 """The forced-play walk (`rules.forced_play`) against the slow reading of the rules, and the
-places held to it: `legal_turns` (which follows the simple turns itself, for speed), `play_turn`
+places held to it: `legal_turns` (which follows the simple turns itself, for speed), `walk_turn`
 (which repeats the walk on the board itself, for speed) and the bots' probes."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from referee.games.trax.rules import (
     count_legal_turns,
     forced_play,
     legal_turns,
-    play_turn,
+    walk_turn,
 )
 from referee.games.trax.threats import BROKEN, probe
 from tests.games.trax.helpers import board_of, naive_turn, random_state
@@ -56,10 +56,10 @@ def test_the_walk_places_the_tiles_the_rules_force(variant: str, choices: list[i
         assert turn[0][:2] == (key, tile)
         placed = {_xy(space): _edges(put) for space, put, _ in turn}
         assert {**board, **placed} == expected
-        # play_turn on copies places exactly these tiles and leaves the codes of the others.
+        # walk_turn on copies places exactly these tiles and leaves the codes of the others.
         tiles, codes, ends = dict(state.tiles), dict(state.codes), dict(state.ends)
         assert state.box is not None
-        play_turn(tiles, codes, ends, list(state.box), key, tile, 0)
+        walk_turn(tiles, codes, ends, key, tile)
         assert {_xy(space): _edges(put) for space, put in tiles.items()} == expected
         # ... and leaves the codes the walk's overlay says.
         overlaid = {**state.codes, **changed}
@@ -87,5 +87,5 @@ def test_an_illegal_turn_is_refused_and_the_walk_leaves_the_codes_alone() -> Non
             illegal += 1
             tiles, codes, ends = dict(state.tiles), dict(state.codes), dict(state.ends)
             with pytest.raises(IllegalMove, match="three edges"):
-                play_turn(tiles, codes, ends, list(state.box), key, tile, 0)
+                walk_turn(tiles, codes, ends, key, tile)
     assert illegal
