@@ -95,13 +95,8 @@ SLICES = 10
 
 
 def validate(path: Path) -> int:
-    """Validate every game of the file: the moves replayed."""
-    empty_caches()
-    return validate_warm(path)
-
-
-def validate_warm(path: Path) -> int:
-    """`validate` without emptying the engines' caches: a slice of a file after the first."""
+    """Validate every game of the file: the moves replayed. The engines' caches are kept: a
+    slice after the first goes on from where the one before left them (`paired`)."""
     reports = list(validate_file(path))
     assert all(r.valid for r in reports), next(r for r in reports if not r.valid)
     return sum(r.turns for r in reports)
@@ -128,7 +123,7 @@ def paired(parts: list[Path], pgn_slices: list[list[str]]) -> tuple[float, float
     empty_caches()
     ours = theirs = 0.0
     for part, texts in zip(parts, pgn_slices, strict=True):
-        ours += cpu_seconds(validate_warm, part)
+        ours += cpu_seconds(validate, part)
         theirs += cpu_seconds(chess_replay, texts)
     return ours, theirs
 
