@@ -22,6 +22,9 @@ ROOT = Path(__file__).parent.parent
 COMPILED = ("takhteh", "trax", "thai")
 """The games whose modules pyproject.toml's build hook names, in the registry's order."""
 
+COMPILED_BESIDE = ("referee/records/replay.py",)
+"""The modules outside the games that the build hook names."""
+
 PERFT = [("takhteh", 2, 401_032), ("trax", 4, 9_568), ("thai", 6, 218_695)]
 """Move-sequence counts from each game's start, as docs/benchmarks.md and the games' perft
 tests give them."""
@@ -84,8 +87,10 @@ def test_the_build_hook_names_modules_that_exist_and_the_games_this_test_expects
     assert hook["enable-by-default"] is False
     for path in hook["include"]:
         assert (ROOT / path).is_file(), path
-    games = {Path(path).parts[2] for path in hook["include"]}
+    games = {Path(path).parts[2] for path in hook["include"] if path.startswith("referee/games/")}
     assert games == set(COMPILED)
+    beside = {path for path in hook["include"] if not path.startswith("referee/games/")}
+    assert beside == set(COMPILED_BESIDE)
 
 
 @pytest.mark.slow
@@ -95,6 +100,8 @@ def test_the_compiled_build_gives_the_answers_of_the_pure_package(tmp_path: Path
     work.mkdir()
     compiled = {path.parent.name for path in site.glob("referee/games/*/*.cpython-*")}
     assert compiled == set(COMPILED)
+    for module in COMPILED_BESIDE:
+        assert list(site.glob(module.removesuffix(".py") + ".cpython-*")), module
     version = _referee(site, work, "--version")
     assert version.stdout.strip().endswith(f"engines compiled (mypyc): {', '.join(COMPILED)}")
 
