@@ -104,14 +104,14 @@ def replay(
             raise _after_end(index, state)
         before = state
         try:
-            roll = turn.roll
+            roll, seat = turn.roll, turn.seat
             if dice and state.is_chance():
                 mover = state.to_move
                 if mover is None:
                     message = "the opening rolls do not decide who starts"
                     raise _turn_error(index, state, message, code="opening")
-                if turn.seat != mover:
-                    raise _seat_error(turn.seat, state, index)
+                if seat != mover:
+                    raise _seat_error(seat, state, index)
                 if roll is None:
                     message = "a turn of a dice game needs its roll"
                     raise _turn_error(index, state, message, code="roll-missing")
@@ -125,8 +125,8 @@ def replay(
                 why = "the player moves on without rolling" if dice else f"{game.title} has no dice"
                 message = f"a roll where none belongs: {why}"
                 raise _turn_error(index, state, message, code="roll-unexpected", field="/roll")
-            if turn.seat != state.to_move:
-                raise _seat_error(turn.seat, state, index)
+            if seat != state.to_move:
+                raise _seat_error(seat, state, index)
             try:
                 move, after = read(state, turn.move)
             except NotationError as error:
