@@ -60,9 +60,10 @@ Unicode = GetPydanticSchema(
         python_schema=core_schema.no_info_after_validator_function(_unicode, handler(source)),
     )
 )
-"""`_unicode` on Python data only: JSON read by pydantic (`validate_json`) cannot hold a lone
-surrogate, its parser refuses one (`\\ud800` alone, or its bytes), so a call a string there
-would check nothing (a record's moves are most of its strings: 2% of validating a file)."""
+"""`_unicode` on Python data only. JSON read by pydantic (`validate_json`) holds no lone
+surrogate: its parser refuses one, written as `\\ud800` or as bytes, so calling `_unicode` on
+each string there would find nothing, at a Python call a move (2% of validating a file).
+tests/records/test_model.py holds the two ways of reading a record to the same refusals."""
 
 Text = Annotated[str, Unicode]
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.games.agent import RandomBot
 from referee.games.thax import GAME
@@ -82,6 +84,62 @@ def test_a_roll_out_of_range_is_pointed_at() -> None:
     with pytest.raises(RecordError) as raised:
         parse_record(data)
     assert raised.value.pointer == "/turns/2/roll/0"
+
+
+TEXT = st.text(st.sampled_from(["a", " ", "é", "😀", "\ud800", "\udfff", "\udcff", "\\", '"']))
+"""Text with lone surrogates among other characters, escaped and not."""
+
+
+@settings(max_examples=200, deadline=None)
+@given(move=TEXT, comment=TEXT, name=TEXT)
+def test_the_json_and_python_paths_refuse_exactly_the_texts_utf8_cannot_hold(
+    move: str, comment: str, name: str
+) -> None:
+    """Text fields hold what UTF-8 can encode: a lone surrogate is refused, with the same
+    message, whether a record is read from JSON text (pydantic's parser refuses it there) or
+    from Python data (the model's own check)."""
+    data = record_to_dict(a_record())
+    data["turns"][0]["move"] = move
+    data["turns"][1]["comment"] = comment
+    data["players"][0]["name"] = "x" + name
+    # The data as JSON reads it back: two escapes of a high and a low surrogate in a row are
+    # one character there, as every JSON reader takes them.
+    text = json.dumps(data)
+    data = json.loads(text)
+    fields = {
+        "/turns/0/move": data["turns"][0]["move"],
+        "/turns/1/comment": data["turns"][1]["comment"],
+        "/players/0/name": data["players"][0]["name"],
+    }
+
+    def holdable(value: str) -> bool:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+
+    refused = [pointer for pointer, value in fields.items() if not holdable(value)]
+    outcomes = []
+    for read in (lambda: parse_record_json(text), lambda: parse_record(data)):
+        try:
+            record = read()
+        except RecordError as error:
+            outcomes.append((error.pointer, error.message))
+        else:
+            assert record.turns[0].move == fields["/turns/0/move"]
+            assert record.players[0].name == fields["/players/0/name"]
+            outcomes.append(None)
+    assert outcomes[0] == outcomes[1]
+    if not refused:
+        assert outcomes[0] is None
+    else:
+        assert outcomes[0] is not None
+        pointer, message = outcomes[0]
+        assert pointer in refused
+        # A name's length is checked first, by pydantic, which words the refusal itself.
+        said = "unable to parse raw data as a unicode string" if "name" in pointer else "UTF-16"
+        assert said in message
 
 
 def test_defaults_are_left_out_but_the_envelope_and_draw_winner_stay() -> None:
