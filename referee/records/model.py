@@ -10,6 +10,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    GetCoreSchemaHandler,
     GetPydanticSchema,
     JsonValue,
     Strict,
@@ -54,12 +55,15 @@ def _unicode(text: str) -> str:
     return text
 
 
-Unicode = GetPydanticSchema(
-    lambda source, handler: core_schema.json_or_python_schema(
-        json_schema=handler(source),
-        python_schema=core_schema.no_info_after_validator_function(_unicode, handler(source)),
+def _unicode_schema(source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+    text = handler(source)
+    return core_schema.json_or_python_schema(
+        json_schema=text,
+        python_schema=core_schema.no_info_after_validator_function(_unicode, text),
     )
-)
+
+
+Unicode = GetPydanticSchema(_unicode_schema)
 """`_unicode` on Python data only. JSON read by pydantic (`validate_json`) holds no lone
 surrogate: its parser refuses one, written as `\\ud800` or as bytes, so calling `_unicode` on
 each string there would find nothing, at a Python call a move (2% of validating a file).
