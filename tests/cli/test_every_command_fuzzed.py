@@ -3,7 +3,7 @@ records of the four games (issue 31): a result, or an error in one line with exi
 never a traceback, a hang, a temporary file or a process left behind (tests.cli.campaign).
 
 The default run is a sample: each command three times. The full campaign, with its counts:
-    PYTHONPATH=. python -m pytest tests/cli/test_every_command_fuzzed.py -m slow -s
+    PYTHONPATH=. python -m pytest tests/cli/test_every_command_fuzzed.py -m slow -n 0 -s
 (REFEREE_FUZZ_RUNS sets the number of runs), or `python -m tests.cli.campaign`.
 """
 
