@@ -129,7 +129,16 @@ class _Live:
         trace: TracebackType | None,
     ) -> None:
         if self.shown:
-            self.progress.stop()
+            if kind is not None and not self.progress.console.is_terminal:
+                # On a file or a pipe rich draws the bar once, when it stops (and `Progress.stop`
+                # a blank line after it): the run's last word when it ends well, but before an
+                # error it would make that error one line of several. Stopped unseen (a
+                # terminal has shown the bar all along and keeps it).
+                live = self.progress.live
+                live.transient = True
+                live.stop()
+            else:
+                self.progress.stop()
             showing(None)
 
 

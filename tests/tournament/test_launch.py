@@ -25,6 +25,7 @@ from referee.tournament.config import (
     with_environment,
 )
 from referee.tournament.store import TournamentStore
+from tests.cli.commands import one_error_line, referee
 from tests.players.helpers import BOTS
 from tests.tournament.helpers import stored_records
 
@@ -218,6 +219,19 @@ def test_the_ghost_program_stops_the_run_at_once_and_keep_going_records_crashes(
     for game in with_ghost:
         assert game.result is not None and game.result.reason.value == "crash"
         assert "No such file or directory" in (game.result.detail or "")
+
+
+def test_a_program_that_cannot_start_ends_a_piped_run_in_its_error_line_alone(
+    tmp_path: Path,
+) -> None:
+    """With the progress shown (no -q) and standard error a pipe, where rich draws the bar once
+    when it stops: the error comes alone, as `referee` says every error."""
+    out = referee(
+        *["tournament", "run", "--game", "thax", "--bots", "random,greedy"],
+        *["--external", "ghost=/nonexistent/bot", "--out", str(tmp_path / "a")],
+    )
+    one_error_line(out, "ghost", "/nonexistent/bot")
+    assert out.stdout == b""
 
 
 def test_launch_settings_belong_to_programs_and_name_a_known_bot() -> None:
