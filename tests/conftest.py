@@ -23,9 +23,9 @@ _CACHE = tempfile.mkdtemp(prefix="referee-test-cache-")
 def pytest_configure(config: pytest.Config) -> None:
     # `referee ratings` keeps summaries of big files in a cache folder: the suite's own, one
     # for each of its processes (each xdist worker), never the user's (commands run in
-    # subprocesses inherit it). The solved THAX table,
-    # kept in the same folder, is linked from the user's when there is one (solving it takes
-    # half a minute).
+    # subprocesses inherit it). The solved THAX table, kept in the same folder, is linked from
+    # the user's when there is one (solving it takes half a minute); a worker, which inherits
+    # the variable, links it from the folder of the process that started it.
     from referee.cache import cache_folder
     from referee.games.thax.solver import CACHE_NAME
 

@@ -143,7 +143,7 @@ def test_the_engine_agrees_with_its_oracle_far_from_the_first_row(up: bool) -> N
         old = old.play_at(move, key) if key is not None else old.play(move)
         # Every 50th, the tiles either side of row 0 (upwards, the tile after row 0's is on
         # the first row of negative keys) and the last: the boards grow with the column, and
-        # each comparison with them (every candidate move, through the oracle too).
+        # so does each comparison, which plays every candidate move on both engines.
         if count % 50 == 0 or ROW_ORIGIN - 1 <= count <= ROW_ORIGIN + 2 or count == 299:
             _compare(new, old, rng)
     assert len(new.tiles) == 300
