@@ -11,7 +11,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from referee.errors import RefereeError
 from referee.escaping import quoted
@@ -23,6 +23,17 @@ M = TypeVar("M")
 """A game's move (ThaxMove, TakhtehMove, ...)."""
 S = TypeVar("S", bound="State[Any]")
 """A game's state class."""
+
+
+class TurnText(Protocol):
+    """A turn as a record writes it (`records.model.Turn`), as `Game.play_turns` reads it."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def roll(self) -> Sequence[int] | None: ...
+    @property
+    def move(self) -> str: ...
 
 
 class GameError(RefereeError, ValueError):
@@ -388,6 +399,16 @@ class Game(ABC, Generic[S, M]):
 
     def play_text(self, state: S, text: str) -> S:
         return self.read_move(state, text)[1]
+
+    def play_turns(self, state: S, turns: Sequence[TurnText]) -> S | None:
+        """The state after `turns`, each its seat's roll and move, played from `state` on one
+        board that the engine changes in place, without a state a turn; None as soon as a
+        turn does not simply play (a seat out of turn, a roll missing or out of place, a move
+        refused, a turn after the end), or when the game has no such way (this default).
+        The validator plays each record so, and replays it turn by turn (records/replay.py,
+        `replay`) only when this gives None, to say where and why.
+        tests/records/test_play_turns.py holds every game's to `replay`."""
+        return None
 
     def reference(self, spec: str | None = None) -> Reference[S, M] | None:
         """The reference `referee analyse` measures play by, from its spec (`name:key=value,

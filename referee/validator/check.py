@@ -10,7 +10,7 @@ from referee.games.base import Game, Outcome, State, ruleset_variant
 from referee.records.formats import detect_stream
 from referee.records.io import Loaded, RecordError
 from referee.records.model import Reason, Record, Result
-from referee.records.replay import ReplayError, game_of, replay, start_state
+from referee.records.replay import ReplayError, final_state, game_of
 from referee.validator.diagnostics import Diagnostic, GameReport
 from referee.validator.matches import MatchTracker
 
@@ -110,9 +110,7 @@ def validate_record(
     diagnostics: list[Diagnostic] = []
     try:
         game = game_of(record)
-        state = start_state(record, game)
-        for step in replay(record, game, state):
-            state = step.after
+        state = final_state(record, game)
     except ReplayError as error:
         diagnostic = _replay_diagnostic(error, record, file, number, line, turn_places)
         if error.turn is not None and error.turn < len(turn_labels):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.games.base import (
@@ -12,6 +12,7 @@ from referee.games.base import (
     Reference,
     Ruleset,
     RulesetError,
+    TurnText,
 )
 from referee.games.takhteh import notation, position_id, render
 from referee.games.takhteh.rules import (
@@ -20,6 +21,7 @@ from referee.games.takhteh.rules import (
     TakhtehMove,
     TakhtehState,
 )
+from referee.games.takhteh.turns import play_turns
 
 if TYPE_CHECKING:
     # the bot interface, only named in `bots`' type: validation and `moves` load no bots
@@ -117,6 +119,9 @@ class TakhtehGame(Game[TakhtehState, TakhtehMove]):
         return notation.parse_move(state, text)
 
     read_move = staticmethod(notation.read_move)  # parsing and playing in one call
+
+    def play_turns(self, state: TakhtehState, turns: Sequence[TurnText]) -> TakhtehState | None:
+        return play_turns(state, turns)
 
     def format_move(self, state: TakhtehState, move: TakhtehMove) -> str:
         return notation.format_move(state, move)

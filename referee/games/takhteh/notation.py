@@ -122,22 +122,24 @@ def _read_token(token: str) -> tuple[tuple[Leg, ...], tuple[int, ...]]:
 
 def parse_move(state: TakhtehState, text: str) -> TakhtehMove:
     """The play `text` denotes in `state` (its legality is checked by `state.play`)."""
+    return read_play(state.board, state.roll, text)
+
+
+def read_play(board: Board, roll: tuple[int, int] | None, text: str) -> TakhtehMove:
+    """The play `text` denotes on `board` with `roll` (None before the roll): NotationError
+    when it is no play or its roll prefix (`31:`) is not `roll`, IllegalMove when a point it
+    marks as a hit holds no opposing blot; whether the play is legal is `state.play`'s."""
     segments, marked, dice = _read(text)
-    if dice and state.roll is not None:
-        _check_prefix(dice, state.roll)
+    if dice and roll is not None:
+        _check_prefix(dice, roll)
     if marked:
-        _check_marks(state.board, marked)
+        _check_marks(board, marked)
     return segments
 
 
 def read_move(state: TakhtehState, text: str) -> tuple[TakhtehMove, TakhtehState]:
-    """The play `text` denotes in `state` and the state it leads to: `parse_move`'s steps
-    written again, then `state.play`, so that the replay's every move is one call, not two."""
-    segments, marked, dice = _read(text)
-    if dice and state.roll is not None:
-        _check_prefix(dice, state.roll)
-    if marked:
-        _check_marks(state.board, marked)
+    """The play `text` denotes in `state` and the state it leads to."""
+    segments = read_play(state.board, state.roll, text)
     return segments, state.play(segments)
 
 

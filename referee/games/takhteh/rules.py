@@ -15,7 +15,7 @@ are judged on the set of positions that legal leg sequences reach.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from referee.games.base import IllegalMove, Outcome, Roll, Ruleset, State
 from referee.games.dice import OPENING_OUTCOMES, SORTED_ROLLS, TURN_OUTCOMES
@@ -1143,6 +1143,41 @@ that is its own value is one of them, two ints (True == 1 as a key: any other ro
 have its dice checked)."""
 
 
+def turn_roll(dice: Sequence[int]) -> tuple[int, int] | None:
+    """A turn's roll as `chance_outcomes` gives it (`TakhtehState.apply_chance` plays it so),
+    None unless `dice` are two ints of 1..6."""
+    if len(dice) != 2 or type(dice[0]) is not int or type(dice[1]) is not int:
+        return None
+    return SORTED_ROLLS.get((dice[0], dice[1]))
+
+
+def won_points(after: Board) -> int:
+    """The points a play that reached `after` (seen from its mover) wins: 0 while the mover
+    has a checker left, 2 for a gammon (the loser has borne off none of 15), else 1."""
+    if max(after) > 0:
+        return 0
+    return 2 if sum(after) == -CHECKERS else 1
+
+
+def play_on(board: Board, roll: tuple[int, int], move: TakhtehMove) -> tuple[Board, int]:
+    """The board after `move` with `roll` on `board`, turned round for the other player, and
+    the points the mover wins with it (`won_points`); IllegalMove if the move is not legal.
+    How `TakhtehState.play` plays a move it has not just listed, and a replay each move
+    (`turns.play_turns`)."""
+    # check_play's first step (_read_straight), taken here: most plays need nothing more,
+    # and a game that goes on needs no board tuple before the turn round. The dice as two
+    # arguments: a call with `*roll` builds a list and a tuple first.
+    straight = _read_straight(board, roll[0], roll[1], move)
+    if straight is not None and straight[2]:
+        reached = straight[0]
+        if not straight[3]:
+            return flip(reached), 0
+        after = tuple(reached)
+    else:
+        after = check_play(board, roll, move, _legal_play_lookup(board, roll))[0]
+    return flip(after), won_points(after)
+
+
 @state_class
 class TakhtehState(State[TakhtehMove]):
     """A Takhteh position with who is on roll, the dice once rolled, and the winner if over.
@@ -1201,7 +1236,7 @@ class TakhtehState(State[TakhtehMove]):
             if ordered is roll or (
                 ordered is not None and type(roll[0]) is int and type(roll[1]) is int
             ):
-                return _build(self.ruleset, self.board, to_move, ordered)
+                return build_state(self.ruleset, self.board, to_move, ordered)
         try:
             ordered = SORTED_ROLLS[roll if type(roll) is tuple else tuple(roll)]
         except (KeyError, TypeError):
@@ -1214,9 +1249,9 @@ class TakhtehState(State[TakhtehMove]):
             if a == b:
                 return self
             if a > b:
-                return _build(self.ruleset, self.board, 0)
-            return _build(self.ruleset, flip(self.board), 1)
-        return _build(self.ruleset, self.board, self.to_move, ordered)
+                return build_state(self.ruleset, self.board, 0)
+            return build_state(self.ruleset, flip(self.board), 1)
+        return build_state(self.ruleset, self.board, self.to_move, ordered)
 
     def legal_moves(self) -> list[TakhtehMove]:
         global _last_listed
@@ -1280,25 +1315,14 @@ class TakhtehState(State[TakhtehMove]):
                 else:
                     c[dst] += 1
             if not bore_off:
-                return _build(self.ruleset, flip(c), 1 - seat)
+                return build_state(self.ruleset, flip(c), 1 - seat)
             after = tuple(c)
+            reached, points = flip(after), won_points(after)
         else:
-            # check_play's first step (_read_straight), taken here: most plays need nothing
-            # more, and a game that goes on needs no board tuple before the turn round.
-            # The dice as two arguments: a call with `*roll` builds a list and a tuple first.
-            straight = _read_straight(board, roll[0], roll[1], move)
-            if straight is not None and straight[2]:
-                reached = straight[0]
-                if not straight[3]:
-                    return _build(self.ruleset, flip(reached), 1 - seat)
-                after = tuple(reached)
-            else:
-                after = check_play(board, roll, move, _legal_play_lookup(board, roll))[0]
-        if max(after) <= 0:
-            # The mover has borne off every checker; the loser keeps all 15 only if none is off.
-            points = 2 if sum(after) == -CHECKERS else 1
-            return _build(self.ruleset, flip(after), 1 - seat, None, seat, points)
-        return _build(self.ruleset, flip(after), 1 - seat)
+            reached, points = play_on(board, roll, move)
+        if points:
+            return build_state(self.ruleset, reached, 1 - seat, None, seat, points)
+        return build_state(self.ruleset, reached, 1 - seat)
 
     def outcome(self) -> Outcome | None:
         if self.winner is None:
@@ -1323,5 +1347,5 @@ class TakhtehState(State[TakhtehMove]):
         return on_points, bar, CHECKERS - on_points - bar
 
 
-_build = builder(TakhtehState)
+build_state = builder(TakhtehState)
 """`TakhtehState(...)` as a plain function: a replay builds two states a turn."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from referee.games.base import (
@@ -13,10 +13,12 @@ from referee.games.base import (
     Reference,
     Ruleset,
     RulesetError,
+    TurnText,
 )
 from referee.games.trax import gamelist, notation, render, symmetry
 from referee.games.trax.notation import read_token
 from referee.games.trax.rules import TraxMove, TraxState
+from referee.games.trax.turns import play_turns
 
 if TYPE_CHECKING:
     # the bot interface, only named in `bots`' type: validation and `moves` load no bots
@@ -83,6 +85,9 @@ class TraxGame(Game[TraxState, TraxMove]):
     def read_move(self, state: TraxState, text: str) -> tuple[TraxMove, TraxState]:
         # The space the token names, found once: `play_at` places the tile there.
         return state.read(read_token(text))
+
+    def play_turns(self, state: TraxState, turns: Sequence[TurnText]) -> TraxState | None:
+        return play_turns(state, turns)
 
     def format_move(self, state: TraxState, move: TraxMove) -> str:
         return notation.format_move(move)

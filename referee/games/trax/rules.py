@@ -391,6 +391,78 @@ def formed(
     return result[0], result[1]
 
 
+def placed(
+    box: tuple[int, int, int, int], codes: dict[int, int], token: Token
+) -> tuple[TraxMove, int] | None:
+    """The move of a token (`notation.read_token`) and the space of its primary tile, on a
+    started board whose tiles span `box`, when that space takes one of the symbol's tiles;
+    None when it takes none, or the token names no space of the ring around the tiles
+    (`TraxState.locate` then says why). The same move and space as `locate`'s, found from the
+    token's own moves and fits: replaying a game reads a token a move."""
+    col, row, _, moves, fit = token
+    # `space_of`, with one bound: a row beyond the ring names a space of no code, and a
+    # column beyond it (this test) would name one of the next row.
+    if not 0 <= col <= box[1] - box[0] + 2:
+        return None
+    key = (box[2] - 1 + row) * ROW + box[0] - 1 + col
+    which = fit[codes.get(key, 0)]
+    if which < 0:
+        return None
+    return moves[which], key
+
+
+def advance(
+    tiles: dict[int, int],
+    codes: dict[int, int],
+    ends: dict[int, int],
+    box: tuple[int, int, int, int] | None,
+    seat: int,
+    key: int,
+    tile: int,
+    limit: int,
+    lines: bool,
+) -> tuple[tuple[int, int, int, int], int | None, str]:
+    """Play a turn of `seat` on the given (mutable) board, its primary tile on `key`, a space
+    that takes it: the box widened (IllegalMove beyond the 8x8 `limit`), every forced tile
+    placed (`walk_turn`), the loops and, where `lines` win, the lines looked for. Returns the
+    box of the tiles after the turn, the winner's seat (None while the game goes on) and how
+    they won. On an illegal turn the board is left half-changed: `TraxState.play_at` plays
+    on copies, a replay on one board of its own (`turns.play_turns`)."""
+    # The box widened from numbers: only the primary tile can widen it (`walk_turn`).
+    x, y = key & COORD_MASK, key >> SHIFT
+    if box is None:
+        minx = maxx = x
+        miny = maxy = y
+        box = (x, x, y, y)
+    else:
+        minx, maxx, miny, maxy = box
+        if not (minx <= x <= maxx and miny <= y <= maxy):
+            if x < minx:
+                minx = x
+            elif x > maxx:
+                maxx = x
+            if y < miny:
+                miny = y
+            elif y > maxy:
+                maxy = y
+            if limit and (maxx - minx >= limit or maxy - miny >= limit):
+                raise IllegalMove(
+                    f"the tiles in play would span more than {limit} columns or rows",
+                    rule="trax.8x8-limit",
+                )
+            box = (minx, maxx, miny, maxy)
+    loops, grown = walk_turn(tiles, codes, ends, key, tile)
+    lines = lines and (maxx - minx >= 7 or maxy - miny >= 7)
+    if loops or lines:
+        made = formed(tiles, ends, box, loops, grown, lines)
+        mine, theirs = made[seat], made[1 - seat]
+        if mine is not None:
+            return box, seat, mine
+        if theirs is not None:
+            return box, 1 - seat, theirs
+    return box, None, ""
+
+
 STOPS, BREAKS, BRANCHES, STRAIGHT = 0, 1, 2, 4
 """What a track entering an empty space does there (`Summary`): forces nothing, or a tile that
 forces nothing; leaves the space three edges of one colour; forces a tile that forces some
@@ -897,24 +969,14 @@ class TraxState(State[TraxMove]):
         reads a move.
 
         The common case, a game that goes on without the 8x8 limit and a space that takes
-        the tile, is `locate` again, inline (replaying a game reads a token a move): the
-        same space and tile, and the move from the token's own, made once per token.
-        tests/games/trax/test_oracle.py holds this to `locate` and `play_at`."""
-        col, row, symbol, moves, fit = token
+        the tile, is `placed`: the same space and tile as `locate`'s, the move the token's
+        own. tests/games/trax/test_oracle.py holds this to `locate` and `play_at`."""
         box = self.box
-        # `space_of`, with one bound: a row beyond the ring names a space of no code, and a
-        # column beyond it (this test) would name one of the next row.
-        if (
-            box is not None
-            and 0 <= col <= box[1] - box[0] + 2
-            and self.winner is None
-            and not self.limit
-        ):
-            key = (box[2] - 1 + row) * ROW + box[0] - 1 + col
-            which = fit[self.codes.get(key, 0)]
-            if which >= 0:
-                move = moves[which]
-                return move, self.play_at(move, key)
+        if box is not None and self.winner is None and not self.limit:
+            found = placed(box, self.codes, token)
+            if found is not None:
+                return found[0], self.play_at(found[0], found[1])
+        col, row, symbol, _, _ = token
         located, space = self.locate(col, row, symbol)
         return located, self.play(located) if space is None else self.play_at(located, space)
 
@@ -922,43 +984,11 @@ class TraxState(State[TraxMove]):
         """The state after `move`, its primary tile on the space `key` of this state, found by
         `check` or `locate`: the tile itself is not checked again, forced play is."""
         tiles, codes, ends = self.tiles.copy(), self.codes.copy(), self.ends.copy()
-        # The box widened from numbers: only the primary tile can widen it (`walk_turn`).
-        x, y = key & COORD_MASK, key >> SHIFT
-        box = self.box
-        if box is None:
-            minx = maxx = x
-            miny = maxy = y
-            box = (x, x, y, y)
-        else:
-            minx, maxx, miny, maxy = box
-            if not (minx <= x <= maxx and miny <= y <= maxy):
-                if x < minx:
-                    minx = x
-                elif x > maxx:
-                    maxx = x
-                if y < miny:
-                    miny = y
-                elif y > maxy:
-                    maxy = y
-                limit = self.limit
-                if limit and (maxx - minx >= limit or maxy - miny >= limit):
-                    raise IllegalMove(
-                        f"the tiles in play would span more than {limit} columns or rows",
-                        rule="trax.8x8-limit",
-                    )
-                box = (minx, maxx, miny, maxy)
-        loops, grown = walk_turn(tiles, codes, ends, key, move[2])
-        seat = self.seat
-        winner, detail = None, ""
-        lines = self.lines and (maxx - minx >= 7 or maxy - miny >= 7)
-        if loops or lines:
-            made = formed(tiles, ends, box, loops, grown, lines)
-            mine, theirs = made[seat], made[1 - seat]
-            if mine is not None:
-                winner, detail = seat, mine
-            elif theirs is not None:
-                winner, detail = 1 - seat, theirs
-        return _build_next(
+        seat, limit, lines = self.seat, self.limit, self.lines
+        box, winner, detail = advance(
+            tiles, codes, ends, self.box, seat, key, move[2], limit, lines
+        )
+        return build_state(
             self.ruleset,
             tiles,
             codes,
@@ -968,8 +998,8 @@ class TraxState(State[TraxMove]):
             winner,
             detail,
             (move, self.history),
-            self.limit,
-            self.lines,
+            limit,
+            lines,
         )
 
     def outcome(self) -> Outcome | None:
@@ -983,7 +1013,7 @@ class TraxState(State[TraxMove]):
         return self.winner is not None or (self.limit > 0 and not self.has_legal_move())
 
 
-_build_next = builder(TraxState, derived=True)
+build_state = builder(TraxState, derived=True)
 """`TraxState(...)` as a plain function of every field, the variant's `limit` and `lines`
 the last: perft, the bots and a replay build a state a move, from the one before (same
 ruleset), whose `limit` and `lines` it takes rather than derive them again."""
