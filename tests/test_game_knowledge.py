@@ -15,6 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "referee"
 
 KNOWN: dict[str, str] = {
     "records/model.py": "the record classes of the built-in games, one per game",
+    "records/scan.py": "the whole records of the built-in games read without the model, as above",
     "records/formats/__init__.py": "the registry of record formats: `trax` names Trax's list",
     "records/formats/thai_pdn.py": "PDN, Thai checkers' own file format",
     "records/formats/takhteh_mat.py": "`.mat`, Takhteh's own file format",

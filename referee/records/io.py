@@ -188,15 +188,27 @@ def record_to_json(record: Record, indent: int | None = None) -> str:
 
 def iter_jsonl(stream: Iterable[str | bytes]) -> Iterator[Loaded]:
     """The records of a JSONL stream, read one line at a time; blank lines are skipped."""
+    for number, line_number, line in jsonl_lines(stream):
+        yield load_line(number, line_number, line)
+
+
+def jsonl_lines(stream: Iterable[str | bytes]) -> Iterator[tuple[int, int, str | bytes]]:
+    """(record number, line number, line) of each line of a JSONL stream that holds a record:
+    the lines that are not blank, as `iter_jsonl` numbers them."""
     number = 0
     for line_number, line in enumerate(stream, 1):
         if not line.strip():
             continue
         number += 1
-        try:
-            yield Loaded(number, line_number, parse_record_json(line))
-        except RecordError as error:
-            yield Loaded(number, line_number, error=error)
+        yield number, line_number, line
+
+
+def load_line(number: int, line_number: int, line: str | bytes) -> Loaded:
+    """The record of one line of a JSONL stream, or why it could not be read."""
+    try:
+        return Loaded(number, line_number, parse_record_json(line))
+    except RecordError as error:
+        return Loaded(number, line_number, error=error)
 
 
 def iter_json_document(text: str | bytes) -> Iterator[Loaded]:

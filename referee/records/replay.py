@@ -2,13 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any, Generic, NamedTuple, overload
+from collections.abc import Iterator, Sequence
+from typing import Any, Generic, NamedTuple, Protocol, overload
 
 from referee.errors import RefereeError
 from referee.games import get_game
-from referee.games.base import Game, GameError, IllegalMove, NotationError, Outcome, S, State
-from referee.records.model import Record, Result
+from referee.games.base import (
+    Game,
+    GameError,
+    IllegalMove,
+    NotationError,
+    Outcome,
+    S,
+    State,
+    TurnText,
+)
+from referee.records.model import Result
+
+
+class GameLog(Protocol):
+    """What a replay reads of a record: a record of the model (`records.model.Record`), or one
+    read whole without it (`records.scan.read_whole`)."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def ruleset(self) -> str: ...
+    @property
+    def start(self) -> str | None: ...
+    @property
+    def turns(self) -> Sequence[TurnText]: ...
+    def first_seat(self) -> int | None: ...
+    def opening_dice(self) -> Sequence[Sequence[int]]: ...
 
 
 class ReplayError(RefereeError):
@@ -47,7 +72,7 @@ class Step(NamedTuple, Generic[S]):
 _new_tuple = tuple.__new__
 
 
-def game_of(record: Record) -> Game[Any, Any]:
+def game_of(record: GameLog) -> Game[Any, Any]:
     try:
         return get_game(record.game)
     except GameError as error:
@@ -55,10 +80,10 @@ def game_of(record: Record) -> Game[Any, Any]:
 
 
 @overload
-def start_state(record: Record) -> State[Any]: ...
+def start_state(record: GameLog) -> State[Any]: ...
 @overload
-def start_state(record: Record, game: Game[S, Any]) -> S: ...
-def start_state(record: Record, game: Game[Any, Any] | None = None) -> State[Any]:
+def start_state(record: GameLog, game: Game[S, Any]) -> S: ...
+def start_state(record: GameLog, game: Game[Any, Any] | None = None) -> State[Any]:
     """The position before the first turn, after the opening rolls."""
     game = game or game_of(record)
     try:
@@ -82,11 +107,11 @@ def start_state(record: Record, game: Game[Any, Any] | None = None) -> State[Any
 
 
 @overload
-def replay(record: Record) -> Iterator[Step[Any]]: ...
+def replay(record: GameLog) -> Iterator[Step[Any]]: ...
 @overload
-def replay(record: Record, game: Game[S, Any], start: S | None = None) -> Iterator[Step[S]]: ...
+def replay(record: GameLog, game: Game[S, Any], start: S | None = None) -> Iterator[Step[S]]: ...
 def replay(
-    record: Record, game: Game[Any, Any] | None = None, start: State[Any] | None = None
+    record: GameLog, game: Game[Any, Any] | None = None, start: State[Any] | None = None
 ) -> Iterator[Step[Any]]:
     """Each turn of the record played on the engine; raises ReplayError at a bad turn.
     Given the game, the steps hold its own state class; given `start`, the record's
@@ -163,7 +188,7 @@ def _seat_error(seat: int, state: State[Any], index: int) -> ReplayError:
 
 
 def final_state(
-    record: Record, game: Game[Any, Any] | None = None, start: State[Any] | None = None
+    record: GameLog, game: Game[Any, Any] | None = None, start: State[Any] | None = None
 ) -> State[Any]:
     """The position after the record's last turn; raises ReplayError at a bad turn, as
     `replay` does. The turns are played at once (`Game.play_turns`), and replayed step by

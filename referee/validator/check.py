@@ -8,9 +8,10 @@ from typing import IO, Any
 
 from referee.games.base import Game, Outcome, State, ruleset_variant
 from referee.records.formats import detect_stream
-from referee.records.io import Loaded, RecordError
+from referee.records.io import Loaded, RecordError, jsonl_lines, load_line
 from referee.records.model import Reason, Record, Result
 from referee.records.replay import ReplayError, final_state, game_of
+from referee.records.scan import ScanResult, WholeRecord, read_whole
 from referee.validator.diagnostics import Diagnostic, GameReport
 from referee.validator.matches import MatchTracker
 
@@ -33,7 +34,7 @@ def describe_outcome(winner: int | None, points: int) -> str:
 
 
 def result_problems(
-    result: Result | None, outcome: Outcome | None, points: tuple[int, ...] = (1,)
+    result: Result | ScanResult | None, outcome: Outcome | None, points: tuple[int, ...] = (1,)
 ) -> list[tuple[str, str]]:
     """How a declared result disagrees with the replayed end, as (code, message) pairs.
 
@@ -76,7 +77,9 @@ def result_problems(
     return []
 
 
-def _stopped_problems(result: Result, points: tuple[int, ...]) -> list[tuple[str, str]]:
+def _stopped_problems(
+    result: Result | ScanResult, points: tuple[int, ...]
+) -> list[tuple[str, str]]:
     """A game stopped before the rules ended it: a resignation or a forfeit has a loser, a
     draw scores 0, and a win scores what the ruleset gives at that point."""
     reason = result.reason.value
@@ -117,11 +120,7 @@ def validate_record(
             diagnostic.move_number = turn_labels[error.turn]
         diagnostics.append(diagnostic)
     else:
-        result = record.result
-        points: tuple[int, ...] = (1,)
-        if result is not None and result.winner is not None:
-            points = game.win_points(state, result.winner)
-        for code, message in result_problems(result, state.outcome(), points):
+        for code, message in _declared_problems(game, state, record.result):
             diagnostics.append(
                 Diagnostic(
                     code=code,
@@ -145,6 +144,26 @@ def validate_record(
         valid=not diagnostics,
         diagnostics=diagnostics,
     )
+
+
+def _declared_problems(
+    game: Game[Any, Any], state: State[Any], result: Result | ScanResult | None
+) -> list[tuple[str, str]]:
+    """How the declared result disagrees with the replayed end (`result_problems`)."""
+    points: tuple[int, ...] = (1,)
+    if result is not None and result.winner is not None:
+        points = game.win_points(state, result.winner)
+    return result_problems(result, state.outcome(), points)
+
+
+def _plays_to_its_result(record: WholeRecord) -> bool:
+    """Whether a record read whole replays to its declared result without a problem."""
+    try:
+        game = game_of(record)
+        state = final_state(record, game)
+    except ReplayError:
+        return False
+    return not _declared_problems(game, state, record.result)
 
 
 def _replay_diagnostic(
@@ -208,18 +227,22 @@ def validate_stream(stream: IO[bytes], file: str, path: Path | None) -> Iterator
         return
     empty = True
     matches = MatchTracker()
-    for loaded in file_format.read(stream):
+    games = (
+        _jsonl_games(stream, file)
+        if file_format.name == "jsonl"
+        else ((validate_loaded(file, loaded), loaded.record) for loaded in file_format.read(stream))
+    )
+    for report, record in games:
         empty = False
-        report = validate_loaded(file, loaded)
-        problems = [] if loaded.record is None else matches.check(loaded.record)
+        problems = [] if record is None else matches.check(record)
         if problems:
             report.diagnostics.extend(
                 Diagnostic(
                     code=code,
                     message=message,
                     file=file,
-                    game=loaded.number,
-                    line=loaded.line,
+                    game=report.game,
+                    line=report.line,
                     pointer="/match",
                 )
                 for code, message in problems
@@ -228,6 +251,33 @@ def validate_stream(stream: IO[bytes], file: str, path: Path | None) -> Iterator
         yield report
     if empty:
         yield _error_report(file, Loaded(0, 0), RecordError("the file holds no game", code="empty"))
+
+
+def _jsonl_games(
+    stream: IO[bytes], file: str
+) -> Iterator[tuple[GameReport, Record | WholeRecord | None]]:
+    """The report of each record of a JSONL stream, with the record read (None for a line
+    that holds none). Each line is read whole first, without the record model
+    (`scan.read_whole`): a record so read that replays to its declared result is valid, and
+    is reported so at once. Any other line is read by the record model and validated as a
+    record of any format is, so that what is wrong is said as everywhere else."""
+    for number, line_number, line in jsonl_lines(stream):
+        whole = read_whole(line)
+        if whole is not None and _plays_to_its_result(whole):
+            report = GameReport(
+                file=file,
+                game=number,
+                line=line_number,
+                game_name=whole.game,
+                variant=ruleset_variant(whole.ruleset) or None,
+                turns=len(whole.turns),
+                valid=True,
+                diagnostics=[],
+            )
+            yield report, whole
+            continue
+        loaded = load_line(number, line_number, line)
+        yield validate_loaded(file, loaded), loaded.record
 
 
 def validate_file(path: Path) -> Iterator[GameReport]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.records.model import Record
+from referee.records.scan import WholeRecord
 
 MatchKey = tuple[str | None, int | None, tuple[str, ...], int]
 
@@ -23,7 +24,7 @@ class MatchTracker:
     def __init__(self) -> None:
         self.matches: dict[MatchKey, _Standing] = {}
 
-    def check(self, record: Record) -> list[tuple[str, str]]:
+    def check(self, record: Record | WholeRecord) -> list[tuple[str, str]]:
         """Problems of `record` as the next game of its match, as (code, message) pairs."""
         match = record.match_info()
         if match is None:

@@ -174,3 +174,40 @@ def test_a_game_nobody_registered_is_refused_where_it_is_named() -> None:
     with pytest.raises(scan.RecordError) as error:
         scan_line(raw)
     assert error.value.pointer == "/game"
+
+
+WHOLE = [scan.WholeThax, scan.WholeTakhteh, scan.WholeTrax, scan.WholeThai]
+
+
+def test_a_whole_turn_has_some_of_the_models_fields_each_as_the_model_has_it() -> None:
+    """`read_whole` reads a turn of seat, roll, move and time, each checked as the model
+    checks it, and refuses a turn with any other field (the model reads that one)."""
+    turn = _struct_fields(scan.WholeTurn)
+    model = _model_fields(Turn)
+    assert set(turn) == {"seat", "roll", "move", "time_ms"}
+    assert {field: model[field] for field in turn} == turn
+    assert scan.WholeTurn.__struct_config__.forbid_unknown_fields
+
+
+@pytest.mark.parametrize("struct", WHOLE, ids=lambda kind: kind.game)
+def test_a_whole_record_reads_no_more_than_its_games_record_model(
+    struct: type[msgspec.Struct],
+) -> None:
+    """A record `read_whole` reads is one the record model reads alike: each field of the
+    struct is the model's, with its default, the envelope required where the model has a
+    default (narrower), the ruleset's pattern checked apart (test_scan.py) and the turns as
+    the test above; a field the model has and the struct not is refused by the struct."""
+    name = struct.game  # type: ignore[attr-defined]
+    assert struct.__struct_config__.forbid_unknown_fields
+    assert struct.__struct_config__.tag == name
+    fields = _struct_fields(struct)
+    model = _model_fields(record_type(name))
+    assert model.pop("game")[2] == {"enum": [name]}
+    assert set(fields) == set(model)
+    required, default, schema = model.pop("ruleset")
+    assert schema.pop("pattern") == RULESET_ID
+    assert fields.pop("ruleset") == (required, default, schema)
+    assert fields.pop("turns")[:2] == model.pop("turns")[:2]
+    for key in ("format", "version"):
+        assert fields.pop(key) == (True, None, model.pop(key)[2])
+    assert fields == model
