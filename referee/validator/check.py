@@ -10,7 +10,7 @@ from referee.games.base import Game, Outcome, State, ruleset_variant
 from referee.records.formats import detect_stream
 from referee.records.io import Loaded, RecordError, jsonl_lines, load_line
 from referee.records.model import Reason, Record, Result
-from referee.records.replay import ReplayError, final_state, game_of
+from referee.records.replay import GameLog, ReplayError, final_state, game_of
 from referee.records.scan import ScanResult, WholeRecord, read_whole
 from referee.validator.diagnostics import Diagnostic, GameReport
 from referee.validator.matches import MatchTracker
@@ -132,6 +132,13 @@ def validate_record(
                     position=game.render_text(state),
                 )
             )
+    return _game_report(record, file, number, line, diagnostics)
+
+
+def _game_report(
+    record: GameLog, file: str, number: int, line: int | None, diagnostics: list[Diagnostic]
+) -> GameReport:
+    """The report of a game read, valid without `diagnostics`."""
     # Built once, its diagnostics given: a default list would be deep-copied, and each field
     # set afterwards is a validation of its own, the three of them 1.5 us a game.
     return GameReport(
@@ -264,17 +271,7 @@ def _jsonl_games(
     for number, line_number, line in jsonl_lines(stream):
         whole = read_whole(line)
         if whole is not None and _plays_to_its_result(whole):
-            report = GameReport(
-                file=file,
-                game=number,
-                line=line_number,
-                game_name=whole.game,
-                variant=ruleset_variant(whole.ruleset) or None,
-                turns=len(whole.turns),
-                valid=True,
-                diagnostics=[],
-            )
-            yield report, whole
+            yield _game_report(whole, file, number, line_number, []), whole
             continue
         loaded = load_line(number, line_number, line)
         yield validate_loaded(file, loaded), loaded.record
