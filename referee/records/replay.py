@@ -187,15 +187,12 @@ def _seat_error(seat: int, state: State[Any], index: int) -> ReplayError:
     return _turn_error(index, state, message, code="seat", field="/seat")
 
 
-def final_state(
-    record: GameLog, game: Game[Any, Any] | None = None, start: State[Any] | None = None
-) -> State[Any]:
+def final_state(record: GameLog, game: Game[Any, Any] | None = None) -> State[Any]:
     """The position after the record's last turn; raises ReplayError at a bad turn, as
     `replay` does. The turns are played at once (`Game.play_turns`), and replayed step by
-    step only when that stops, to say where and why. Given `start`, the record's
-    `start_state`, it is not worked out again."""
+    step only when that stops, to say where and why."""
     game = game or game_of(record)
-    state: State[Any] = start_state(record, game) if start is None else start
+    state: State[Any] = start_state(record, game)
     played: State[Any] | None = game.play_turns(state, record.turns)
     if played is not None:
         return played
