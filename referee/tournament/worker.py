@@ -36,7 +36,7 @@ from referee.tournament.play import (
     play_match,
 )
 from referee.tournament.schedule import GameJob
-from referee.validator.check import validate_record
+from referee.validator.check import record_line_valid
 
 
 def player_of(entry: BotEntry) -> Player:
@@ -358,15 +358,12 @@ def compact(data: dict[str, Any], number: int, check: bool, luck: str | None = N
     """The game (its record as JSON data) as a worker sends it back, replayed through the
     validator when `check`, analysed against the reference `luck` when given."""
     line = json_line(data)
-    valid = analysis = adjusted = None
-    if check or luck is not None:
-        record = parse_record(data)
-        if check:
-            valid = validate_record(record, "", 0).valid
-        if luck is not None:
-            analysed = analyse_game(record, luck)
-            if analysed is not None and analysed.adjusted is not None:
-                analysis, adjusted = analysis_line(analysed), analysed.adjusted
+    valid = record_line_valid(line) if check else None
+    analysis = adjusted = None
+    if luck is not None:
+        analysed = analyse_game(parse_record(data), luck)
+        if analysed is not None and analysed.adjusted is not None:
+            analysis, adjusted = analysis_line(analysed), analysed.adjusted
     return PlayedGame(
         line,
         number,

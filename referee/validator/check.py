@@ -277,6 +277,16 @@ def _jsonl_games(
         yield validate_loaded(file, loaded), loaded.record
 
 
+def record_line_valid(line: bytes) -> bool:
+    """Whether one record's JSON line is valid on its own, as `validate_record` judges it (a
+    tournament's check of the games it plays): read whole and played on one board where it
+    can be, as `referee validate` reads a line, else read by the record model."""
+    whole = read_whole(line)
+    if whole is not None and _plays_to_its_result(whole):
+        return True
+    return validate_loaded("", load_line(1, 1, line)).valid
+
+
 def validate_file(path: Path) -> Iterator[GameReport]:
     """A report for every game of a record file."""
     file = str(path)

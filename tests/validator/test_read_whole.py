@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from referee.games import GAME_NAMES, get_game
 from referee.games.agent import RandomBot
-from referee.records.io import record_adapter, record_to_json
+from referee.records.io import load_line, record_adapter, record_to_json
 from referee.records.model import MatchInfo, Player
 from referee.tournament.play import GameSetup, play_game_data
 from referee.validator import check
@@ -68,6 +68,26 @@ def test_the_reports_are_those_of_the_record_model_alone(name: str, seed: int, d
     with mock.patch.object(check, "read_whole", lambda line: None):
         alone = _reports(content)
     assert quick == alone
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_a_line_is_judged_on_its_own_as_the_record_model_judges_it(
+    name: str, seed: int, data: Any
+) -> None:
+    """`record_line_valid`, a tournament's check of each game it replays: the judgment of the
+    record model and `validate_record`, line by line, on files as written and damaged."""
+    written = _file(name, seed)
+    content = data.draw(st.one_of(st.just(written), damaged(written, ".jsonl")))
+    lines = [line for line in content.splitlines(keepends=True) if line.strip()]
+    quick = [check.record_line_valid(line) for line in lines]
+    with mock.patch.object(check, "read_whole", lambda line: None):
+        alone = [check.record_line_valid(line) for line in lines]
+    by_model = [check.validate_loaded("", load_line(1, 1, line)).valid for line in lines]
+    assert quick == alone == by_model
+    if content == written:
+        assert all(quick)
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
