@@ -186,7 +186,7 @@ def verify_share(games: int, runs: int) -> str:
 
 
 RUNNER = """
-import resource, sys, tempfile, shutil
+import sys, tempfile, shutil
 from pathlib import Path
 from referee.tournament.config import BotEntry, build_config
 from referee.tournament.runner import run_tournament
@@ -196,7 +196,11 @@ config = build_config(game="thax", bots=[BotEntry(name="a", spec="random"),
 folder = Path(tempfile.mkdtemp(prefix="referee-bench-"))
 run_tournament(folder, config, concurrency=2, verify="none")
 shutil.rmtree(folder)
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+# The peak of this program's own memory (VmHWM, in kB): getrusage's ru_maxrss keeps, across
+# the exec, the peak of the process it was forked from (this script, grown by the runs
+# before it).
+status = Path("/proc/self/status").read_text()
+print(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:")))
 """
 
 
@@ -223,7 +227,9 @@ def memory(sizes: list[int]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=400, help="games per measurement")
+    parser.add_argument(
+        "--games", type=int, default=3000, help="games per measurement (a run over a second)"
+    )
     parser.add_argument("--runs", type=int, default=5, help="runs of each measurement")
     parser.add_argument(
         "--memory", default="10000,100000", help="tournament sizes for the memory figure"
