@@ -16,16 +16,23 @@ each run).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from common import conditions, cpu_seconds, empty_caches, load_average, report, spread, table
+from common import (
+    conditions,
+    cpu_seconds,
+    empty_caches,
+    load_average,
+    measured_run,
+    report,
+    spread,
+    table,
+)
 
 from referee.archive.filters import Criteria
 from referee.archive.positions import position_query
@@ -92,21 +99,8 @@ def write_archive(path: Path, lines: list[bytes], games: int) -> None:
 
 
 def measure(args: list[str]) -> tuple[float, float]:
-    """The CPU seconds and the peak memory (MB) of one run of a command.
-
-    ru_maxrss of the children is the greatest of any child so far, so each run goes through a
-    fresh Python that reports only its own child.
-    """
-    probe = (
-        "import resource,subprocess,sys,json;"
-        "p=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL);"
-        "u=resource.getrusage(resource.RUSAGE_CHILDREN);"
-        "print(json.dumps([p.returncode,u.ru_utime+u.ru_stime,u.ru_maxrss/1024]))"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", probe, *args], check=True, capture_output=True, text=True
-    )
-    code, seconds, peak = json.loads(out.stdout)
+    """The CPU seconds and the peak memory (MB) of one run of a command."""
+    code, seconds, peak = measured_run(args)
     if code != 0:
         raise SystemExit(f"{' '.join(args)} exited with {code}")
     return seconds, peak

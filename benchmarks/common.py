@@ -4,9 +4,11 @@ and its load, tables, and writing a section of docs/benchmarks.md."""
 from __future__ import annotations
 
 import compileall
+import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -29,6 +31,36 @@ def installed_environment(*checkouts: Path) -> dict[str, str]:
     environment = dict(os.environ)
     environment.pop("PYTHONDONTWRITEBYTECODE", None)
     return environment
+
+
+PROBE = (
+    "import resource,subprocess,sys,json;"
+    "p=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL);"
+    "u=resource.getrusage(resource.RUSAGE_CHILDREN);"
+    "print(json.dumps([p.returncode,u.ru_utime+u.ru_stime,u.ru_maxrss/1024]))"
+)
+
+
+def measured_run(
+    args: list[str], cwd: Path | None = None, env: dict[str, str] | None = None
+) -> tuple[int, float, float]:
+    """Run a command: its exit code, CPU seconds (user + system) and peak memory (MB).
+
+    The command runs as the only child of a bare Python started for it. A child's ru_maxrss
+    keeps, across the exec, the peak of the process it was forked from, and RUSAGE_CHILDREN
+    gives the greatest of every child so far: run from this script, the command would be
+    given this script's peak (and that of every command before it). The bare Python's is
+    about 10 MB, below any command measured."""
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+    )
+    code, seconds, peak = json.loads(out.stdout)
+    return code, seconds, peak
 
 
 def median_seconds(work: Callable[[], object], runs: int = 5) -> float:

@@ -38,6 +38,7 @@ from common import (
     empty_caches,
     installed_environment,
     load_average,
+    measured_run,
     report,
     spread,
     table,
@@ -231,11 +232,8 @@ def speed(folder: Path, moves_wanted: int, runs: int) -> str:
 
 def peak_memory_mb(args: list[str]) -> tuple[float, float]:
     """Run a command; its peak resident memory in MB and its CPU seconds (user + system)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(args, check=False, stdout=subprocess.DEVNULL, cwd=HOME, env=environment())
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return after.ru_maxrss / 1024, cpu
+    _, cpu, peak = measured_run(args, cwd=HOME, env=environment())
+    return peak, cpu
 
 
 def memory(folder: Path) -> str:
@@ -291,7 +289,6 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     try:
         load = load_average()
-        # The memory first: a child's peak (`getrusage`) is the largest of every child so far.
         memory_line = memory(folder)
         parts = [speed(folder, args.moves, args.runs)]
         parts.insert(
