@@ -120,10 +120,10 @@ class Sleeper(Bot):
 
 
 def test_a_built_in_bot_that_spends_its_clock_loses_on_time_by_the_ms_it_was_over() -> None:
-    sleeper = Sleeper(0.45)
+    sleeper = Sleeper(0.4)
     players = [Player(name="sleeper"), Player(name="random")]
     bots = [sleeper, THAX.bots()["greedy"]()]
-    control = GameControl(clocks=(parse_time_control("0.3"), parse_time_control("60")))
+    control = GameControl(clocks=(parse_time_control("0.6"), parse_time_control("60")))
     record = play_game(GameSetup(THAX, THAX.ruleset(), players, "burn", control=control), bots)
     result = record.result
     assert result is not None and result.reason.value == "time" and result.winner == 1
@@ -132,23 +132,28 @@ def test_a_built_in_bot_that_spends_its_clock_loses_on_time_by_the_ms_it_was_ove
     used, left, over = map(int, match.groups())
     assert over == used - left > 0
     own = [turn for turn in record.turns if turn.seat == 0]
-    assert len(own) == 2  # 45% twice, then the third move cannot fit
+    assert len(own) == 2  # 40% twice (120 ms to spare), then the third is 120 ms over
     assert left == own[-1].clock_ms
-    clocks_before(record, [300, 60_000], [0, 0])
+    clocks_before(record, [600, 60_000], [0, 0])
 
 
-@pytest.mark.parametrize(("game", "mode"), [("thax", "burn"), ("trax", "trax-burn")])
+@pytest.mark.parametrize(
+    ("game", "mode", "base_ms"),
+    # 0.8 s for Trax: the program's start (a Python import, about 0.1 s) and its first late
+    # move leave less than its second late move needs, so no short game ends first. 1.2 s for
+    # the THAX program: its second move (40% of it) fits with 240 ms to spare, for a loaded
+    # machine's answer to come late, and its third is 240 ms over.
+    [("thax", "burn", 1200), ("trax", "trax-burn", 800)],
+)
 def test_an_external_bot_that_spends_its_clock_loses_on_time(
-    tmp_path: Path, game: str, mode: str
+    tmp_path: Path, game: str, mode: str, base_ms: int
 ) -> None:
     """In both protocols: the Trax contest protocol has no clock, the referee keeps it."""
     config = build_config(
         game=game,
         bots=[BotEntry(name="greedy", spec="greedy"), clock_bot(mode)],
         games_per_pair=2,
-        # 0.8 s: the Trax program's start (a Python import, about 0.1 s) and its first late
-        # move leave less than its second late move needs, so no short game ends first.
-        tc="0.8",
+        tc=str(base_ms / 1000),
     )
     run_tournament(tmp_path, config)
     for record in stored_records(tmp_path):
@@ -163,9 +168,9 @@ def test_an_external_bot_that_spends_its_clock_loses_on_time(
         # The clock it ran out on is the one its last move left (a Trax contest program's
         # start, an import of referee here, counts against its first move).
         own = [turn for turn in record.turns if turn.seat == seat]
-        assert left == (own[-1].clock_ms if own else 800)
+        assert left == (own[-1].clock_ms if own else base_ms)
         assert len(own) == 2 or mode == "trax-burn"
-        clocks_before(record, [800, 800], [0, 0])
+        clocks_before(record, [base_ms, base_ms], [0, 0])
 
 
 def test_the_position_message_carries_both_clocks_and_per_bot_controls(tmp_path: Path) -> None:
