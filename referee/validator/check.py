@@ -163,14 +163,19 @@ def _declared_problems(
     return result_problems(result, state.outcome(), points)
 
 
-def _plays_to_its_result(record: WholeRecord) -> bool:
-    """Whether a record read whole replays to its declared result without a problem."""
+def _valid_whole(line: str | bytes) -> WholeRecord | None:
+    """The record of a line read whole (`scan.read_whole`) when it replays to its declared
+    result without a problem; None when it does not, or cannot be read so (the record model
+    then reads the line and says what is wrong)."""
+    whole = read_whole(line)
+    if whole is None:
+        return None
     try:
-        game = game_of(record)
-        state = final_state(record, game)
+        game = game_of(whole)
+        state = final_state(whole, game)
     except ReplayError:
-        return False
-    return not _declared_problems(game, state, record.result)
+        return None
+    return None if _declared_problems(game, state, whole.result) else whole
 
 
 def _replay_diagnostic(
@@ -269,8 +274,8 @@ def _jsonl_games(
     is reported so at once. Any other line is read by the record model and validated as a
     record of any format is, so that what is wrong is said as everywhere else."""
     for number, line_number, line in jsonl_lines(stream):
-        whole = read_whole(line)
-        if whole is not None and _plays_to_its_result(whole):
+        whole = _valid_whole(line)
+        if whole is not None:
             yield _game_report(whole, file, number, line_number, []), whole
             continue
         loaded = load_line(number, line_number, line)
@@ -281,10 +286,7 @@ def record_line_valid(line: bytes) -> bool:
     """Whether one record's JSON line is valid on its own, as `validate_record` judges it (a
     tournament's check of the games it plays): read whole and played on one board where it
     can be, as `referee validate` reads a line, else read by the record model."""
-    whole = read_whole(line)
-    if whole is not None and _plays_to_its_result(whole):
-        return True
-    return validate_loaded("", load_line(1, 1, line)).valid
+    return _valid_whole(line) is not None or validate_loaded("", load_line(1, 1, line)).valid
 
 
 def validate_file(path: Path) -> Iterator[GameReport]:
