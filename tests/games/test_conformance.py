@@ -211,6 +211,27 @@ def test_every_legal_move_reads_back_as_itself(name: str, variant: str, effort: 
     explore(name, variant, effort, check)
 
 
+@pytest.mark.parametrize("effort", EFFORTS)
+@pytest.mark.parametrize(("name", "variant"), VARIANTS)
+def test_a_move_said_to_be_written_alone_has_one_text(
+    name: str, variant: str, effort: Effort
+) -> None:
+    """A game whose moves are written without their position (`moves_written_alone`: a
+    tournament keeps each move's text and looks it up) writes every legal move of the states
+    of a walk, wherever the move comes back, as the same text."""
+    if not get_game(name).moves_written_alone:
+        pytest.skip(f"{name} writes a move with its position")
+
+    def check(game: Game[Any, Any], visits: list[Visit]) -> None:
+        texts: dict[Any, str] = {}
+        for visit in visits:
+            for move in visit.state.legal_moves():
+                text = game.format_move(visit.state, move)
+                assert texts.setdefault(move, text) == text, (visit.state, move)
+
+    explore(name, variant, effort, check)
+
+
 def has_position_text(game: Game[Any, Any]) -> bool:
     try:
         game.format_position(game.initial_state(game.ruleset()))

@@ -32,6 +32,8 @@ class TraxGame(Game[TraxState, TraxMove]):
     title: ClassVar[str] = "Trax"
     variants: ClassVar[tuple[str, ...]] = ("standard", "8x8", "looptrax")
     turn_cap: ClassVar[int] = 400
+    # A move is its tile and space in the labels of the position before it: its text is that.
+    moves_written_alone: ClassVar[bool] = True
     # Reading a move (`locate`, `check`) asks first whether the game is won or, in a variant
     # with the 8x8 limit, whether any move is left: the ends `is_terminal` knows.
     moves_refused_after_end: ClassVar[bool] = True
