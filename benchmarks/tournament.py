@@ -1,10 +1,11 @@
 """Tournament throughput and the runner's memory.
 
 1. For each game, random bots against each other: the engine's own random playouts (the loop of
-   benchmarks/engines.py, one process), then tournaments of the same number of games at
-   concurrency 1 and 2 (process pool, `--verify` at its default, every game stored), in
-   alternating runs. Reported: games per CPU second (the runner's and its workers' CPU) and per
-   wall second, the tournament's share of the engine's speed, and concurrency 2 against 1.
+   benchmarks/engines.py, one process) and tournaments of the same number of games at
+   concurrency 1 and 2 (process pool, `--verify` at its default, every game stored), each run
+   in the order engine, 1, 2, 1, engine, each half the games but concurrency 2's. Reported:
+   games per CPU second (the runner's and its workers' CPU) and per wall second, the
+   tournament's share of the engine's speed, and concurrency 2 against 1.
 2. What `--verify all` costs a worker, against `--verify none`.
 3. The runner's peak memory (its own maximum resident set, in a fresh process) for THAX
    tournaments of growing size: flat in the number of games.
@@ -25,12 +26,15 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from common import machine, report, table
 from engines import playout
 
 from referee.games import GAME_NAMES, get_game
+from referee.games.base import Game, Ruleset
 from referee.tournament.config import BotEntry, build_config
+from referee.tournament.play import DiceSource, bot_seed
 from referee.tournament.runner import DEFAULT_VERIFY, run_tournament
 
 
@@ -71,13 +75,14 @@ def tournament_cost(name: str, games: int, concurrency: int, seed: int) -> tuple
     return cpu, wall
 
 
-def tournament_rates(name: str, games: int, concurrency: int, seed: int) -> tuple[float, float]:
-    """Games per CPU second and per wall second of a random-bot tournament, beyond what a
-    tournament of one pair costs (starting the pool: a process and referee's imports per
-    worker), so that the figure is the pipeline's, not the start-up's."""
+def games_cost(name: str, games: int, concurrency: int, seed: int) -> tuple[float, float]:
+    """CPU and wall seconds of the games of a random-bot tournament beyond those of a
+    tournament of one pair run just after it (starting the pool: a process and referee's
+    imports per worker), so that the figure is the pipeline's, not the start-up's; counted
+    for `games - 2` games."""
     cpu, wall = tournament_cost(name, games, concurrency, seed)
     base_cpu, base_wall = tournament_cost(name, 2, concurrency, seed)
-    return (games - 2) / (cpu - base_cpu), (games - 2) / (wall - base_wall)
+    return cpu - base_cpu, wall - base_wall
 
 
 def spread(values: list[float], digits: str = ",.0f") -> str:
@@ -98,12 +103,22 @@ def throughput(games: int, runs: int) -> str:
         for concurrency in (1, 2):
             tournament_cost(name, 2, concurrency, runs)
         for run in range(runs):
-            engine.append(engine_rate(name, games, run))
-            per_cpu, per_wall = tournament_rates(name, games, 1, run)
-            cpu1.append(per_cpu)
-            wall1.append(per_wall)
-            share.append(per_cpu / engine[-1])
-            wall2.append(tournament_rates(name, games, 2, run)[1])
+            # The machine's speed drifts by tens of per cent within seconds: each reference is
+            # measured in two halves around what it is compared with, so that a drift of the
+            # run moves both alike. The engine's games bracket the tournaments', concurrency 1's
+            # bracket concurrency 2's.
+            half = games // 2
+            engine_cpu = half / engine_rate(name, half, run)
+            first_cpu, first_wall = games_cost(name, half, 1, run)
+            _, two_wall = games_cost(name, games, 2, run)
+            second_cpu, second_wall = games_cost(name, games - half, 1, run + runs)
+            engine_cpu += (games - half) / engine_rate(name, games - half, run + runs)
+            engine.append(games / engine_cpu)
+            counted = games - 4  # each tournament's games beyond its one-pair tournament's
+            cpu1.append(counted / (first_cpu + second_cpu))
+            wall1.append(counted / (first_wall + second_wall))
+            share.append(cpu1[-1] / engine[-1])
+            wall2.append((games - 2) / two_wall)
         loads.append(load())
         speedup = [two / one for one, two in zip(wall1, wall2, strict=True)]
         rows.append(
@@ -121,8 +136,11 @@ def throughput(games: int, runs: int) -> str:
     return "\n\n".join(
         [
             f"Machine: {machine()}; load average {', '.join(loads)} (1 min, before and after "
-            f"each game). {games} games of random bots a run, median (range) of {runs} runs, "
-            "engine and tournaments alternating; the tournaments with a process pool, "
+            f"each game). {games} games of random bots a run, median (range) of {runs} runs; "
+            "a run plays the engine's games and concurrency 1's in two halves each, around "
+            "concurrency 2's (engine, 1, 2, 1, engine), so that a drift of the machine's speed "
+            "in the run moves a figure and its reference alike; the tournaments with a process "
+            "pool, "
             f"`--verify {DEFAULT_VERIFY}`, every game written to games.jsonl and synced.",
             table(
                 [
@@ -147,6 +165,105 @@ def throughput(games: int, runs: int) -> str:
             "replayed through the validator. "
             "Wall-time figures depend on the machine's load: on a busy machine concurrency 2 "
             "cannot reach twice concurrency 1.",
+        ]
+    )
+
+
+BLOCK = 100
+"""Games a step of `breakdown` plays before the next step has its turn."""
+
+
+def seeded_playout(game: Game[Any, Any], ruleset: Ruleset, seed: str) -> None:
+    """A random game as a tournament plays it, with nothing recorded: the dice from the
+    game's seeded streams (`DiceSource`), each bot's moves from its own generator seeded for
+    the game (`bot_seed`, as `Bot.start_game` seeds it), chosen as `RandomBot` chooses."""
+    state = game.initial_state(ruleset)
+    dice = DiceSource(seed) if game.has_dice else None
+    choose = [random.Random(bot_seed(seed, name)).choice for name in ("a", "b")]
+    while not state.is_terminal():
+        if state.is_chance():
+            assert dice is not None
+            state = state.apply_chance(dice.roll(state.to_move))
+        else:
+            state = state.play(choose[state.to_move](state.legal_moves()))
+
+
+def breakdown(games: int, runs: int) -> str:
+    """Where a tournament game's CPU goes beyond the engine's playout, step by step, in this
+    process: the steps take turns a block of BLOCK games at a time (the machine's speed
+    drifts more slowly than that), each block of new games."""
+    from referee.records.model import Player
+    from referee.tournament.play import GameSetup, play_game_data
+    from referee.tournament.schedule import schedule
+    from referee.tournament.worker import BatchOptions, built_in_bot, play_batch
+
+    steps = ["engine", "seeded", "recorded", "batch"]
+    rows = []
+    for name in GAME_NAMES:
+        game = get_game(name)
+        ruleset = game.ruleset()
+        players = [Player(name="a"), Player(name="b")]
+        bots = [built_in_bot(name, "random", seat) for seat in (0, 1)]
+        shares: dict[str, list[float]] = {step: [] for step in steps[1:]}
+        for run in range(runs):
+            cost = dict.fromkeys(steps, 0.0)
+            for block in range(max(1, games // BLOCK)):
+                seeds = [f"{run}/{block}/{number}" for number in range(BLOCK)]
+                config = build_config(
+                    game=name,
+                    bots=[BotEntry(name="a", spec="random"), BotEntry(name="b", spec="random")],
+                    games_per_pair=BLOCK,
+                    seed=f"{run}/{block}",
+                )
+                jobs = list(schedule(config))
+                rng = random.Random(seeds[0])
+                start = game.initial_state(ruleset)
+                started = time.process_time()
+                for _ in range(BLOCK):
+                    playout(start, rng, game.turn_cap * 2)
+                cost["engine"] += time.process_time() - started
+                started = time.process_time()
+                for seed in seeds:
+                    seeded_playout(game, ruleset, seed)
+                cost["seeded"] += time.process_time() - started
+                started = time.process_time()
+                for seed in seeds:
+                    play_game_data(GameSetup(game, ruleset, players, seed), bots)
+                cost["recorded"] += time.process_time() - started
+                started = time.process_time()
+                play_batch(config, jobs, BatchOptions("bench", verify=DEFAULT_VERIFY))
+                cost["batch"] += time.process_time() - started
+            for step in steps[1:]:
+                shares[step].append(100 * cost["engine"] / cost[step])
+        rows.append([name, *(spread(shares[step], ".0f") + "%" for step in steps[1:])])
+        print(rows[-1], file=sys.stderr)
+    return "\n\n".join(
+        [
+            "Where a tournament game's CPU goes, in one process: the same random games, "
+            "step by step, each as a share of the engine's playout speed (the engine's "
+            f"loop above), {games} games a step and run, median (range) of {runs} runs, the "
+            f"steps taking turns {BLOCK} games at a time (load average {load()} at the end):",
+            table(
+                [
+                    "game",
+                    "seeded streams",
+                    "played and recorded (`play_game_data`)",
+                    "a worker's batch",
+                ],
+                rows,
+            ),
+            "Seeded streams: the tournament's games with nothing recorded, the dice from "
+            "the seeded stream of each seat (and of the opening roll) and each bot's moves "
+            "from its own generator seeded for the game, as `Bot.start_game` seeds it; the "
+            "engine's loop draws everything from one generator seeded once a run, and a "
+            "dice roll from the chance outcomes' weights. Seeding a stream (Python's "
+            "Mersenne Twister) costs about as much as a few moves of a random game, "
+            "whatever is drawn from it. Played and recorded: `play_game_data` with two "
+            "random bots, each move asked of its bot, timed and written in the game's "
+            "notation, the record's data made. A worker's batch: the games of a schedule "
+            f"as a pool worker plays them (`play_batch`, `--verify {DEFAULT_VERIFY}`), each "
+            "made a line of JSON and sent back. What the full table above adds to the last "
+            "column is the runner's: the pool, storing the lines, syncing the file.",
         ]
     )
 
@@ -228,7 +345,7 @@ def memory(sizes: list[int]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
-        "--games", type=int, default=3000, help="games per measurement (a run over a second)"
+        "--games", type=int, default=4000, help="games per measurement (a half over a second)"
     )
     parser.add_argument("--runs", type=int, default=5, help="runs of each measurement")
     parser.add_argument(
@@ -244,7 +361,12 @@ def main() -> None:
         return
     sizes = [int(size) for size in args.memory.split(",") if size]
     text = "\n\n".join(
-        [throughput(args.games, args.runs), verify_share(args.games, args.runs), memory(sizes)]
+        [
+            throughput(args.games, args.runs),
+            breakdown(args.games // 2, args.runs),
+            verify_share(args.games, args.runs),
+            memory(sizes),
+        ]
     )
     report(
         "tournaments",
