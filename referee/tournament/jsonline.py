@@ -37,6 +37,7 @@ def json_line(data: dict[str, Any]) -> bytes:
         raw = _encode(data)
     except (msgspec.EncodeError, OverflowError, TypeError):
         raw = b'"score":0'  # what msgspec cannot write, json.dumps writes (or refuses) below
-    if _SCORE.search(raw) is None:
+    # `in` first, a memory search: the pattern's search costs about a seventh of the line.
+    if b'"score":' not in raw or _SCORE.search(raw) is None:
         return _format(raw, indent=0) + b"\n"
     return (json.dumps(data, ensure_ascii=False, separators=SEPARATORS) + "\n").encode("utf-8")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import random
 import time
@@ -138,11 +137,12 @@ class GameControl:
     adjudication: Adjudication = field(default_factory=Adjudication)
 
 
-@dataclass(frozen=True, slots=True)
-class GameSetup:
+class GameSetup(NamedTuple):
     """What a game is played under, apart from its bots: the rules, who plays which seat, the
     seed of its dice and bots, and what the referee adds (the turn cap, clocks, adjudication,
-    the opening played from, the event the record names)."""
+    the opening played from, the event the record names). A named tuple: a worker makes one a
+    game, and a frozen dataclass sets each field through `object.__setattr__`, several times
+    the cost."""
 
     game: Game[Any, Any]
     ruleset: Ruleset
@@ -389,7 +389,7 @@ def play_match(
     number = len(played) + 1
     while max(score) < length:
         match = MatchInfo(length=length, game=number, score=list(score), first=first)
-        game_setup = dataclasses.replace(setup, seed=f"{setup.seed}/game{number}")
+        game_setup = setup._replace(seed=f"{setup.seed}/game{number}")
         record = play_game_data(game_setup, bots(), match=match)
         yield record
         results.append(Ending.of_data(record))

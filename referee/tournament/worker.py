@@ -249,6 +249,11 @@ def play_batch(
     book = book_of(config, game, ruleset)
     # What a bot's games have in common, made once a batch (as pydantic models, checked).
     player = functools.cache(lambda index: player_of(config.bots[index]))
+    control = functools.cache(
+        lambda seats: GameControl(
+            (config.time_control(seats[0]), config.time_control(seats[1])), config.adjudicate
+        )
+    )
     matches = game.match_length(ruleset) > 1
 
     def put_back() -> None:
@@ -288,10 +293,7 @@ def play_batch(
                     pairing=job.pair,
                     game_number=job.number,
                 ),
-                GameControl(
-                    (config.time_control(first), config.time_control(second)),
-                    config.adjudicate,
-                ),
+                control(job.seats),
                 book(job.round),
             )
             records: Iterable[dict[str, Any]]
