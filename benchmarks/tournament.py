@@ -173,13 +173,14 @@ BLOCK = 100
 """Games a step of `breakdown` plays before the next step has its turn."""
 
 
-def seeded_playout(game: Game[Any, Any], ruleset: Ruleset, seed: str) -> None:
+def seeded_playout(game: Game[Any, Any], ruleset: Ruleset, seed: str, names: list[str]) -> None:
     """A random game as a tournament plays it, with nothing recorded: the dice from the
-    game's seeded streams (`DiceSource`), each bot's moves from its own generator seeded for
-    the game (`bot_seed`, as `Bot.start_game` seeds it), chosen as `RandomBot` chooses."""
+    game's seeded streams (`DiceSource`), the moves of the bot of each seat (`names`) from its
+    own generator seeded for the game (`bot_seed`, as `Bot.start_game` seeds it), chosen as
+    `RandomBot` chooses."""
     state = game.initial_state(ruleset)
     dice = DiceSource(seed) if game.has_dice else None
-    choose = [random.Random(bot_seed(seed, name)).choice for name in ("a", "b")]
+    choose = [random.Random(bot_seed(seed, name)).choice for name in names]
     while not state.is_terminal():
         if state.is_chance():
             assert dice is not None
@@ -191,7 +192,8 @@ def seeded_playout(game: Game[Any, Any], ruleset: Ruleset, seed: str) -> None:
 def breakdown(games: int, runs: int) -> str:
     """Where a tournament game's CPU goes beyond the engine's playout, step by step, in this
     process: the steps take turns a block of BLOCK games at a time (the machine's speed
-    drifts more slowly than that), each block of new games."""
+    drifts more slowly than that), each block of new games. All steps but the engine's play
+    the block's games of a tournament schedule, the very games of its batch."""
     from referee.records.model import Player
     from referee.tournament.play import GameSetup, play_game_data
     from referee.tournament.schedule import schedule
@@ -208,7 +210,6 @@ def breakdown(games: int, runs: int) -> str:
         for run in range(runs):
             cost = dict.fromkeys(steps, 0.0)
             for block in range(max(1, games // BLOCK)):
-                seeds = [f"{run}/{block}/{number}" for number in range(BLOCK)]
                 config = build_config(
                     game=name,
                     bots=[BotEntry(name="a", spec="random"), BotEntry(name="b", spec="random")],
@@ -216,19 +217,23 @@ def breakdown(games: int, runs: int) -> str:
                     seed=f"{run}/{block}",
                 )
                 jobs = list(schedule(config))
-                rng = random.Random(seeds[0])
+                # Each job's seed and its players in seat order, as `play_batch` has them.
+                games_of_jobs = [
+                    (job.seed(config.seed), [players[index] for index in job.seats]) for job in jobs
+                ]
+                rng = random.Random(config.seed)
                 start = game.initial_state(ruleset)
                 started = time.process_time()
                 for _ in range(BLOCK):
                     playout(start, rng, game.turn_cap * 2)
                 cost["engine"] += time.process_time() - started
                 started = time.process_time()
-                for seed in seeds:
-                    seeded_playout(game, ruleset, seed)
+                for seed, seated in games_of_jobs:
+                    seeded_playout(game, ruleset, seed, [player.name for player in seated])
                 cost["seeded"] += time.process_time() - started
                 started = time.process_time()
-                for seed in seeds:
-                    play_game_data(GameSetup(game, ruleset, players, seed), bots)
+                for seed, seated in games_of_jobs:
+                    play_game_data(GameSetup(game, ruleset, seated, seed), bots)
                 cost["recorded"] += time.process_time() - started
                 started = time.process_time()
                 play_batch(config, jobs, BatchOptions("bench", verify=DEFAULT_VERIFY))
@@ -239,10 +244,12 @@ def breakdown(games: int, runs: int) -> str:
         print(rows[-1], file=sys.stderr)
     return "\n\n".join(
         [
-            "Where a tournament game's CPU goes, in one process: the same random games, "
-            "step by step, each as a share of the engine's playout speed (the engine's "
-            f"loop above), {games} games a step and run, median (range) of {runs} runs, the "
-            f"steps taking turns {BLOCK} games at a time (load average {load()} at the end):",
+            "Where a tournament game's CPU goes, in one process: random games step by step, "
+            "each as a share of the engine's playout speed (the engine's loop above), "
+            f"{games} games a step and run, median (range) of {runs} runs, the steps taking "
+            f"turns {BLOCK} games at a time (load average {load()} at the end). The three "
+            "steps play the same games, those of a tournament's schedule; the engine's loop "
+            "plays games of its own:",
             table(
                 [
                     "game",
