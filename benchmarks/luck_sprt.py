@@ -28,11 +28,10 @@ import argparse
 import math
 import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
-from common import load_average, machine, report, spread, table
+from common import load_average, machine, report, table
 from luck_variance import Z, play_pairs
 
 from referee.ratings.sprt import (
@@ -57,27 +56,21 @@ SLACK = 0.02
 """The acceptance: an error rate within alpha + SLACK, a power of at least 1 - beta - SLACK."""
 TARGET_RATIO = 3.0
 """The acceptance: the pentanomial test's mean games over the luck-adjusted test's."""
-BATCHES = 5
-"""Each method's tests run in this many batches (seeded apart), timed one by one."""
 CONTROL = 200_000
 """Normal scores drawn for the control."""
 _NEWTON_STEPS = 100
 
 
-def repetitions(
-    count: int, pairs: int, first: int = 0
-) -> tuple[np.ndarray, np.ndarray, list[float]]:
+def repetitions(count: int, pairs: int, first: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Greedy's plain and adjusted scores per game of each pair (rows: `count` tournaments,
-    seeds `luck-sprt-<first>`... onwards; columns: their `pairs` pairs) and each tournament's
-    CPU seconds of playing and analysing."""
-    plain, adjusted, cpu = [], [], []
+    seeds `luck-sprt-<first>`... onwards; columns: their `pairs` pairs)."""
+    plain, adjusted = [], []
     for number in range(first, first + count):
         played = play_pairs("thax", BOTS, pairs, f"{SEED}-{number}")
         assert played.engines == {"exact"}
         plain.append(played.plain / 2)
         adjusted.append(played.adjusted / 2)
-        cpu.append(played.playing + played.analysing)
-    return np.array(plain), np.array(adjusted), cpu
+    return np.array(plain), np.array(adjusted)
 
 
 def covered(scores: np.ndarray, truth: float) -> np.ndarray:
@@ -207,22 +200,12 @@ def run_tests(
     tests: int,
     cap: int,
     seed: int,
-) -> tuple[Simulation, list[float]]:
-    """`tests` tests of one method in BATCHES batches, and each batch's CPU seconds."""
-    runs, cpu = [], []
-    for batch, size in enumerate(np.diff(np.linspace(0, tests, BATCHES + 1).astype(int))):
-        rng = np.random.default_rng([seed, batch])
-        started = time.process_time()
-        if method == "pentanomial":
-            probabilities = pentanomial_probabilities(plain, weights)
-            runs.append(simulate(spec, probabilities, int(size), cap, rng))
-        else:
-            runs.append(simulate_adjusted(spec, adjusted, weights, int(size), cap, rng))
-        cpu.append(time.process_time() - started)
-    joined = Simulation(
-        np.concatenate([run.decisions for run in runs]), np.concatenate([run.pairs for run in runs])
-    )
-    return joined, cpu
+) -> Simulation:
+    """`tests` tests of one method, seeded."""
+    rng = np.random.default_rng(seed)
+    if method == "pentanomial":
+        return simulate(spec, pentanomial_probabilities(plain, weights), tests, cap, rng)
+    return simulate_adjusted(spec, adjusted, weights, tests, cap, rng)
 
 
 def main() -> None:
@@ -236,11 +219,9 @@ def main() -> None:
     args = parser.parse_args()
     before = load_average()
 
-    started = time.process_time()
     exact = expected_score(*BOTS)
-    exact_cpu = time.process_time() - started
     elo = float(logistic_elo(exact))
-    plain, adjusted, play_cpu = repetitions(args.repetitions, args.pairs)
+    plain, adjusted = repetitions(args.repetitions, args.pairs)
     coverage = [
         rate(int(covered(scores, exact).sum()), args.repetitions) for scores in (plain, adjusted)
     ]
@@ -251,9 +232,7 @@ def main() -> None:
         (scores.mean() - exact) / (scores.std(ddof=1) / math.sqrt(size))
         for scores in (plain, adjusted)
     ]
-    started = time.process_time()
     weights = tilt(np.column_stack([plain, adjusted]), np.array([exact, exact]))
-    tilt_cpu = time.process_time() - started
     divergence = float((weights * np.log(weights * size)).sum())
     centred = adjusted - exact
     variance = float(weights @ centred**2)
@@ -264,7 +243,7 @@ def main() -> None:
     normal = exact + (normal - normal.mean()) / normal.std() * math.sqrt(variance)
     uniform = np.full(CONTROL, 1 / CONTROL)
 
-    rows, cpu_rows, ratios = [], [], []
+    rows, ratios = [], []
     cases = (
         ("elo0", SprtSpec(elo, elo + args.delta, ALPHA, BETA)),
         ("elo1", SprtSpec(elo - args.delta, elo, ALPHA, BETA)),
@@ -277,7 +256,7 @@ def main() -> None:
             ("control: normal scores", "luck-adjusted", normal, uniform),
         )
         for number, (method, kind, scores, chances) in enumerate(methods):
-            sim, cpu = run_tests(
+            sim = run_tests(
                 kind, spec, plain, scores, chances, args.tests, args.cap, 3 * seed + number
             )
             accepted = int((sim.decisions == 1).sum())
@@ -301,23 +280,21 @@ def main() -> None:
                     f"{decided:,}/{args.tests:,}",
                 ]
             )
-            cpu_rows.append([f"at {truth}", method, spread(cpu, 2)])
         ratios.append(games["pentanomial"] / games["luck-adjusted"])
 
     met = "met" if min(ratios) >= TARGET_RATIO else "**missed**"
     text = (
         f"Machine: {machine()}; load average {before} before the run, {load_average()} after."
         f" Greedy against thax-perfect; the exact score {exact:.7f} (logistic Elo {elo:+.2f})"
-        f" by policy evaluation ({exact_cpu:.1f} s of CPU). {args.repetitions:,} tournaments of"
-        f" {args.pairs} seat-swapped pairs, seeds `{SEED}-0` onwards, one worker: CPU time"
-        " (user + system of the process and its worker, `getrusage`) per tournament, playing"
-        f" and analysing, {spread(play_cpu, 2)} s, median and range.\n\n"
+        f" by policy evaluation. {args.repetitions:,} tournaments of {args.pairs} seat-swapped"
+        f" pairs, seeds `{SEED}-0` onwards, one worker. The figures are statistics of these"
+        " games and of seeded simulations, not timings.\n\n"
         f"Coverage: the tournaments whose 95% interval of greedy's mean score per game (mean"
         f" ± 1.96 sd / √{args.pairs} over its pair scores) holds the exact score, with a"
         f" Wilson 95% interval: plain {coverage[0]}, luck-adjusted {coverage[1]}.\n\n"
         f"The pool: those {size:,} pairs. Its unweighted means are off the exact score by"
         f" {offsets[0]:+.2f} standard errors (plain) and {offsets[1]:+.2f} (adjusted); the"
-        f" tilted weights that make both exact ({tilt_cpu:.2f} s of CPU) are"
+        " tilted weights that make both exact are"
         f" {divergence:.5f} nats from uniform (Kullback-Leibler); under them the adjusted"
         f" scores' skewness is {skewness:+.2f}. SPRTs, alpha = beta ="
         f" {ALPHA:g}, elo1 - elo0 ="
@@ -344,9 +321,7 @@ def main() -> None:
         + ", ".join(
             f"{ratio:.1f}x at {truth}" for ratio, (truth, _) in zip(ratios, cases, strict=True)
         )
-        + f" (target {TARGET_RATIO:g}x: {met}). CPU time of the simulated tests"
-        f" (`time.process_time`), {BATCHES} batches of {args.tests // BATCHES:,} tests each,"
-        " median and range in seconds:\n\n" + table(["truth", "test", "CPU per batch"], cpu_rows)
+        + f" (target {TARGET_RATIO:g}x: {met})."
     )
     report(
         "luck-sprt",

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import resource
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -53,14 +52,6 @@ CASES = (
     Case("thax", ("greedy", "thax-perfect"), "exact", 4.0),
     Case("takhteh", ("greedy", "tdnet"), "tdnet:depth=0", 2.0),
 )
-
-
-def _cpu() -> float:
-    """CPU seconds of this process and of its children that have ended (the tournament's
-    worker, once its pool has shut down)."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def pair_scores(analyses: Iterable[GameAnalysis], bot: str) -> tuple[np.ndarray, np.ndarray]:
@@ -118,15 +109,12 @@ def factor_interval(plain: np.ndarray, adjusted: np.ndarray, seed: int = 0) -> t
 
 @dataclass(frozen=True, slots=True)
 class Played:
-    """A tournament's pair scores (`pair_scores`) and what it took."""
+    """A tournament's pair scores (`pair_scores`) and the references its analysis used."""
 
     plain: np.ndarray
     adjusted: np.ndarray
     engines: set[str]
     """The analysis' references, each game's default."""
-    playing: float
-    """CPU seconds of playing (`_cpu`)."""
-    analysing: float
 
 
 def play_pairs(game: str, bots: tuple[str, str], pairs: int, seed: str) -> Played:
@@ -140,19 +128,15 @@ def play_pairs(game: str, bots: tuple[str, str], pairs: int, seed: str) -> Playe
     )
     with tempfile.TemporaryDirectory(prefix="referee-luck-") as name:
         folder = Path(name) / "t"
-        started = _cpu()
         run_tournament(folder, config, concurrency=1, verify="none")
-        played = _cpu() - started
-        started = _cpu()
         analyses = list(analyse_files([str(folder / "games.jsonl")], None))
-        analysed = _cpu() - started
     plain, adjusted = pair_scores(analyses, bots[0])
     assert len(plain) == pairs
-    return Played(plain, adjusted, {a.engine for a in analyses}, played, analysed)
+    return Played(plain, adjusted, {a.engine for a in analyses})
 
 
-def measure(case: Case, pairs: int) -> tuple[list[str], list[str], float, float]:
-    """The case's rows (means, variances) and the CPU seconds of playing and of analysing."""
+def measure(case: Case, pairs: int) -> tuple[list[str], list[str]]:
+    """The case's rows: means, variances."""
     played = play_pairs(case.game, case.bots, pairs, SEED)
     assert played.engines == {case.reference}
     plain, adjusted = played.plain, played.adjusted
@@ -181,7 +165,7 @@ def measure(case: Case, pairs: int) -> tuple[list[str], list[str], float, float]
             )
         ),
     ]
-    return means, variances, played.playing, played.analysing
+    return means, variances
 
 
 def main() -> None:
@@ -191,17 +175,15 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     args = parser.parse_args()
     before = load_average()
-    means, variances, cpu = [], [], []
+    means, variances = [], []
     for case, pairs in zip(CASES, (args.thax_pairs, args.takhteh_pairs), strict=True):
-        row, spread, played, analysed = measure(case, pairs)
+        row, spread = measure(case, pairs)
         means.append(row)
         variances.append(spread)
-        title = get_game(case.game).title
-        cpu.append(f"{title} {played:.1f} s playing, {analysed:.1f} s analysing")
     text = (
         f"Machine: {machine()}; load average {before} before the run, {load_average()} after;"
-        f" one run, seed `{SEED}`, one worker. CPU time (user + system of the process and its"
-        f" worker, `getrusage`): {'; '.join(cpu)}.\n\n"
+        f" one run, seed `{SEED}`, one worker: the figures are statistics of these games, not"
+        " timings.\n\n"
         "The first bot's score per game, plain and luck-adjusted, and their difference (zero"
         " in expectation), with 95% intervals (1.96 standard errors over the pairs):\n\n"
         + table(["tournament", "pairs", "plain", "adjusted", "plain - adjusted"], means)
