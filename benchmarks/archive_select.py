@@ -236,7 +236,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200_000, help="games in the archive")
     parser.add_argument("--runs", type=int, default=5, help="runs of each case")
-    parser.add_argument("--replays", type=int, default=1000, help="games per game for --position")
+    parser.add_argument("--replays", type=int, default=3000, help="games per game for --position")
     parser.add_argument("--part", choices=["all", "header", "position"], default="all")
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     args = parser.parse_args()
