@@ -13,7 +13,13 @@ Modes, run in turn within each run so that the load falls on all alike:
   list of legal moves (its move is then read by the game's notation).
 A bare JSON-lines round trip to a Python child (`ping`) is the floor.
 
-Run: .venv/bin/python benchmarks/external.py [--write] [--runs 5] [--games 40] [--before DIR]
+In a run, each game and mode plays the same `--games` games over and over (whole rounds, so
+that every mode plays the same moves) until they have taken `--seconds` of the referee's CPU,
+and the floor makes round trips until they have: 40 games between built-in bots take a
+twentieth of a second, a timing mostly of the noise of the clock and the scheduler.
+
+Run: .venv/bin/python benchmarks/external.py [--write] [--runs 5] [--games 40] [--seconds 1]
+[--before DIR]
 """
 
 from __future__ import annotations
@@ -98,7 +104,10 @@ the first its own engine finds, with positions that list no legal moves."""
 RESTART_EVERY = 8
 GAMES = ("thax", "takhteh")
 MODES = ("builtin", "v1-restart", "v1", "v2", "v2-own")
-PINGS = 2000
+PINGS = 500
+"""The round trips to the floor's child between two looks at the clock."""
+RUN_SECONDS = 1.0
+"""The referee CPU that each game and mode, and the floor, take at least in a run."""
 
 
 class FirstMove(Bot):
@@ -120,40 +129,46 @@ def program(mode: str) -> JsonLineBot:
     return JsonLineBot(launch(int(version), *options), Limits(move_seconds=60.0), BotLog(None))
 
 
-def play(game_name: str, mode: str, games: int) -> tuple[int, float, float]:
-    """Moves, referee CPU seconds and wall seconds of `games` games in `mode`."""
+def play(game_name: str, mode: str, games: int, seconds: float) -> tuple[int, int, float, float]:
+    """Games, moves, referee CPU seconds and wall seconds of `games` games in `mode`, played
+    over and over until they have taken `seconds` of the referee's CPU."""
     game = get_game(game_name)
     ruleset = game.ruleset()
     players = [Player(name="a", kind="bot", spec="first"), Player(name="b", kind="bot")]
     pair: list[Bot] = (
         [FirstMove(), FirstMove()] if mode == "builtin" else [program(mode), program(mode)]
     )
-    moves = 0
+    played = moves = 0
     cpu, wall = time.process_time(), time.perf_counter()
     try:
-        for number in range(games):
-            if mode == "v1-restart" and number % RESTART_EVERY == 0:
-                for bot in pair:
-                    bot.close()
-            record = play_game(GameSetup(game, ruleset, players, f"bench/{number}"), pair)
-            reason = record.result.reason.value if record.result is not None else None
-            assert reason in ("rules", "adjudicated"), record.result
-            moves += len(record.turns)
+        while time.process_time() - cpu < seconds:
+            for number in range(games):
+                if mode == "v1-restart" and played % RESTART_EVERY == 0:
+                    for bot in pair:
+                        bot.close()
+                record = play_game(GameSetup(game, ruleset, players, f"bench/{number}"), pair)
+                reason = record.result.reason.value if record.result is not None else None
+                assert reason in ("rules", "adjudicated"), record.result
+                played += 1
+                moves += len(record.turns)
     finally:
         for bot in pair:
             bot.close()
-    return moves, time.process_time() - cpu, time.perf_counter() - wall
+    return played, moves, time.process_time() - cpu, time.perf_counter() - wall
 
 
-def ping_ms() -> float:
-    """Referee CPU ms of a bare JSON-lines round trip to a Python child."""
+def ping_ms(seconds: float) -> tuple[float, int]:
+    """Referee CPU ms of a bare JSON-lines round trip to a Python child, and the round trips
+    made: as many as take `seconds` of the referee's CPU."""
     process = BotProcess(launch(1), BotLog(None))
     try:
-        cpu = time.process_time()
-        for _ in range(PINGS):
-            process.send('{"type": "ping"}')
-            assert process.receive(time.perf_counter() + 10, "ping") is not None
-        return (time.process_time() - cpu) / PINGS * 1000
+        count, cpu = 0, time.process_time()
+        while time.process_time() - cpu < seconds:
+            for _ in range(PINGS):
+                process.send('{"type": "ping"}')
+                assert process.receive(time.perf_counter() + 10, "ping") is not None
+            count += PINGS
+        return (time.process_time() - cpu) / count * 1000, count
     finally:
         process.close()
 
@@ -165,30 +180,44 @@ def spread(values: list[float], digits: int = 3) -> str:
     )
 
 
-Played = dict[str, dict[str, tuple[int, float, float]]]
-"""Moves, referee CPU seconds and wall seconds, by game and mode."""
+def counts(values: list[int]) -> str:
+    """The range of `values`, or the one value they all are."""
+    return f"{min(values):,}-{max(values):,}" if min(values) < max(values) else f"{values[0]:,}"
 
 
-def one_run(games: int, modes: Sequence[str], say: Callable[[str], None]) -> Played:
+Played = dict[str, dict[str, tuple[int, int, float, float]]]
+"""Games, moves, referee CPU seconds and wall seconds, by game and mode."""
+
+
+def one_run(games: int, seconds: float, modes: Sequence[str], say: Callable[[str], None]) -> Played:
     played: Played = {}
     for game_name in GAMES:
         for mode in modes:
-            played.setdefault(game_name, {})[mode] = result = play(game_name, mode, games)
-            say(f"{game_name} {mode}: {result[0]} moves, {result[1]:.3f} s CPU")
+            result = play(game_name, mode, games, seconds)
+            played.setdefault(game_name, {})[mode] = result
+            say(f"{game_name} {mode}: {result[0]} games, {result[1]} moves, {result[2]:.3f} s CPU")
     return played
 
 
-def run_before(code: str, games: int, say: Callable[[str], None]) -> Played:
+def run_before(code: str, games: int, seconds: float, say: Callable[[str], None]) -> Played:
     """One run of the modes version 1 has, in a child process importing referee from `code`
     (a checkout of the code before issue 18)."""
-    command = [sys.executable, __file__, "--json", f"--games={games}", "--modes", ",".join(BEFORE)]
+    command = [
+        sys.executable,
+        __file__,
+        "--json",
+        f"--games={games}",
+        f"--seconds={seconds}",
+        "--modes",
+        ",".join(BEFORE),
+    ]
     environment = {**os.environ, "PYTHONPATH": code}
     done = subprocess.run(command, env=environment, capture_output=True, text=True, cwd=code)
     if done.returncode != 0:
         raise SystemExit(f"the run before failed: {done.stderr.strip()[-500:]}")
     say(f"before: {done.stdout.strip()}")
     return {
-        game: {m: (r[0], r[1], r[2]) for m, r in by.items()}
+        game: {m: (r[0], r[1], r[2], r[3]) for m, r in by.items()}
         for game, by in json.loads(done.stdout).items()
     }
 
@@ -197,27 +226,40 @@ BEFORE = ("builtin", "v1-restart", "v1")
 
 
 def measure(
-    runs: int, games: int, modes: Sequence[str], before: str | None, say: Callable[[str], None]
+    runs: int,
+    games: int,
+    seconds: float,
+    modes: Sequence[str],
+    before: str | None,
+    say: Callable[[str], None],
 ) -> str:
     cpu: dict[tuple[str, str], list[float]] = {}
     wall: dict[tuple[str, str], list[float]] = {}
     extra: dict[tuple[str, str], list[float]] = {}
+    held: dict[tuple[str, str], list[int]] = {}
     pings: list[float] = []
+    trips: list[int] = []
     loads = [os.getloadavg()[0]]
     for _run in range(runs):
-        pings.append(ping_ms())
-        labelled = [("", one_run(games, modes, say))]
+        ping, count = ping_ms(seconds)
+        pings.append(ping)
+        trips.append(count)
+        labelled = [("", one_run(games, seconds, modes, say))]
         if before is not None:
-            labelled.append(("before: ", run_before(before, games, say)))
+            labelled.append(("before: ", run_before(before, games, seconds, say)))
         for label, played in labelled:
             for game_name, by_mode in played.items():
                 baseline = by_mode.get("builtin")
-                for mode, (moves, used, elapsed) in by_mode.items():
+                for mode, (played_games, moves, used, elapsed) in by_mode.items():
                     key = (game_name, label + mode)
                     if baseline is not None and mode != "builtin":
-                        assert baseline[0] == moves, "not the same games"
-                        overhead = (used - baseline[1]) / moves * 1000
+                        # Whole rounds of the same games: the same moves a game.
+                        assert baseline[1] * played_games == moves * baseline[0], (
+                            "not the same games"
+                        )
+                        overhead = (used / moves - baseline[2] / baseline[1]) * 1000
                         extra.setdefault(key, []).append(overhead)
+                    held.setdefault(key, []).append(played_games)
                     cpu.setdefault(key, []).append(used / moves * 1000)
                     wall.setdefault(key, []).append(elapsed / moves * 1000)
         loads.append(os.getloadavg()[0])
@@ -225,6 +267,7 @@ def measure(
         [
             game_name,
             mode,
+            counts(held[game_name, mode]),
             spread(cpu[game_name, mode]),
             spread(extra[game_name, mode]) if (game_name, mode) in extra else "-",
             spread(wall[game_name, mode]),
@@ -236,6 +279,7 @@ def measure(
     headers = [
         "game",
         "mode",
+        "games a run",
         "referee CPU ms/move",
         "overhead ms/move (less builtin)",
         "wall ms/move",
@@ -250,14 +294,17 @@ def measure(
     return "\n".join(
         [
             f"Machine: {machine()}; load average {min(loads):.1f}-{max(loads):.1f} (1 min) "
-            f"during the runs. Median (range) of {runs} runs of {games} games per game and "
-            f"mode, modes alternating within each run; a bot playing the first legal move "
+            f"during the runs. Median (range) of {runs} runs, modes alternating within each "
+            f"run; in a run each game and mode plays the same {games} games over and over, "
+            f"until they have taken {seconds:g} s of the referee's CPU (so a run holds a "
+            f"multiple of {games} games: `games a run`); a bot playing the first legal move "
             f"({RESTART_EVERY} games per process in `v1-restart`).{code}",
             "",
             table(headers, rows),
             "",
             f"Floor: a bare JSON-lines round trip to a Python child costs the referee "
-            f"{spread(pings)} ms CPU ({PINGS} round trips a run).",
+            f"{spread(pings)} ms CPU ({counts(trips)} round trips a run, as many as took "
+            f"{seconds:g} s of its CPU).",
             "",
             "The overhead is what a program costs the referee beyond the game itself: the "
             "position written (version 1: the whole game each time), the answer read and "
@@ -276,7 +323,15 @@ def before_commit(code: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--games", type=int, default=40, help="games per game and mode")
+    parser.add_argument(
+        "--games", type=int, default=40, help="games per game and mode, played over and over"
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=RUN_SECONDS,
+        help="referee CPU seconds that each game and mode, and the floor, take at least in a run",
+    )
     parser.add_argument("--modes", default=",".join(MODES), help="of " + ",".join(MODES))
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     parser.add_argument(
@@ -290,9 +345,9 @@ def main() -> None:
     modes = [mode for mode in args.modes.split(",") if mode]
     say = lambda line: print(line, file=sys.stderr)  # noqa: E731
     if args.json:  # one run for --before, in the child process
-        print(json.dumps(one_run(args.games, modes, say)))
+        print(json.dumps(one_run(args.games, args.seconds, modes, say)))
         return
-    text = measure(args.runs, args.games, modes, args.before, say)
+    text = measure(args.runs, args.games, args.seconds, modes, args.before, say)
     report(
         "external",
         "External bots: the referee's CPU per move",
