@@ -1,6 +1,6 @@
 """Benchmark: `referee ratings` over a million THAX records, and rating tables at scale.
 
-Run: .venv/bin/python benchmarks/ratings.py [--games N] [--runs N] [--write]
+Run: [ORDO=/path/to/ordo] .venv/bin/python benchmarks/ratings.py [--games N] [--runs N] [--write]
 
 Part one is the whole command as a user runs it: a JSONL file of `--games` THAX records
 between 10 bots (the turns of real games played first by a small random-vs-greedy tournament,
@@ -11,6 +11,17 @@ a first run (before the timed ones) kept of the file. Beside them, in alternatin
 `python -c` runs that only read the
 file: each line decoded by msgspec into Python objects (`msgspec.json.decode`), and each line
 decoded into a struct of just the fields the table needs (the least any msgspec reader does).
+
+Ordo, the C rating program, is the anchor: when the environment variable ORDO names its
+binary, the same games' results are written once as PGN by `referee export --format pgn`
+(before the timed runs; results only, the movetext is the result token), and Ordo rates that
+file as two more rows of the same alternating runs: `ordo -q -a 0 -W -D -p FILE` (the
+ratings, White's advantage and the draw rate fitted, no errors) and the same with `-s 100`
+(errors from 100 simulations, since `referee ratings` gives intervals by default). Ordo is not
+on PyPI: build it outside the repository, `git clone https://github.com/michiguel/Ordo
+/tmp/ordo-src && make -C /tmp/ordo-src` (plain C, its own Makefile), then run with
+`ORDO=/tmp/ordo-src/ordo` (a path, or a name on PATH). Without ORDO, or when it names no
+executable, the anchor is skipped, and the text written says so.
 
 Part two is the table alone at scale, in this process: synthetic games go straight into the
 games frame, then the fit with its intervals, LOS, the incremental Elo column and the
@@ -28,7 +39,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -43,7 +56,7 @@ for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np
 import pandas as pd
-from common import machine, report, table
+from common import machine, report, spread, table
 
 from referee.ratings.output import render
 from referee.ratings.results import Games, make_frame
@@ -101,6 +114,7 @@ def synthetic_games(games: int, bots: int, seed: int = 0, degree: int | None = N
                 "tournament": np.full(size, "bench", dtype=object),
                 "pairing": number // 2,
                 "game_number": number,
+                "match_game": np.zeros(size, dtype=np.int64),  # no game is in a match
                 "file": pd.Categorical.from_codes(one, ["games.jsonl"]),
                 "line": number + 1,
             }
@@ -177,16 +191,64 @@ READ_ONLY = {
 """The `python -c` runs that only read the file with msgspec."""
 
 
-ORDO = (
-    "Ordo is not on PyPI, so it does not run here: issue 18 gives 1.6 s of CPU for Ordo "
-    "rating the same 1,000,000 results written as PGN (results only), measured by the "
-    "issue's author on a machine of this class. `referee ratings` reads the records "
-    "themselves: it skims each line (the turn list cut out by byte search, the rest decoded "
-    "and checked by msgspec), which is most of its time on lines of 2.8 KB. Once a big file "
-    "is read, it keeps a summary of it (docs/ratings.md) and reads that while the file is "
-    "unchanged: the second row is such a later run, the first reads the file as a first "
-    "run does (less the summary's writing)."
+READING = (
+    "`referee ratings` reads the records themselves: it skims each line (the turn list cut "
+    "out by byte search, the rest decoded and checked by msgspec), which is most of its time "
+    "on lines of 2.8 KB. Once a big file is read, it keeps a summary of it (docs/ratings.md) "
+    "and reads that while the file is unchanged: the second row is such a later run, the "
+    "first reads the file as a first run does (less the summary's writing)."
 )
+"""What the referee rows read, under the table."""
+
+ORDO_OPTIONS = ["-q", "-a", "0", "-W", "-D"]
+"""Ordo's plain rating run, set as `referee ratings` runs by default: quiet (no progress on
+the screen), pool average 0 (`-a 0`; Ordo's own default is 2300), White's advantage fitted
+(`-W`, as `--seat-advantage fit`) and the draw rate between equal players fitted (`-D`, as
+referee reports the draw rate); the ranking goes to standard output, as referee's table."""
+
+ORDO_SIMULATIONS = 100
+"""Ordo's errors come only from simulations (`-s N`, each replays every game and refits);
+its manual calls 100 "a minimum reasonable number"."""
+
+ORDO_BUILD = "`git clone https://github.com/michiguel/Ordo && make -C Ordo`"
+
+
+def ordo_binary() -> str | None:
+    """The Ordo binary that the environment variable ORDO names (a path, or a name on PATH),
+    or None, said on screen."""
+    given = os.environ.get("ORDO")
+    if not given:
+        print("ORDO is not set; the Ordo anchor is skipped")
+        return None
+    binary = shutil.which(given)
+    if binary is None:
+        print(f"ORDO: {given} is not an executable; the Ordo anchor is skipped")
+    return binary
+
+
+def write_pgn(records: Path, pgn: Path) -> None:
+    """The records' results as PGN, by referee's own export (one minimal game per record)."""
+    command = [sys.executable, "-m", "referee", "export", "--format", "pgn"]
+    subprocess.run([*command, "-o", str(pgn), str(records)], check=True, stdout=subprocess.DEVNULL)
+
+
+def check_ordo(binary: str, pgn: Path, games: int) -> str:
+    """Ordo's version, after a run (untimed, it also reads the file into the page cache) that
+    must report every game read and none discarded."""
+    done = subprocess.run(
+        [binary, *ORDO_OPTIONS[1:], "-p", str(pgn)], capture_output=True, text=True, check=True
+    )
+    read = re.search(r"Total games\s+(\d+)", done.stdout)
+    dropped = re.search(r"Truncated/Discarded\s+(\d+)", done.stdout)
+    if read is None or int(read[1]) != games or dropped is None or int(dropped[1]) != 0:
+        raise SystemExit(f"{binary} did not read the {games:,} games of {pgn}")
+    version = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True)
+    return version.stdout.strip() or "ordo"
+
+
+def ratios(ours: list[float], theirs: list[float]) -> str:
+    """Referee's CPU time over Ordo's, run by run: median (range)."""
+    return spread([a / b for a, b in zip(ours, theirs, strict=True)], 1)
 
 
 def child_cpu(command: list[str], environment: dict[str, str] | None = None) -> float:
@@ -197,7 +259,56 @@ def child_cpu(command: list[str], environment: dict[str, str] | None = None) -> 
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def command_rows(games: int, runs: int) -> tuple[list[tuple[str, list[float]]], str]:
+def ordo_text(
+    version: str,
+    games: int,
+    records: int,
+    pgn: int,
+    ours: list[list[float]],
+    ordo: list[list[float]],
+) -> str:
+    """What the Ordo rows time and mean, and referee's time over Ordo's run by run: `ours`
+    the two referee rows (file, summary), `ordo` Ordo's two (ratings only, with errors)."""
+    (file, summary), (plain, simulated) = ours, ordo
+    return (
+        f"Ordo ({version}, built from its public source with its Makefile; the environment "
+        "variable ORDO names the binary) ran in the same runs, in turn with the rows above. "
+        f"It reads the same {games:,} games' results, written once before the runs by "
+        f"`referee export --format pgn` (not timed): a PGN file of {pgn / 1e6:,.1f} MB "
+        f"({pgn / games:.0f} bytes a game: the tags and the result token, no moves), "
+        f"{records / pgn:.0f} times smaller than the records and with no JSON to decode. "
+        "What each side computes: `referee ratings` by default fits the ratings (average 0) "
+        "with the first-move advantage, gives each a 95% robust (sandwich) interval with "
+        "colour-swapped pairs as units, and prints the draw rate, the LOS of the next bot, "
+        "the crosstable and the incremental Elo. `ordo -a 0 -W -D` fits the ratings "
+        "(average 0) with White's advantage and the draw rate between equal players, and "
+        "gives no errors: Ordo's errors come only from simulations, and "
+        f"`-s {ORDO_SIMULATIONS}` replays every game {ORDO_SIMULATIONS} times from the "
+        "fitted ratings and refits each replay (its manual's minimum reasonable number; 95% "
+        "by default), the nearest Ordo run to referee's default. White is seat 0 in the "
+        "PGN, which in THAX is not the first mover (the opening roll decides): Ordo's White "
+        "advantage is a seat-0 advantage, the same work for another quantity. So the Ordo "
+        "rows time a C program rating the results alone, the referee rows reading and "
+        "checking the whole records as well (the msgspec rows: what decoding them alone "
+        "costs in Python). Run by run, referee's CPU time over Ordo's, median (range): "
+        f"`referee ratings --no-cache` {ratios(file, plain)} against Ordo's ratings only, "
+        f"{ratios(file, simulated)} against Ordo with errors; `referee ratings` reading the "
+        f"summary {ratios(summary, plain)} and {ratios(summary, simulated)}."
+    )
+
+
+ORDO_SKIPPED = (
+    "Ordo did not run: the environment variable ORDO named no executable. Built outside the "
+    f"repository ({ORDO_BUILD}) and named by ORDO, it rates the same games' results, written "
+    "as PGN by `referee export --format pgn` before the runs, in the same alternating runs "
+    "as the rows above (the script's docstring gives its options)."
+)
+
+
+def command_rows(
+    games: int, runs: int, ordo: str | None
+) -> tuple[list[tuple[str, list[float]]], str, str]:
+    """The whole-command rows, the line on the file, and the text under the table."""
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         path = folder / "games.jsonl"
@@ -206,20 +317,44 @@ def command_rows(games: int, runs: int) -> tuple[list[tuple[str, list[float]]], 
         # The summary kept by a first run: read in place of the file by the runs after it.
         kept = {**os.environ, "REFEREE_CACHE_DIR": str(folder / "summaries")}
         subprocess.run([*referee, str(path)], check=True, stdout=subprocess.DEVNULL, env=kept)
-        commands = {
-            "`referee ratings --no-cache FILE` (whole command, the file read)": [
+        records = f"{games:,} records"
+        referee_rows = {
+            f"`referee ratings --no-cache FILE` (whole command, the file read), {records}": [
                 *referee, "--no-cache", str(path)
             ],
-            "`referee ratings FILE` (whole command, the file's summary read)": [
+            f"`referee ratings FILE` (whole command, the file's summary read), {records}": [
                 *referee, str(path)
             ],
-            "`python -c`: msgspec decodes each line": [
+        }  # fmt: skip
+        commands = {
+            **referee_rows,
+            f"`python -c`: msgspec decodes each line, {records}": [
                 sys.executable, "-c", READ_ONLY["decoded"], str(path)
             ],
-            "`python -c`: msgspec decodes the table's fields of each line": [
+            f"`python -c`: msgspec decodes the table's fields of each line, {records}": [
                 sys.executable, "-c", READ_ONLY["struct"], str(path)
             ],
         }  # fmt: skip
+        ordo_rows: dict[str, list[str]] = {}
+        version, pgn_size = "", 0
+        if ordo is not None:
+            pgn = folder / "games.pgn"
+            write_pgn(path, pgn)
+            pgn_size = pgn.stat().st_size
+            version = check_ordo(ordo, pgn, games)
+            plain = " ".join(ORDO_OPTIONS)
+            results = f"{games:,} games' results (PGN)"
+            errors = ["-s", str(ORDO_SIMULATIONS)]
+            ordo_rows = {
+                f"`ordo {plain} -p FILE.pgn` (whole process, ratings only), {results}": [
+                    ordo, *ORDO_OPTIONS, "-p", str(pgn)
+                ],
+                f"`ordo {plain} -s {ORDO_SIMULATIONS} -p FILE.pgn` (whole process, errors "
+                f"from {ORDO_SIMULATIONS} simulations), {results}": [
+                    ordo, *ORDO_OPTIONS, *errors, "-p", str(pgn)
+                ],
+            }  # fmt: skip
+            commands.update(ordo_rows)
         times: dict[str, list[float]] = {label: [] for label in commands}
         for _ in range(runs):  # alternating, so that all meet the same load
             for label, command in commands.items():
@@ -229,7 +364,14 @@ def command_rows(games: int, runs: int) -> tuple[list[tuple[str, list[float]]], 
         f"{games:,} THAX records, 10 bots, {size / 1e9:.2f} GB "
         f"(a line {length:,.0f} bytes on average)"
     )
-    return [(f"{label}, {games:,} records", spread) for label, spread in times.items()], note
+    anchor = ORDO_SKIPPED
+    if ordo is not None:
+        ours, theirs = (
+            [times[label] for label in referee_rows],
+            [times[label] for label in ordo_rows],
+        )
+        anchor = ordo_text(version, games, size, pgn_size, ours, theirs)
+    return list(times.items()), note, f"{READING}\n\n{anchor}"
 
 
 def _cpu_runs(action: Callable[[], object], runs: int) -> list[float]:
@@ -272,9 +414,9 @@ def main() -> None:
 
     loads = [Path("/proc/loadavg").read_text().split()[0]]
     rows: list[tuple[str, list[float]]] = []
-    note = ""
+    note = under = ""
     if not args.skip_command:
-        rows, note = command_rows(args.games, args.runs)
+        rows, note, under = command_rows(args.games, args.runs, ordo_binary())
         loads.append(Path("/proc/loadavg").read_text().split()[0])
     rows += table_rows(args.games, args.runs)
     loads.append(Path("/proc/loadavg").read_text().split()[0])
@@ -289,7 +431,8 @@ def main() -> None:
         f"{machine()}; numpy {np.__version__}, pandas {pd.__version__}; one BLAS thread; "
         f"{args.runs} runs each, load average {' / '.join(loads)} (start / middle / end)."
         + (f"\n\nThe file: {note}." if note else "")
-        + f"\n\n{body}\n\n{ORDO}"
+        + f"\n\n{body}"
+        + (f"\n\n{under}" if under else "")
     )
     report(
         "ratings",
