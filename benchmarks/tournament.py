@@ -57,8 +57,17 @@ def engine_rate(name: str, games: int, seed: int) -> float:
     return games / (time.process_time() - started)
 
 
-def tournament_cost(name: str, games: int, concurrency: int, seed: int) -> tuple[float, float]:
-    """CPU and wall seconds of a random-bot tournament, start to end."""
+def _own_cpu() -> float:
+    """CPU seconds of this process alone: the runner's."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
+
+
+def tournament_cost(
+    name: str, games: int, concurrency: int, seed: int
+) -> tuple[float, float, float]:
+    """CPU seconds (the runner's and its workers'), the runner's CPU seconds and wall seconds
+    of a random-bot tournament, start to end."""
     config = build_config(
         game=name,
         bots=[BotEntry(name="a", spec="random"), BotEntry(name="b", spec="random")],
@@ -67,22 +76,22 @@ def tournament_cost(name: str, games: int, concurrency: int, seed: int) -> tuple
     )
     folder = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     try:
-        cpu, wall = _cpu(), time.perf_counter()
+        cpu, runner, wall = _cpu(), _own_cpu(), time.perf_counter()
         run_tournament(folder, config, concurrency=concurrency)
-        cpu, wall = _cpu() - cpu, time.perf_counter() - wall
+        cpu, runner, wall = _cpu() - cpu, _own_cpu() - runner, time.perf_counter() - wall
     finally:
         shutil.rmtree(folder)
-    return cpu, wall
+    return cpu, runner, wall
 
 
-def games_cost(name: str, games: int, concurrency: int, seed: int) -> tuple[float, float]:
-    """CPU and wall seconds of the games of a random-bot tournament beyond those of a
-    tournament of one pair run just after it (starting the pool: a process and referee's
-    imports per worker), so that the figure is the pipeline's, not the start-up's; counted
-    for `games - 2` games."""
-    cpu, wall = tournament_cost(name, games, concurrency, seed)
-    base_cpu, base_wall = tournament_cost(name, 2, concurrency, seed)
-    return cpu - base_cpu, wall - base_wall
+def games_cost(name: str, games: int, concurrency: int, seed: int) -> tuple[float, float, float]:
+    """`tournament_cost` of the games of a random-bot tournament beyond those of a tournament
+    of one pair run just after it (starting the pool: a process and referee's imports per
+    worker), so that the figure is the pipeline's, not the start-up's; counted for
+    `games - 2` games."""
+    whole = tournament_cost(name, games, concurrency, seed)
+    base = tournament_cost(name, 2, concurrency, seed)
+    return whole[0] - base[0], whole[1] - base[1], whole[2] - base[2]
 
 
 def spread(values: list[float], digits: str = ",.0f") -> str:
@@ -93,11 +102,14 @@ def load() -> str:
     return Path("/proc/loadavg").read_text().split()[0]
 
 
-def throughput(games: int, runs: int) -> str:
+def throughput(games: int, runs: int) -> tuple[str, dict[str, float]]:
+    """The throughput section, and for each game the runner's median CPU seconds a game at
+    concurrency 1."""
     rows = []
     loads = [load()]
+    runner_cost: dict[str, float] = {}
     for name in GAME_NAMES:
-        engine, cpu1, wall1, wall2, share = [], [], [], [], []
+        engine, cpu1, wall1, wall2, share, runner = [], [], [], [], [], []
         # Unmeasured: what the first tournament of a process does once (importing the pool's
         # modules) would otherwise count as the games' cost in the first measured run.
         for concurrency in (1, 2):
@@ -109,23 +121,26 @@ def throughput(games: int, runs: int) -> str:
             # bracket concurrency 2's.
             half = games // 2
             engine_cpu = half / engine_rate(name, half, run)
-            first_cpu, first_wall = games_cost(name, half, 1, run)
-            _, two_wall = games_cost(name, games, 2, run)
-            second_cpu, second_wall = games_cost(name, games - half, 1, run + runs)
+            first_cpu, first_runner, first_wall = games_cost(name, half, 1, run)
+            _, _, two_wall = games_cost(name, games, 2, run)
+            second_cpu, second_runner, second_wall = games_cost(name, games - half, 1, run + runs)
             engine_cpu += (games - half) / engine_rate(name, games - half, run + runs)
             engine.append(games / engine_cpu)
             counted = games - 4  # each tournament's games beyond its one-pair tournament's
             cpu1.append(counted / (first_cpu + second_cpu))
+            runner.append((first_runner + second_runner) / counted)
             wall1.append(counted / (first_wall + second_wall))
             share.append(cpu1[-1] / engine[-1])
             wall2.append((games - 2) / two_wall)
         loads.append(load())
+        runner_cost[name] = statistics.median(runner)
         speedup = [two / one for one, two in zip(wall1, wall2, strict=True)]
         rows.append(
             [
                 name,
                 spread(engine),
                 spread(cpu1),
+                spread([1e6 * r for r in runner], ".0f"),
                 spread([100 * s for s in share], ".0f") + "%",
                 spread(wall1),
                 spread(wall2),
@@ -147,6 +162,7 @@ def throughput(games: int, runs: int) -> str:
                     "game",
                     "engine playouts/CPU s",
                     "tournament games/CPU s, conc. 1",
+                    "runner CPU µs a game, conc. 1",
                     "share of the engine",
                     "games/wall s, conc. 1",
                     "games/wall s, conc. 2",
@@ -163,10 +179,12 @@ def throughput(games: int, runs: int) -> str:
             "seeds one per run), the dice per seat and pair, each move is timed and written in "
             "the game's notation, the record is written and synced, and one game in 16 is "
             "replayed through the validator. "
+            "The runner's CPU is this process's: storing the lines, syncing the file, the "
+            "pool's handing over. "
             "Wall-time figures depend on the machine's load: on a busy machine concurrency 2 "
             "cannot reach twice concurrency 1.",
         ]
-    )
+    ), runner_cost
 
 
 BLOCK = 100
@@ -189,24 +207,30 @@ def seeded_playout(game: Game[Any, Any], ruleset: Ruleset, seed: str, names: lis
             state = state.play(choose[state.to_move](state.legal_moves()))
 
 
-def breakdown(games: int, runs: int) -> str:
+def breakdown(games: int, runs: int, runner: dict[str, float]) -> str:
     """Where a tournament game's CPU goes beyond the engine's playout, step by step, in this
     process: the steps take turns a block of BLOCK games at a time (the machine's speed
     drifts more slowly than that), each block of new games. All steps but the engine's play
-    the block's games of a tournament schedule, the very games of its batch."""
+    the block's games of a tournament schedule, the very games of its batch.
+
+    The ceiling: the share a tournament would reach if its game loop and batch cost nothing
+    beyond what every tournament game must cost, the seeded streams' game, the record's line
+    of JSON (`json_line` on the records of the recorded step) and the runner's storing of it
+    (`runner`, its CPU seconds a game at concurrency 1 from `throughput`)."""
     from referee.records.model import Player
+    from referee.tournament.jsonline import json_line
     from referee.tournament.play import GameSetup, play_game_data
     from referee.tournament.schedule import schedule
     from referee.tournament.worker import BatchOptions, built_in_bot, play_batch
 
-    steps = ["engine", "seeded", "recorded", "batch"]
+    steps = ["engine", "seeded", "recorded", "batch", "line"]
     rows = []
     for name in GAME_NAMES:
         game = get_game(name)
         ruleset = game.ruleset()
         players = [Player(name="a"), Player(name="b")]
         bots = [built_in_bot(name, "random", seat) for seat in (0, 1)]
-        shares: dict[str, list[float]] = {step: [] for step in steps[1:]}
+        shares: dict[str, list[float]] = {step: [] for step in (*steps[1:4], "ceiling")}
         for run in range(runs):
             cost = dict.fromkeys(steps, 0.0)
             for block in range(max(1, games // BLOCK)):
@@ -232,15 +256,24 @@ def breakdown(games: int, runs: int) -> str:
                     seeded_playout(game, ruleset, seed, [player.name for player in seated])
                 cost["seeded"] += time.process_time() - started
                 started = time.process_time()
-                for seed, seated in games_of_jobs:
+                records = [
                     play_game_data(GameSetup(game, ruleset, seated, seed), bots)
+                    for seed, seated in games_of_jobs
+                ]
                 cost["recorded"] += time.process_time() - started
                 started = time.process_time()
                 play_batch(config, jobs, BatchOptions("bench", verify=DEFAULT_VERIFY))
                 cost["batch"] += time.process_time() - started
-            for step in steps[1:]:
+                started = time.process_time()
+                for record in records:
+                    json_line(record)
+                cost["line"] += time.process_time() - started
+            for step in steps[1:4]:
                 shares[step].append(100 * cost["engine"] / cost[step])
-        rows.append([name, *(spread(shares[step], ".0f") + "%" for step in steps[1:])])
+            played = max(1, games // BLOCK) * BLOCK
+            least = cost["seeded"] + cost["line"] + runner[name] * played
+            shares["ceiling"].append(100 * cost["engine"] / least)
+        rows.append([name, *(spread(shares[step], ".0f") + "%" for step in shares)])
         print(rows[-1], file=sys.stderr)
     return "\n\n".join(
         [
@@ -256,6 +289,7 @@ def breakdown(games: int, runs: int) -> str:
                     "seeded streams",
                     "played and recorded (`play_game_data`)",
                     "a worker's batch",
+                    "ceiling",
                 ],
                 rows,
             ),
@@ -269,8 +303,15 @@ def breakdown(games: int, runs: int) -> str:
             "random bots, each move asked of its bot, timed and written in the game's "
             "notation, the record's data made. A worker's batch: the games of a schedule "
             f"as a pool worker plays them (`play_batch`, `--verify {DEFAULT_VERIFY}`), each "
-            "made a line of JSON and sent back. What the full table above adds to the last "
-            "column is the runner's: the pool, storing the lines, syncing the file.",
+            "made a line of JSON and sent back. What the full table above adds to the "
+            "batch's column is the runner's: the pool, storing the lines, syncing the file. "
+            "Ceiling: the share a tournament would reach were its game loop and its batch "
+            "free, each game costing what every tournament game costs whatever the code "
+            "around it: the seeded streams' game, its record's line of JSON (`json_line`, "
+            "timed on the records of the played and recorded step) and the runner's CPU a "
+            "game at concurrency 1 (the table above, its median). The moves' own times and "
+            "texts, which every record holds, are left out of it: the ceiling is above what "
+            "any loop can reach.",
         ]
     )
 
@@ -367,10 +408,11 @@ def main() -> None:
         print(verify_share(args.games, args.runs))
         return
     sizes = [int(size) for size in args.memory.split(",") if size]
+    speeds, runner = throughput(args.games, args.runs)
     text = "\n\n".join(
         [
-            throughput(args.games, args.runs),
-            breakdown(args.games // 2, args.runs),
+            speeds,
+            breakdown(args.games // 2, args.runs, runner),
             verify_share(args.games, args.runs),
             memory(sizes),
         ]
