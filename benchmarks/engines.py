@@ -1,26 +1,42 @@
 """Engine speed on work actually done, beside the anchors in the same run when installed.
 
-Run: taskset -c 0 .venv/bin/python benchmarks/engines.py [--runs 5] [--write]
+Run: taskset -c 0 .venv/bin/python benchmarks/engines.py [--runs 5] [--seconds 1] [--write]
 
 Every figure is the CPU time of this process (`time.process_time`), median and range of
 `--runs` runs. Referee and its anchor take turns within each run, game by game for playouts
 and slice by slice (a twentieth of the positions) for legal moves, each on its own clock, so
 that both meet the same moments of a loaded machine; their ratio is taken run by run.
 
+Each side's run takes over `--seconds` of CPU (a second by default, as docs/benchmarks.md
+asks), so that the clock's grain and a moment's load weigh little in it. One piece of work (a
+game, a pass over the positions, a count) takes less, so a run repeats it, in passes, until
+the CPU of every side of the run has passed `--seconds`, and the figure is per piece. The
+sides of a pair make as many passes, so that they alternate to the end: the quicker side
+sets how many, and the slower one runs longer. How many a run made is in the tables. Before
+each pass, outside the clock, its states are made and the engines' notation caches emptied
+(`common.empty_caches`). The text gives the shortest run of any side, the C++ anchor's among
+them.
+
 - Random playouts: from a start rebuilt for every game, sample the dice by their
   probabilities, list the legal moves, play one at random, to the end of the game or twice its
-  turn cap (OpenSpiel's loop over its C++ games from Python, `anchors.spiel_playout`).
-- Legal-move generation: the decision positions of random games, each rebuilt from its
-  position text (and its dice) before the clock starts, so that no list of moves worked out
-  earlier is reused: the clock runs over `legal_moves()` of the new objects only.
-- Move-sequence counts (perft) from a fresh start; each node's moves are generated once.
+  turn cap (OpenSpiel's loop over its C++ games from Python, `anchors.spiel_playout`). A
+  pass is one game of each side.
+- Legal-move generation: the decision positions of random games, a pass listing each once.
+  Before each pass, outside the clock, every position is rebuilt from its position text (and
+  its dice) and the caches are emptied, so that no list of moves worked out earlier, in this
+  pass or another, is reused: the clock runs over `legal_moves()` of the new objects only.
+  Only the states of the pass under way are held (and the next's while they are built).
+- Move-sequence counts (perft) from a fresh start; each node's moves are generated once. A
+  pass is one count, from a start rebuilt from its text; the figure is the CPU seconds of
+  one count, the mean of the run's passes.
 
 Anchors (`pip install -e '.[bench]'`): OpenSpiel's checkers, legal actions from Python on
 states rebuilt from their serialised text, beside Thai checkers; OpenSpiel's backgammon random
 playouts, by the same loop, beside Takhteh. The C++ Trax engine peryaudo/trax, built with its
 Makefile, when the environment variable TRAX_CPP names its binary: its `--perft
 --perft_depth=6` (which counts depths 0 to 6 one after another, each move played) as a
-child process, its CPU time beside Trax's perft 6 (issue 34: within 5x); skipped otherwise.
+child process once a run (about 1.3 s of CPU, over the second by itself), its CPU time beside
+Trax's perft 6 (one count, about 4.5 s: issue 34, within 5x); skipped otherwise.
 """
 
 from __future__ import annotations
@@ -37,7 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anchors import OPENSPIEL, missing, optional, spiel_playout, spiel_positions
-from common import conditions, load_average, report, spread, table
+from common import conditions, empty_caches, load_average, report, spread, table
 
 from referee.games import GAME_NAMES, get_game
 from referee.games.base import Game, State, perft_counts
@@ -99,35 +115,56 @@ def sample(game: Game, games: int, seed: int) -> list[State]:
 Slice = Callable[[], int]
 """A piece of a measurement, timed on its own: returns the work it did (actions, moves)."""
 
+Pass = Callable[[], list[Slice]]
+"""Makes the slices of one pass of a measurement, outside the clock (for legal moves, rebuilds
+the states they list): called afresh for every pass, so that no pass reuses another's work."""
+
 SLICES = 20
-"""The pieces a run of legal-move generation is cut into, to alternate with the anchor's."""
+"""The pieces a pass of legal-move generation is cut into, to alternate with the anchor's."""
 
 
 @dataclass
 class Runs:
-    """The CPU seconds of each run of one measurement and the work each run did."""
+    """The CPU seconds of each run of one measurement, the passes it made and the work they
+    did."""
 
     seconds: list[float] = field(default_factory=list)
+    passes: list[int] = field(default_factory=list)
     work: list[int] = field(default_factory=list)
 
-    def rates(self, per_run: list[int] | None = None) -> list[float]:
-        counts = self.work if per_run is None else per_run
-        return [n / s for n, s in zip(counts, self.seconds, strict=True)]
+    def rates(self, per_pass: int | None = None) -> list[float]:
+        """Per second, run by run: with `per_pass`, the pieces of work (a game, the positions
+        of the sample) a pass did; without it, the work the runs counted (actions, moves)."""
+        done = self.work if per_pass is None else [n * per_pass for n in self.passes]
+        return [n / s for n, s in zip(done, self.seconds, strict=True)]
+
+    def per_pass(self) -> list[float]:
+        """The CPU seconds of a pass, run by run: the mean of the run's passes."""
+        return [s / n for s, n in zip(self.seconds, self.passes, strict=True)]
 
 
-def run(*sides: tuple[Runs, list[Slice]]) -> None:
-    """One run of each side: their slices take turns (the first of each side, then the
-    second...), so that referee and an anchor meet the same moments of a loaded machine; the
-    CPU time of each slice counts for its own side."""
+def run(seconds: float, *sides: tuple[Runs, Pass]) -> None:
+    """One run of each side: passes until every side's CPU passes `seconds`, as many for each
+    side. Before each pass, outside the clock, every side's slices are made and the caches
+    emptied; then the slices take turns (the first of each side, then the second...), so that
+    referee and an anchor meet the same moments of a loaded machine; the CPU time of each
+    slice counts for its own side. The quicker side sets the passes: the slower one, making
+    as many to keep alternating to the end, runs longer."""
     totals = [[0.0, 0] for _ in sides]
-    for group in itertools.zip_longest(*(slices for _, slices in sides)):
-        for total, piece in zip(totals, group, strict=True):
-            if piece is not None:
-                started = time.process_time()
-                total[1] += piece()
-                total[0] += time.process_time() - started
-    for (runs, _), (seconds, work) in zip(sides, totals, strict=True):
-        runs.seconds.append(seconds)
+    passes = 0
+    while any(spent <= seconds for spent, _ in totals):
+        made = [make() for _, make in sides]
+        empty_caches()
+        for group in itertools.zip_longest(*made):
+            for total, piece in zip(totals, group, strict=True):
+                if piece is not None:
+                    started = time.process_time()
+                    total[1] += piece()
+                    total[0] += time.process_time() - started
+        passes += 1
+    for (runs, _), (spent, work) in zip(sides, totals, strict=True):
+        runs.seconds.append(spent)
+        runs.passes.append(passes)
         runs.work.append(int(work))
 
 
@@ -138,18 +175,36 @@ def cut(items: list[Any], pieces: int) -> list[list[Any]]:
     return [items[a:b] for a, b in itertools.pairwise(bounds)]
 
 
-def listing(chunks: list[list[Any]], legal: Callable[[Any], list[Any]]) -> list[Slice]:
-    """A slice per chunk of states: list the legal moves of each state of the chunk."""
-    return [lambda chunk=chunk: sum(len(legal(s)) for s in chunk) for chunk in chunks]
+def listing(rebuild: Callable[[], list[Any]], legal: Callable[[Any], list[Any]]) -> Pass:
+    """A pass of legal-move generation: the states rebuilt by `rebuild`, in SLICES slices,
+    each listing the legal moves of each state of its chunk."""
+
+    def make() -> list[Slice]:
+        chunks = cut(rebuild(), SLICES)
+        return [lambda chunk=chunk: sum(len(legal(s)) for s in chunk) for chunk in chunks]
+
+    return make
+
+
+def once(piece: Slice) -> Pass:
+    """A pass of one piece that has nothing to make outside the clock: a random game, which
+    builds its start on the clock."""
+    return lambda: [piece]
+
+
+def span(values: list[int]) -> str:
+    """The least and the most of `values`, or the one value they all have."""
+    low, high = min(values), max(values)
+    return f"{low:,}" if low == high else f"{low:,}-{high:,}"
 
 
 def ratios(ours: list[float], theirs: list[float]) -> str:
-    """Referee's rate over the anchor's, run by run (their slices alternating)."""
+    """Referee's figure over the anchor's, run by run (their slices alternating)."""
     return spread([a / b for a, b in zip(ours, theirs, strict=True)], 2)
 
 
-def measure(runs: int, games: int) -> tuple[str, str]:
-    """The per-game table and the table against the anchors."""
+def measure(runs: int, seconds: float) -> tuple[str, str, float]:
+    """The per-game table, the table against the anchors and the shortest run of any side."""
     spiel = optional("pyspiel")
     played = {name: Runs() for name in GAME_NAMES}
     listed = {name: Runs() for name in GAME_NAMES}
@@ -160,6 +215,10 @@ def measure(runs: int, games: int) -> tuple[str, str]:
         checkers_game, backgammon_game = spiel.load_game("checkers"), spiel.load_game("backgammon")
         thai_cap = get_game("thai").turn_cap * 2
         checkers_sample = spiel_positions(checkers_game, SAMPLE_GAMES, 1, thai_cap)
+        checkers_pass = listing(
+            lambda: [checkers_game.deserialize_state(text) for text in checkers_sample],
+            lambda s: s.legal_actions(),
+        )
 
     for number in range(runs):
         for name in GAME_NAMES:
@@ -170,65 +229,74 @@ def measure(runs: int, games: int) -> tuple[str, str]:
             def our_game(game: Game = game, rng: random.Random = ours, cap: int = cap) -> int:
                 return playout(start_of(game), rng, cap)
 
-            games_of = [(played[name], [our_game] * games)]
+            games_of = [(played[name], once(our_game))]
             if name == "takhteh" and spiel is not None:
                 theirs = random.Random(number)
 
                 def their_game(rng: random.Random = theirs, cap: int = cap) -> int:
                     return spiel_playout(backgammon_game.new_initial_state(), rng, cap)
 
-                games_of.append((backgammon, [their_game] * games))
-            run(*games_of)
-            states = [fresh(game, s) for s in samples[name]]
-            lists = [(listed[name], listing(cut(states, SLICES), lambda s: s.legal_moves()))]
-            if name == "thai" and spiel is not None:
-                rebuilt = [checkers_game.deserialize_state(text) for text in checkers_sample]
-                actions = listing(cut(rebuilt, SLICES), lambda s: s.legal_actions())
-                lists.append((checkers, actions))
-            run(*lists)
+                games_of.append((backgammon, once(their_game)))
+            run(seconds, *games_of)
 
-    rows = []
-    for name in GAME_NAMES:
-        per_game = [games] * runs
-        positions = [len(samples[name])] * runs
-        rows.append(
-            [
-                name,
-                spread(played[name].rates(per_game)),
-                spread(played[name].rates()),
-                f"{len(samples[name]):,}",
-                spread(listed[name].rates(positions)),
-                spread(listed[name].rates()),
-            ]
-        )
+            def rebuild(game: Game = game, positions: list[State] = samples[name]) -> list[State]:
+                return [fresh(game, s) for s in positions]
+
+            lists = [(listed[name], listing(rebuild, lambda s: s.legal_moves()))]
+            if name == "thai" and spiel is not None:
+                lists.append((checkers, checkers_pass))
+            run(seconds, *lists)
+
+    shortest = min(
+        min(runs_of.seconds)
+        for runs_of in [*played.values(), *listed.values(), backgammon, checkers]
+        if runs_of.seconds
+    )
+    rows = [
+        [
+            name,
+            span(played[name].passes),
+            spread(played[name].rates(1)),
+            spread(played[name].rates()),
+            f"{len(samples[name]):,}",
+            span(listed[name].passes),
+            spread(listed[name].rates(len(samples[name]))),
+            spread(listed[name].rates()),
+        ]
+        for name in GAME_NAMES
+    ]
     headers = [
         "game",
+        "games a run",
         "random games/s",
         "actions/s",
         "fresh positions",
+        "passes a run",
         "legal-move lists/s",
         "moves listed/s",
     ]
     engines = table(headers, rows)
     if spiel is None:
-        return engines, missing(OPENSPIEL)
-    thai = listed["thai"].rates([len(samples["thai"])] * runs)
-    ours = played["takhteh"].rates([games] * runs)
-    theirs = backgammon.rates([games] * runs)
-    lists = checkers.rates([len(checkers_sample)] * runs)
+        return engines, missing(OPENSPIEL), shortest
+    thai = listed["thai"].rates(len(samples["thai"]))
+    actions = checkers.rates(len(checkers_sample))
+    ours = played["takhteh"].rates(1)
+    theirs = backgammon.rates(1)
     anchors = table(
         ["measure", "referee", "anchor", "referee / anchor, run by run", "target"],
         [
             [
                 "legal-move lists/s, Thai checkers against OpenSpiel checkers "
-                f"({len(checkers_sample):,} fresh positions)",
+                f"({len(checkers_sample):,} fresh positions, passes a run: "
+                f"{span(checkers.passes)} each)",
                 spread(thai),
-                spread(lists),
-                ratios(thai, lists),
+                spread(actions),
+                ratios(thai, actions),
                 "at least 1.0 (issue 34)",
             ],
             [
-                "random games/s, Takhteh against OpenSpiel backgammon",
+                "random games/s, Takhteh against OpenSpiel backgammon "
+                f"(games a run: {span(backgammon.passes)} each)",
                 spread(ours),
                 spread(theirs),
                 ratios(ours, theirs),
@@ -236,7 +304,7 @@ def measure(runs: int, games: int) -> tuple[str, str]:
             ],
         ],
     )
-    return engines, anchors
+    return engines, anchors, shortest
 
 
 PERFTS = [
@@ -266,9 +334,10 @@ def trax_cpp_perft(binary: str) -> float:
     return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
-def perfts(runs: int, deepest: bool) -> str:
-    """Move-sequence counts and their CPU time; the slowest count only with `deepest`, and
-    beside it the C++ Trax engine when TRAX_CPP names its binary."""
+def perfts(runs: int, seconds: float, deepest: bool) -> tuple[str, float]:
+    """Move-sequence counts and the CPU time of one count, with the shortest run; the slowest
+    count only with `deepest`, and beside it the C++ Trax engine when TRAX_CPP names its
+    binary. A pass is one count, from a start rebuilt from its text outside the clock."""
     cases = [case for case in PERFTS if deepest or case[3] < 6 or case[1] != "trax"]
     timed = [Runs() for _ in cases]
     binary = os.environ.get("TRAX_CPP") if deepest else None
@@ -278,18 +347,32 @@ def perfts(runs: int, deepest: bool) -> str:
     anchor: list[float] = []
     for _ in range(runs):
         for (_, name, text, depth, _), runs_of in zip(cases, timed, strict=True):
-            start = start_of(get_game(name), text)
-            run((runs_of, [lambda start=start, depth=depth: perft_counts(start, depth)[-1]]))
+
+            def one_count(
+                name: str = name, text: str | None = text, depth: int = depth
+            ) -> list[Slice]:
+                start = start_of(get_game(name), text)
+                return [lambda: perft_counts(start, depth)[-1]]
+
+            run(seconds, (runs_of, one_count))
             if binary is not None and (name, depth) == ("trax", 6):
                 anchor.append(trax_cpp_perft(binary))
+    each = [runs_of.per_pass() for runs_of in timed]
     rows = [
-        [label, str(depth), f"{runs_of.work[0]:,}", spread(runs_of.seconds, 2), target]
-        for (label, _, _, depth, target), runs_of in zip(cases, timed, strict=True)
+        [
+            label,
+            str(depth),
+            f"{runs_of.work[0] // runs_of.passes[0]:,}",  # the count, the same at every pass
+            span(runs_of.passes),
+            spread(per_count, 2),
+            target,
+        ]
+        for (label, _, _, depth, target), runs_of, per_count in zip(cases, timed, each, strict=True)
     ]
     if anchor:
         ours = next(
-            runs_of.seconds
-            for (_, name, _, depth, _), runs_of in zip(cases, timed, strict=True)
+            per_count
+            for (_, name, _, depth, _), per_count in zip(cases, each, strict=True)
             if (name, depth) == ("trax", 6)
         )
         rows.append(
@@ -297,33 +380,45 @@ def perfts(runs: int, deepest: bool) -> str:
                 "trax, empty board: C++ peryaudo/trax",
                 "6",
                 f"{TRAX_CPP_COUNT:,}",
+                "1 (its process)",
                 spread(anchor, 2),
                 f"referee / C++: {ratios(ours, anchor)} (issue 34: within 5x)",
             ]
         )
-    return table(["position", "depth", "count", "CPU s", "target"], rows)
+    shortest = min(min(runs_of.seconds) for runs_of in timed)
+    headers = ["position", "depth", "count", "repetitions a run", "CPU s a count", "target"]
+    return table(headers, rows), min([shortest, *anchor])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5, help="runs of each measurement")
-    parser.add_argument("--games", type=int, default=100, help="random playouts per run")
+    parser.add_argument(
+        "--seconds", type=float, default=1.0, help="the least CPU seconds of a run of each side"
+    )
     parser.add_argument(
         "--no-trax-perft-6", action="store_true", help="skip the slowest count (Trax depth 6)"
     )
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     args = parser.parse_args()
     load = load_average()
-    engines, anchors = measure(args.runs, args.games)
-    counts = perfts(args.runs, not args.no_trax_perft_6)
+    engines, anchors, shortest = measure(args.runs, args.seconds)
+    counts, shortest_count = perfts(args.runs, args.seconds, not args.no_trax_perft_6)
+    shortest = min(shortest, shortest_count)
     text = "\n\n".join(
         [
-            conditions(args.runs, load) + f" One core; {args.games} random games a run; "
-            f"the decision positions of {SAMPLE_GAMES} random games, rebuilt before each run.",
+            conditions(args.runs, load)
+            + f" One core. Each run of each side repeats its piece of work until its CPU "
+            f"passes {args.seconds:g} s (the shortest run: {shortest:.2f} s), "
+            "the two sides of a pair as many times, taking turns; the figures are per piece: "
+            "a random game; a pass over the decision positions of "
+            f"{SAMPLE_GAMES} random games, each rebuilt from its text and the caches emptied "
+            "before each pass; a count, from a fresh start.",
             engines,
             "Against the anchors, in the same runs:",
             anchors,
-            "Move-sequence counts (perft) from a fresh start:",
+            "Move-sequence counts (perft) from a fresh start, the CPU seconds of one count "
+            "(the mean of a run's repetitions):",
             counts,
         ]
     )
