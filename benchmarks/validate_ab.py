@@ -9,10 +9,11 @@ checkout's package is imported in its place, which the script refuses).
 Separate processes differ by up to a third on a shared machine, more than the few per cent a
 change of the engines makes, so both versions are loaded into this one process (each
 package's modules kept aside and put back in `sys.modules` for its turn) and measured in
-pairs: the games' file is cut into chunks, and each round validates one chunk with one
-version and then the other, the order alternating, with the engines' memo caches emptied
-before each, once each version has validated a chunk unmeasured (what it imports or builds
-at first use). The figure is the median, quartiles and range of the rounds' ratios; a ratio
+pairs: the games' file is cut into chunks, and a round validates chunk after chunk with one
+version and then the other, the order alternating round by round, with the engines' memo
+caches emptied before each, until each version has taken a second of CPU (a chunk takes
+hundredths of one), once each version has validated a chunk unmeasured (what it imports or
+builds at first use). The figure is the median, quartiles and range of the rounds' ratios; a ratio
 above 1 is this checkout faster. The records are random games of this checkout's `random`
 bot, which both versions read (record format 1).
 """
@@ -59,7 +60,9 @@ def _load(root: Path) -> Version:
     return _ours(), validate_file
 
 
-def _moves_per_second(version: Version, path: Path) -> float:
+def _validated(version: Version, path: Path) -> tuple[int, float]:
+    """The moves of the file validated by `version` and the CPU seconds it took, the engines'
+    memo caches emptied first."""
     modules, validate_file = version
     for name in _ours():
         del sys.modules[name]
@@ -74,7 +77,30 @@ def _moves_per_second(version: Version, path: Path) -> float:
     invalid = [r for r in reports if not r.valid]
     if invalid:
         raise SystemExit(f"{path}: a game did not validate: {invalid[0]}")
-    return sum(r.turns for r in reports) / seconds
+    return sum(r.turns for r in reports), seconds
+
+
+RUN_SECONDS = 1.0
+"""The CPU each version takes at least in a round: a chunk takes hundredths of a second."""
+
+
+def paired_round(
+    versions: dict[str, Version], order: tuple[str, str], paths: list[Path], first: int
+) -> tuple[dict[str, float], int]:
+    """One round: chunk after chunk from `paths[first]` on (round the list), each validated by
+    both versions in `order`, until each version has taken RUN_SECONDS of CPU; each version's
+    moves per CPU second over the round, and the chunks it took."""
+    moves = dict.fromkeys(order, 0)
+    seconds = dict.fromkeys(order, 0.0)
+    taken = 0
+    while min(seconds.values()) < RUN_SECONDS:
+        path = paths[(first + taken) % len(paths)]
+        for version in order:
+            done, spent = _validated(versions[version], path)
+            moves[version] += done
+            seconds[version] += spent
+        taken += 1
+    return {version: moves[version] / seconds[version] for version in order}, taken
 
 
 def compare(
@@ -94,13 +120,15 @@ def compare(
     rows = []
     for name in names:
         for version in versions.values():  # what a version imports or builds at first use
-            _moves_per_second(version, chunks[name][0])
+            _validated(version, chunks[name][0])
         rates: dict[str, list[float]] = {"baseline": [], "this": []}
         ratios = []
+        taken, counts = 0, []
         for turn in range(rounds):
-            path = chunks[name][turn % len(chunks[name])]
             order = ("baseline", "this") if turn % 2 == 0 else ("this", "baseline")
-            got = {version: _moves_per_second(versions[version], path) for version in order}
+            got, count = paired_round(versions, order, chunks[name], taken)
+            taken += count
+            counts.append(count)
             for version, rate in got.items():
                 rates[version].append(rate)
             ratios.append(got["this"] / got["baseline"])
@@ -114,14 +142,20 @@ def compare(
                 f"**{statistics.median(ratios):.3f}**",
                 f"{ratios[quarter]:.3f}-{ratios[-quarter - 1]:.3f}",
                 f"{ratios[0]:.3f}-{ratios[-1]:.3f}",
+                f"{min(counts):,}",
             ]
         )
         print(rows[-1], file=sys.stderr)
     return "\n\n".join(
         [
-            conditions(rounds, before, "CPU time of each chunk's validation (`time.process_time`)")
-            + f" Pinned to one core; {games} random games a game, in chunks of {chunk}; "
-            f"baseline: {label}.",
+            conditions(
+                rounds, before, "CPU time of each version's validation (`time.process_time`)"
+            )
+            + f" Pinned to one core; {games} random games a game, in chunks of {chunk}; a run"
+            " is a round: chunk after chunk (round the file), each validated by both versions"
+            " in turn, the engines' memo caches emptied before each, until each version has"
+            f" taken {RUN_SECONDS:g} s of CPU; the versions' order alternates round by round."
+            f" Baseline: {label}.",
             table(
                 [
                     "game",
@@ -130,6 +164,7 @@ def compare(
                     "this / baseline, median of rounds",
                     "quartiles",
                     "range",
+                    "chunks a round, at least",
                 ],
                 rows,
             ),
@@ -143,8 +178,8 @@ def main() -> None:
     parser.add_argument("--label", help="what the baseline is, for the text (default: DIR)")
     parser.add_argument("--game", action="append", choices=GAME_NAMES, help="only these games")
     parser.add_argument("--games", type=int, default=300, help="random games per game")
-    parser.add_argument("--rounds", type=int, default=60, help="paired rounds per game")
-    parser.add_argument("--chunk", type=int, default=50, help="games a round validates")
+    parser.add_argument("--rounds", type=int, default=10, help="paired rounds per game")
+    parser.add_argument("--chunk", type=int, default=50, help="games a chunk holds")
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     args = parser.parse_args()
     baseline = args.baseline.resolve()
