@@ -67,19 +67,19 @@ def tournament_lines(folder: Path) -> list[bytes]:
     return lines
 
 
-def random_games(name: str, count: int) -> list[bytes]:
-    """`count` distinct games of the `random` bot (every replay meets fresh positions)."""
+def random_games(name: str, moves: int) -> list[bytes]:
+    """Distinct games of the `random` bot (every replay meets fresh positions), as many as
+    make `moves` moves or more."""
     game = get_game(name)
     players = [Player(name="a", kind="bot"), Player(name="b", kind="bot")]
-    return [
-        record_to_json(
-            play_game(
-                GameSetup(game, game.ruleset(), players, f"r{i}", turn_cap=400),
-                [RandomBot(), RandomBot()],
-            )
-        ).encode()
-        for i in range(count)
-    ]
+    lines: list[bytes] = []
+    made = 0
+    while made < moves:
+        setup = GameSetup(game, game.ruleset(), players, f"r{len(lines)}", turn_cap=400)
+        record = play_game(setup, [RandomBot(), RandomBot()])
+        lines.append(record_to_json(record).encode())
+        made += len(record.turns)
+    return lines
 
 
 def final_position(line: bytes) -> str:
@@ -173,7 +173,7 @@ def position_part(args: argparse.Namespace, folder: Path) -> str:
     """`--position` against the validator, in this process (no start-up in the figures)."""
     prepared = []
     for name in GAME_NAMES:
-        games = random_games(name, args.replays)
+        games = random_games(name, args.moves)
         path = folder / f"{name}.jsonl"
         path.write_bytes(b"\n".join(games) + b"\n")
         moves = sum(report.turns for report in validate_file(path))
@@ -225,7 +225,8 @@ def position_part(args: argparse.Namespace, folder: Path) -> str:
         [
             conditions(args.runs, load) + " One core; the two take turns.",
             f"`select --position` with the end of the last game (so every game is replayed to "
-            f"its end) over {args.replays:,} distinct games of the `random` bot per game, "
+            f"its end) over distinct games of the `random` bot, {args.moves:,} moves or more a "
+            "game (so that a run of either takes over a second), "
             "against the validator on the same file:",
             replay,
         ]
@@ -236,7 +237,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200_000, help="games in the archive")
     parser.add_argument("--runs", type=int, default=5, help="runs of each case")
-    parser.add_argument("--replays", type=int, default=3000, help="games per game for --position")
+    parser.add_argument(
+        "--moves", type=int, default=200_000, help="moves per game for --position (at least)"
+    )
     parser.add_argument("--part", choices=["all", "header", "position"], default="all")
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     args = parser.parse_args()
