@@ -112,13 +112,13 @@ def header_part(args: argparse.Namespace, folder: Path) -> str:
     big, small, one = folder / "big.jsonl", folder / "small.jsonl", folder / "one.jsonl"
     one.write_bytes(lines[0] + b"\n")
     write_archive(big, lines, args.games)
-    write_archive(small, lines, args.games // 10)
+    write_archive(small, lines, args.games // 4)
     size = big.stat().st_size / 1e6
     header = ["--game", "thax", "--player", "greedy-7", "--reason", "rules"]
     cases = [
         ("a one-game file (the command's start)", [], one, 1),
         ("header filters (game, player, reason)", header, big, args.games),
-        ("header filters, 1/10 of the file", header, small, args.games // 10),
+        ("header filters, 1/4 of the file", header, small, args.games // 4),
         ("with --turns 10..60 (turns decoded)", [*header, "--turns", "10..60"], big, args.games),
         ("--winner seat0 (every line decoded)", ["--winner", "seat0"], big, args.games),
         (
