@@ -81,6 +81,18 @@ def cpu_seconds(work: Callable[[Any], object], prepared: Any = None) -> float:
     return time.process_time() - started
 
 
+RUN_SECONDS = 1.0
+"""The CPU a timed run takes at least (docs/benchmarks.md): under it, the clock's grain and a
+moment's load weigh on the figure. Where one piece of work takes less, a run repeats it."""
+
+
+def span(values: list[int]) -> str:
+    """The fewest and the most of `values` (a count that varies from run to run): `2-3`, or
+    `2` when they are the same."""
+    low, high = min(values), max(values)
+    return f"{low:,}" if low == high else f"{low:,}-{high:,}"
+
+
 def spread(values: list[float], digits: int = 0) -> str:
     """The median and the range of `values`: `1,234 (1,100-1,300)`."""
     low, mid, high = min(values), statistics.median(values), max(values)

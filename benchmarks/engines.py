@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anchors import OPENSPIEL, missing, optional, spiel_playout, spiel_positions
-from common import conditions, empty_caches, load_average, report, spread, table
+from common import RUN_SECONDS, conditions, empty_caches, load_average, report, span, spread, table
 
 from referee.games import GAME_NAMES, get_game
 from referee.games.base import Game, State, perft_counts
@@ -190,12 +190,6 @@ def once(piece: Slice) -> Pass:
     """A pass of one piece that has nothing to make outside the clock: a random game, which
     builds its start on the clock."""
     return lambda: [piece]
-
-
-def span(values: list[int]) -> str:
-    """The least and the most of `values`, or the one value they all have."""
-    low, high = min(values), max(values)
-    return f"{low:,}" if low == high else f"{low:,}-{high:,}"
 
 
 def ratios(ours: list[float], theirs: list[float]) -> str:
@@ -394,7 +388,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5, help="runs of each measurement")
     parser.add_argument(
-        "--seconds", type=float, default=1.0, help="the least CPU seconds of a run of each side"
+        "--seconds",
+        type=float,
+        default=RUN_SECONDS,
+        help="the least CPU seconds of a run of each side",
     )
     parser.add_argument(
         "--no-trax-perft-6", action="store_true", help="skip the slowest count (Trax depth 6)"

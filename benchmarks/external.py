@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from common import machine, report, table
+from common import RUN_SECONDS, machine, report, span, table
 
 from referee.games import get_game
 from referee.games.agent import Bot
@@ -106,8 +106,6 @@ GAMES = ("thax", "takhteh")
 MODES = ("builtin", "v1-restart", "v1", "v2", "v2-own")
 PINGS = 500
 """The round trips to the floor's child between two looks at the clock."""
-RUN_SECONDS = 1.0
-"""The referee CPU that each game and mode, and the floor, take at least in a run."""
 
 
 class FirstMove(Bot):
@@ -178,11 +176,6 @@ def spread(values: list[float], digits: int = 3) -> str:
         f"{statistics.median(values):.{digits}f} "
         f"({min(values):.{digits}f}-{max(values):.{digits}f})"
     )
-
-
-def counts(values: list[int]) -> str:
-    """The range of `values`, or the one value they all are."""
-    return f"{min(values):,}-{max(values):,}" if min(values) < max(values) else f"{values[0]:,}"
 
 
 Played = dict[str, dict[str, tuple[int, int, float, float]]]
@@ -267,7 +260,7 @@ def measure(
         [
             game_name,
             mode,
-            counts(held[game_name, mode]),
+            span(held[game_name, mode]),
             spread(cpu[game_name, mode]),
             spread(extra[game_name, mode]) if (game_name, mode) in extra else "-",
             spread(wall[game_name, mode]),
@@ -303,7 +296,7 @@ def measure(
             table(headers, rows),
             "",
             f"Floor: a bare JSON-lines round trip to a Python child costs the referee "
-            f"{spread(pings)} ms CPU ({counts(trips)} round trips a run, as many as took "
+            f"{spread(pings)} ms CPU ({span(trips)} round trips a run, as many as took "
             f"{seconds:g} s of its CPU).",
             "",
             "The overhead is what a program costs the referee beyond the game itself: the "

@@ -20,7 +20,7 @@ import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
-from common import conditions, load_average, report, spread, table
+from common import RUN_SECONDS, conditions, load_average, report, spread, table
 
 from referee.tournament.config import BotEntry, TournamentConfig, build_config
 from referee.tournament.runner import run_tournament
@@ -79,11 +79,6 @@ def played(source: Path) -> Callable[[Path], None]:
         shutil.copytree(source, folder / "t")
 
     return prepare
-
-
-RUN_SECONDS = 1.0
-"""A timed run repeats its set-up until the set-ups alone have taken this much CPU: one
-set-up takes milliseconds, a figure of the clock's and the scheduler's noise."""
 
 
 def measure(

@@ -46,12 +46,14 @@ from typing import Any
 
 from anchors import CHESS, chess_games, chess_read_file, chess_replay, missing, optional
 from common import (
+    RUN_SECONDS,
     conditions,
     empty_caches,
     installed_environment,
     load_average,
     measured_run,
     report,
+    span,
     spread,
     table,
 )
@@ -105,10 +107,6 @@ def games_of_moves(name: str, moves: int) -> tuple[list[str], int]:
 
 SLICES = 10
 """The parts of each game's file and of the PGN that take turns in a run (see `paired`)."""
-
-RUN_SECONDS = 1.0
-"""The CPU an in-process run takes at least (`--seconds`): below it the clock's resolution and
-the scheduler's noise weigh on the figure."""
 
 
 def validate(path: Path) -> int:
@@ -205,12 +203,6 @@ def paired(ours: Passes, theirs: Passes) -> None:
             theirs.step()
         else:
             ours.step()
-
-
-def span(values: list[int]) -> str:
-    """The fewest and the most of `values`: `2-3`, or `2` when they are the same."""
-    low, high = min(values), max(values)
-    return f"{low:,}" if low == high else f"{low:,}-{high:,}"
 
 
 def read_only(path: Path) -> int:

@@ -30,7 +30,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from common import conditions, empty_caches, load_average, report, table
+from common import RUN_SECONDS, conditions, empty_caches, load_average, report, table
 from validate import random_games
 
 from referee.games import GAME_NAMES
@@ -78,10 +78,6 @@ def _validated(version: Version, path: Path) -> tuple[int, float]:
     if invalid:
         raise SystemExit(f"{path}: a game did not validate: {invalid[0]}")
     return sum(r.turns for r in reports), seconds
-
-
-RUN_SECONDS = 1.0
-"""The CPU each version takes at least in a round: a chunk takes hundredths of a second."""
 
 
 def paired_round(
