@@ -1,6 +1,8 @@
 """Engine speed on work actually done, beside the anchors in the same run when installed.
 
 Run: taskset -c 0 .venv/bin/python benchmarks/engines.py [--runs 5] [--seconds 1] [--write]
+     taskset -c 0 .venv/bin/python benchmarks/engines.py --command-perft [--write]: only
+     `referee perft --game trax --depth 6` as whole processes beside the C++ engine's.
 
 Every figure is the CPU time of this process (`time.process_time`), median and range of
 `--runs` runs. Referee and its anchor take turns within each run, game by game for playouts
@@ -47,14 +49,28 @@ import os
 import random
 import resource
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from anchors import OPENSPIEL, missing, optional, spiel_playout, spiel_positions
-from common import RUN_SECONDS, conditions, empty_caches, load_average, report, span, spread, table
+from common import (
+    RUN_SECONDS,
+    conditions,
+    empty_caches,
+    installed_environment,
+    load_average,
+    measured_run,
+    report,
+    span,
+    spread,
+    table,
+)
 
+import referee
 from referee.games import GAME_NAMES, get_game
 from referee.games.base import Game, State, perft_counts
 from referee.games.thai.fen import ENGLISH_START_FEN
@@ -316,6 +332,15 @@ TRAX_CPP_COUNT = 7_209_480
 """Trax perft 6 from the empty board, which the C++ anchor must print to be timed."""
 
 
+def trax_cpp_binary() -> str | None:
+    """The C++ Trax engine that TRAX_CPP names, or None (said on screen)."""
+    binary = os.environ.get("TRAX_CPP")
+    if binary is not None and not os.access(binary, os.X_OK):
+        print(f"TRAX_CPP: {binary} is not an executable; the C++ anchor is skipped")
+        return None
+    return binary
+
+
 def trax_cpp_perft(binary: str) -> float:
     """The C++ Trax engine's perft 6: the CPU seconds of its process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -328,16 +353,55 @@ def trax_cpp_perft(binary: str) -> float:
     return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
+PERFT_COMMAND = ["perft", "--game", "trax", "--depth", "6"]
+"""Trax perft 6 through the command line, as issue 34 compares it with the C++ engine."""
+
+
+def command_perft(runs: int, binary: str | None) -> str:
+    """`referee perft --game trax --depth 6` as whole processes, start included (from compiled
+    bytecode, as an installed package starts), each run beside the C++ engine's perft 6 when
+    `binary` names it: CPU seconds of each, and their ratio run by run. One process takes
+    seconds, over the second a run asks, so a run is one of each."""
+    environment = installed_environment(Path(referee.__file__).resolve().parents[1])
+    command = [sys.executable, "-m", "referee", *PERFT_COMMAND]
+    shown = subprocess.run(command, capture_output=True, text=True, check=True, env=environment)
+    if f"{TRAX_CPP_COUNT:,}" not in shown.stdout and str(TRAX_CPP_COUNT) not in shown.stdout:
+        raise SystemExit(f"`referee {' '.join(PERFT_COMMAND)}` did not count {TRAX_CPP_COUNT:,}")
+    ours: list[float] = []
+    theirs: list[float] = []
+    for _ in range(runs):
+        code, seconds, _ = measured_run(command, env=environment)
+        if code != 0:
+            raise SystemExit(f"`referee {' '.join(PERFT_COMMAND)}` exited with {code}")
+        ours.append(seconds)
+        if binary is not None:
+            theirs.append(trax_cpp_perft(binary))
+    rows = [[f"`referee {' '.join(PERFT_COMMAND)}`", spread(ours, 2), ""]]
+    if theirs:
+        rows.append(
+            [
+                "C++ peryaudo/trax `--perft --perft_depth=6`",
+                spread(theirs, 2),
+                f"referee / C++: {ratios(ours, theirs)} (issue 34: within 5x)",
+            ]
+        )
+    text = (
+        f"Trax perft 6 ({TRAX_CPP_COUNT:,}) through the command line: whole processes, the "
+        "start of each included, each run both processes in turn"
+        + ("" if theirs else "; the C++ engine not run (TRAX_CPP names no executable)")
+        + ":\n\n"
+        + table(["command", "CPU s", "target"], rows)
+    )
+    return text
+
+
 def perfts(runs: int, seconds: float, deepest: bool) -> tuple[str, float]:
     """Move-sequence counts and the CPU time of one count, with the shortest run; the slowest
     count only with `deepest`, and beside it the C++ Trax engine when TRAX_CPP names its
     binary. A pass is one count, from a start rebuilt from its text outside the clock."""
     cases = [case for case in PERFTS if deepest or case[3] < 6 or case[1] != "trax"]
     timed = [Runs() for _ in cases]
-    binary = os.environ.get("TRAX_CPP") if deepest else None
-    if binary is not None and not os.access(binary, os.X_OK):
-        print(f"TRAX_CPP: {binary} is not an executable; the C++ anchor is skipped")
-        binary = None
+    binary = trax_cpp_binary() if deepest else None
     anchor: list[float] = []
     for _ in range(runs):
         for (_, name, text, depth, _), runs_of in zip(cases, timed, strict=True):
@@ -396,9 +460,24 @@ def main() -> None:
     parser.add_argument(
         "--no-trax-perft-6", action="store_true", help="skip the slowest count (Trax depth 6)"
     )
+    parser.add_argument(
+        "--command-perft",
+        action="store_true",
+        help="only Trax perft 6 through the command line, beside the C++ engine",
+    )
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     args = parser.parse_args()
     load = load_average()
+    if args.command_perft:
+        text = conditions(args.runs, load, "CPU time of the child processes") + " One core.\n\n"
+        report(
+            "perft-command",
+            "Trax perft through the command line",
+            "taskset -c 0 .venv/bin/python benchmarks/engines.py --command-perft --write",
+            text + command_perft(args.runs, trax_cpp_binary()),
+            args.write,
+        )
+        return
     engines, anchors, shortest = measure(args.runs, args.seconds)
     counts, shortest_count = perfts(args.runs, args.seconds, not args.no_trax_perft_6)
     shortest = min(shortest, shortest_count)
