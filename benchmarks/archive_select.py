@@ -4,7 +4,7 @@ Run: taskset -c 0 .venv/bin/python benchmarks/archive_select.py [--games N] [--r
 
 The games are real tournament records: a round robin of the built-in `random` and `greedy`
 bots of each game (50 games per pairing), repeated with the player names varied (1,000
-names) until the file holds the number of games asked for (200,000 by default, so that the
+names) until the file holds the number of games asked for (400,000 by default, so that the
 script takes a few minutes; `--games 1000000` for the archive of issue 21). Each run is a
 fresh `referee select` process; its CPU time (user + system) and peak memory come from the
 operating system; the cases take turns run by run. Target (issue 21): >= 50,000 games/s on
@@ -112,13 +112,13 @@ def header_part(args: argparse.Namespace, folder: Path) -> str:
     big, small, one = folder / "big.jsonl", folder / "small.jsonl", folder / "one.jsonl"
     one.write_bytes(lines[0] + b"\n")
     write_archive(big, lines, args.games)
-    write_archive(small, lines, args.games // 4)
+    write_archive(small, lines, args.games // 2)
     size = big.stat().st_size / 1e6
     header = ["--game", "thax", "--player", "greedy-7", "--reason", "rules"]
     cases = [
         ("a one-game file (the command's start)", [], one, 1),
         ("header filters (game, player, reason)", header, big, args.games),
-        ("header filters, 1/4 of the file", header, small, args.games // 4),
+        ("header filters, half the file", header, small, args.games // 2),
         ("with --turns 10..60 (turns decoded)", [*header, "--turns", "10..60"], big, args.games),
         ("--winner seat0 (every line decoded)", ["--winner", "seat0"], big, args.games),
         (
@@ -235,7 +235,7 @@ def position_part(args: argparse.Namespace, folder: Path) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=200_000, help="games in the archive")
+    parser.add_argument("--games", type=int, default=400_000, help="games in the archive")
     parser.add_argument("--runs", type=int, default=5, help="runs of each case")
     parser.add_argument(
         "--moves", type=int, default=200_000, help="moves per game for --position (at least)"
