@@ -99,6 +99,12 @@ def spread(values: list[float], digits: int = 0) -> str:
     return f"{mid:,.{digits}f} ({low:,.{digits}f}-{high:,.{digits}f})"
 
 
+def ratios(ours: list[float], theirs: list[float], digits: int = 2) -> str:
+    """Referee's figure over the anchor's, run by run (each run's pair measured side by
+    side): their median and range."""
+    return spread([a / b for a, b in zip(ours, theirs, strict=True)], digits)
+
+
 def load_average() -> str:
     """The 1-minute load average (Linux), or `unknown`."""
     try:

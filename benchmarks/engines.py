@@ -64,6 +64,7 @@ from common import (
     installed_environment,
     load_average,
     measured_run,
+    ratios,
     report,
     span,
     spread,
@@ -206,11 +207,6 @@ def once(piece: Slice) -> Pass:
     """A pass of one piece that has nothing to make outside the clock: a random game, which
     builds its start on the clock."""
     return lambda: [piece]
-
-
-def ratios(ours: list[float], theirs: list[float]) -> str:
-    """Referee's figure over the anchor's, run by run (their slices alternating)."""
-    return spread([a / b for a, b in zip(ours, theirs, strict=True)], 2)
 
 
 def measure(runs: int, seconds: float) -> tuple[str, str, float]:

@@ -87,7 +87,7 @@ def measure(
     """CPU seconds of one set-up, the mean of each of `runs` untraced runs, then MB of `runs`
     traced runs of one set-up (peak above the start), and the fewest set-ups a run held; each
     set-up in a folder of its own made by `prepare`, outside the measure."""
-    seconds, megabytes, fewest = [], [], 0
+    seconds, megabytes, counts = [], [], []
     for _ in range(runs):
         spent, count = 0.0, 0
         while spent < RUN_SECONDS:
@@ -99,7 +99,7 @@ def measure(
                 spent += time.process_time() - started
                 count += 1
         seconds.append(spent / count)
-        fewest = count if not fewest else min(fewest, count)
+        counts.append(count)
     for _ in range(runs):
         with tempfile.TemporaryDirectory(prefix="referee-lazy-") as name:
             folder = Path(name)
@@ -110,7 +110,7 @@ def measure(
             _, peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
             megabytes.append((peak - base) / 1e6)
-    return seconds, megabytes, fewest
+    return seconds, megabytes, min(counts)
 
 
 def main() -> None:

@@ -56,7 +56,7 @@ for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np
 import pandas as pd
-from common import machine, report, spread, table
+from common import machine, ratios, report, table
 
 from referee.ratings.output import render
 from referee.ratings.results import Games, make_frame
@@ -246,11 +246,6 @@ def check_ordo(binary: str, pgn: Path, games: int) -> str:
     return version.stdout.strip() or "ordo"
 
 
-def ratios(ours: list[float], theirs: list[float]) -> str:
-    """Referee's CPU time over Ordo's, run by run: median (range)."""
-    return spread([a / b for a, b in zip(ours, theirs, strict=True)], 1)
-
-
 def child_cpu(command: list[str], environment: dict[str, str] | None = None) -> float:
     """CPU seconds (user + system) of a child process run to its end."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -291,9 +286,9 @@ def ordo_text(
         "rows time a C program rating the results alone, the referee rows reading and "
         "checking the whole records as well (the msgspec rows: what decoding them alone "
         "costs in Python). Run by run, referee's CPU time over Ordo's, median (range): "
-        f"`referee ratings --no-cache` {ratios(file, plain)} against Ordo's ratings only, "
-        f"{ratios(file, simulated)} against Ordo with errors; `referee ratings` reading the "
-        f"summary {ratios(summary, plain)} and {ratios(summary, simulated)}."
+        f"`referee ratings --no-cache` {ratios(file, plain, 1)} against Ordo's ratings only, "
+        f"{ratios(file, simulated, 1)} against Ordo with errors; `referee ratings` reading the "
+        f"summary {ratios(summary, plain, 1)} and {ratios(summary, simulated, 1)}."
     )
 
 
